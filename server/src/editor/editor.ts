@@ -1,0 +1,88 @@
+/**
+ * The Editor seam: what the core needs from whoever is at the other end. LspEditor maps it onto
+ * LSP requests; the headless editor onto the terminal. Nothing below agent/ knows which.
+ */
+import type { SessionUpdate } from "../protocol/updates.js";
+
+/** A document the editor has open. */
+export interface OpenDocument {
+  uri: string;
+  text: string;
+  version: number;
+}
+
+/** A whole-text change to one file, or a file operation. URIs are `file://` URIs. */
+export type FileChange =
+  | { kind: "edit"; uri: string; version: number | null; oldText: string; newText: string }
+  | { kind: "create"; uri: string; text: string; overwrite?: boolean }
+  | { kind: "delete"; uri: string }
+  | { kind: "rename"; oldUri: string; newUri: string };
+
+/** Result of asking the editor to apply changes. */
+export interface ApplyEditResult {
+  applied: boolean;
+  /** Why not, in words a model can read. */
+  reason?: string;
+}
+
+/** The choices of a permission prompt. */
+export type PermissionOptionId = "allow_once" | "allow_always" | "reject";
+
+/** A gated action to ask the user about. */
+export interface PermissionRequest {
+  sessionId: string;
+  toolCall: { id: string; name: string; title: string; input: unknown };
+  /** One line: what will happen (tool, path or command, +N/-M lines). */
+  summary: string;
+  /** Unified diff of a file change set. */
+  diff?: string;
+  /** Proposed final text per file, so a client can review (and trim) it hunk by hunk. */
+  files?: { uri: string; oldText: string; newText: string }[];
+}
+
+/** The user's answer. `accepted` replaces the proposal's final text per file. */
+export interface PermissionAnswer {
+  optionId: PermissionOptionId;
+  accepted?: { uri: string; text: string }[];
+  /** Set when the client could not answer (MethodNotFound, null, timeout, cancel). */
+  note?: string;
+}
+
+/** A question for the user. */
+export interface Question {
+  sessionId: string;
+  question: string;
+  choices?: string[];
+  allowFreeText?: boolean;
+}
+
+/** Work-done progress of a long operation. */
+export interface ProgressHandle {
+  report(message: string, percentage?: number): void;
+  done(message?: string): void;
+}
+
+/** What the core needs from the editor. */
+export interface Editor {
+  /** The open document at `uri`, or undefined when the editor does not have it open. */
+  openDocument(uri: string): OpenDocument | undefined;
+  /** Every open document (for search overlays). */
+  openDocuments(): OpenDocument[];
+  /** Whether the client can create/rename/delete files through applyEdit. */
+  readonly supportsResourceOperations: boolean;
+  /** Applies changes to open documents (and file operations) as one edit. */
+  applyEdit(label: string, changes: FileChange[]): Promise<ApplyEditResult>;
+  /**
+   * Resolves when the open document at `uri` reaches `text` (verified from the client's own
+   * didChange), or after `timeoutMs` with false. Catches clients that say applied but skip.
+   */
+  waitForText(uri: string, text: string, timeoutMs: number): Promise<boolean>;
+  requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
+  askUser(question: Question, signal: AbortSignal): Promise<string | undefined>;
+  /** Streams one update to the UI. */
+  update(sessionId: string, update: SessionUpdate): void;
+  /** Starts work-done progress, when the client shows it. */
+  progress(title: string): ProgressHandle;
+  /** A short message to the user (window/showMessage). */
+  showMessage(type: "error" | "warning" | "info", message: string): void;
+}
