@@ -1,0 +1,80 @@
+/**
+ * The capability registry: every tool the model can call, built-in or from MCP, is one entry.
+ * Trust and policy filters decide which subset each session sees (see docs/safety.md).
+ */
+import type { Capability, PolicyClass, ToolKind } from "./types.js";
+
+/** Which policy classes a listing admits. */
+export interface PolicySpec {
+  allow: readonly PolicyClass[];
+  deny?: readonly PolicyClass[];
+}
+
+/**
+ * A listing filter. Composed in this order: kind, policy, allowlist of names, excluded names,
+ * excluded categories, hidden.
+ */
+export interface ListFilter {
+  /** Absent or "all": every kind. */
+  kind?: ToolKind | "all";
+  policy?: PolicySpec;
+  /** `[]` admits nothing; absent does not narrow. */
+  allowedTools?: readonly string[];
+  excludedNames?: readonly string[];
+  excludedCategories?: readonly string[];
+  /** Include capabilities flagged hiddenFromAgent (default false). */
+  includeHidden?: boolean;
+}
+
+/** The registry. Insertion order is the order tools are offered in. */
+export class ToolRegistry {
+  private readonly byName = new Map<string, Capability>();
+
+  /** Adds a capability; refuses a duplicate name. */
+  register(capability: Capability): void {
+    if (this.byName.has(capability.name)) {
+      throw new Error(`A tool named "${capability.name}" is already registered.`);
+    }
+    this.byName.set(capability.name, capability);
+  }
+
+  /** Removes one capability by name; true when it was there. */
+  unregister(name: string): boolean {
+    return this.byName.delete(name);
+  }
+
+  /**
+   * Removes every capability of `kind` whose metadata matches every key of `match`, as one step
+   * (an MCP server that disconnects takes all its tools with it). Returns the names removed.
+   */
+  unregisterKind(kind: ToolKind, match: Record<string, unknown> = {}): string[] {
+    const doomed = [...this.byName.values()].filter(
+      (c) => c.kind === kind && Object.entries(match).every(([k, v]) => c.metadata[k] === v),
+    );
+    for (const c of doomed) this.byName.delete(c.name);
+    return doomed.map((c) => c.name);
+  }
+
+  /** The capability called `name`, if registered. */
+  find(name: string): Capability | undefined {
+    return this.byName.get(name);
+  }
+
+  /** Capabilities that pass `filter` (every one, hidden included, without a filter). */
+  list(filter?: ListFilter): Capability[] {
+    const all = [...this.byName.values()];
+    if (!filter) return all;
+    return all
+      .filter((c) => !filter.kind || filter.kind === "all" || c.kind === filter.kind)
+      .filter((c) => !filter.policy || admitsClass(filter.policy, c.policyClass))
+      .filter((c) => !filter.allowedTools || filter.allowedTools.includes(c.name))
+      .filter((c) => !filter.excludedNames?.includes(c.name))
+      .filter((c) => !filter.excludedCategories?.includes(c.category))
+      .filter((c) => filter.includeHidden || !c.hiddenFromAgent);
+  }
+}
+
+/** True when `spec` allows `cls` and does not deny it. */
+export function admitsClass(spec: PolicySpec, cls: PolicyClass): boolean {
+  return spec.allow.includes(cls) && !(spec.deny ?? []).includes(cls);
+}
