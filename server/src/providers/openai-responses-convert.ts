@@ -1,0 +1,184 @@
+/**
+ * Neutral request -> OpenAI Responses request. The conversation is sent in full every call
+ * (`store: false`: nothing is kept server-side), so reasoning comes back as encrypted items that we
+ * replay verbatim, and every call is followed by its output item.
+ */
+import type {
+  FunctionTool,
+  ResponseCreateParamsStreaming,
+  ResponseFunctionCallOutputItemList,
+  ResponseInputItem,
+  ResponseInputMessageContentList,
+  ResponseReasoningItem,
+  Tool,
+} from "openai/resources/responses/responses";
+import type { ContentBlock, ImageBlock, Message, ToolDefinition, ToolResultBlock } from "./messages.js";
+import type { NativeToolSpec, ProviderRequest } from "./provider.js";
+
+/** The native-tool kind that offers OpenAI's `apply_patch`. */
+export const APPLY_PATCH_KIND = "openai_apply_patch";
+/** The `native.kind` of a tool call the model made through the native `apply_patch` tool. */
+export const APPLY_PATCH_CALL = "apply_patch_call";
+
+/** Models that reason (and so take `reasoning` and return encrypted reasoning items). */
+export function isReasoningModel(model: string): boolean {
+  return /^(gpt-5|o\d|codex)/i.test(model);
+}
+
+/**
+ * Builds the streaming request. `reasoning` (from the provider's config options) overrides the
+ * guess from the model name, for fine-tunes and proxies with other names.
+ */
+export function buildResponsesParams(request: ProviderRequest, reasoning?: boolean): ResponseCreateParamsStreaming {
+  const params: ResponseCreateParamsStreaming = {
+    model: request.model,
+    input: toInputItems(request.messages),
+    stream: true,
+    store: false,
+    max_output_tokens: request.maxTokens,
+  };
+  if (request.system) params.instructions = request.system;
+  const tools = toTools(request.tools, request.nativeTools);
+  if (tools.length > 0) params.tools = tools;
+  if (reasoning ?? isReasoningModel(request.model)) {
+    // Without store, the encrypted reasoning is the only way the next call can continue it.
+    params.include = ["reasoning.encrypted_content"];
+    params.reasoning = { summary: "auto" };
+    const effort = effortFor(request.thinkingBudget);
+    if (effort) params.reasoning.effort = effort;
+  }
+  return params;
+}
+
+/** A thinking budget in tokens, mapped onto the API's coarse effort levels. */
+function effortFor(budget: number | undefined): "low" | "medium" | "high" | undefined {
+  if (!budget || budget <= 0) return undefined;
+  return budget <= 4096 ? "low" : budget <= 16384 ? "medium" : "high";
+}
+
+/** Our tools as function tools; the native `apply_patch` replaces our tool of the same name. */
+function toTools(tools: ToolDefinition[], nativeTools: NativeToolSpec[] | undefined): Tool[] {
+  const patch = nativeTools?.find((t) => t.kind === APPLY_PATCH_KIND);
+  const out: Tool[] = tools
+    .filter((t) => t.name !== patch?.name)
+    .map(
+      (t): FunctionTool => ({
+        type: "function",
+        name: t.name,
+        description: t.description,
+        parameters: t.inputSchema,
+        // Strict mode demands every property required and no extra keys; our schemas are not written so.
+        strict: false,
+      }),
+    );
+  if (patch) out.push({ type: "apply_patch" });
+  return out;
+}
+
+/** The conversation as input items. */
+export function toInputItems(messages: Message[]): ResponseInputItem[] {
+  const items: ResponseInputItem[] = [];
+  // Results of native apply_patch calls must answer as apply_patch_call_output, not function output.
+  const patchCalls = new Set<string>();
+  for (const message of messages) {
+    if (message.role === "user") {
+      const content = toInputContent(message.content);
+      if (content.length > 0) items.push({ type: "message", role: "user", content });
+    } else if (message.role === "assistant") {
+      items.push(...assistantItems(message.content, patchCalls));
+    } else {
+      items.push(...toolResultItems(message.content, patchCalls));
+    }
+  }
+  return items;
+}
+
+function toInputContent(blocks: ContentBlock[]): ResponseInputMessageContentList {
+  return blocks.flatMap((b): ResponseInputMessageContentList => {
+    if (b.type === "image") return [{ type: "input_image", image_url: dataUrl(b), detail: "auto" }];
+    return b.text ? [{ type: "input_text", text: b.text }] : [];
+  });
+}
+
+/** Text, replayed reasoning and calls, in the order the model produced them. */
+function assistantItems(blocks: Extract<Message, { role: "assistant" }>["content"], patchCalls: Set<string>): ResponseInputItem[] {
+  const items: ResponseInputItem[] = [];
+  let text = "";
+  const flushText = () => {
+    if (text) items.push({ type: "message", role: "assistant", content: text });
+    text = "";
+  };
+  for (const block of blocks) {
+    if (block.type === "text") {
+      text += block.text;
+      continue;
+    }
+    flushText();
+    if (block.type === "thinking") {
+      // Only reasoning items this API produced can go back; another provider's thinking cannot.
+      if (isReasoningItem(block.providerData)) items.push(block.providerData);
+    } else if (block.native?.kind === APPLY_PATCH_CALL) {
+      patchCalls.add(block.id);
+      const operation = block.native.input as Extract<ResponseInputItem, { type: "apply_patch_call" }>["operation"];
+      items.push({ type: "apply_patch_call", call_id: block.id, status: "completed", operation });
+    } else {
+      const args = typeof block.input === "string" ? block.input : JSON.stringify(block.input ?? {});
+      items.push({ type: "function_call", call_id: block.id, name: block.name, arguments: args });
+    }
+  }
+  flushText();
+  return items;
+}
+
+function isReasoningItem(data: unknown): data is ResponseReasoningItem {
+  return typeof data === "object" && data !== null && (data as { type?: unknown }).type === "reasoning";
+}
+
+/**
+ * One output item per result. Function outputs carry their images inline (the API takes
+ * input_image parts there); apply_patch outputs take text only, so their images follow the run of
+ * results as a user message.
+ */
+function toolResultItems(results: ToolResultBlock[], patchCalls: Set<string>): ResponseInputItem[] {
+  const items: ResponseInputItem[] = [];
+  const strayImages: ResponseInputMessageContentList = [];
+  for (const result of results) {
+    const text = resultText(result);
+    const images = result.content.filter((b): b is ImageBlock => b.type === "image");
+    if (patchCalls.has(result.toolCallId)) {
+      const status = result.isError ? "failed" : "completed";
+      items.push({ type: "apply_patch_call_output", call_id: result.toolCallId, status, output: text });
+      strayImages.push(...images.map((b) => ({ type: "input_image" as const, image_url: dataUrl(b), detail: "auto" as const })));
+    } else if (images.length === 0) {
+      items.push({ type: "function_call_output", call_id: result.toolCallId, output: text });
+    } else {
+      const output: ResponseFunctionCallOutputItemList = [
+        { type: "input_text", text },
+        ...images.map((b) => ({ type: "input_image" as const, image_url: dataUrl(b), detail: "auto" as const })),
+      ];
+      items.push({ type: "function_call_output", call_id: result.toolCallId, output });
+    }
+  }
+  if (strayImages.length > 0) {
+    items.push({ type: "message", role: "user", content: [{ type: "input_text", text: "Images from the tool results above:" }, ...strayImages] });
+  }
+  return items;
+}
+
+/**
+ * A result's text. The wire formats have no error flag on tool output, so a failure says so in
+ * words the model cannot miss.
+ */
+export function resultText(result: ToolResultBlock): string {
+  const text = result.content
+    .filter((b): b is Extract<ContentBlock, { type: "text" }> => b.type === "text")
+    .map((b) => b.text)
+    .join("\n");
+  if (result.isError) return /^error\b/i.test(text) ? text : `Error: ${text || "the tool failed"}`;
+  return text || "(no output)";
+}
+
+/** An image as a `data:` URL, the form both OpenAI APIs accept inline. */
+export function dataUrl(image: ImageBlock): string {
+  return `data:${image.mediaType};base64,${image.data}`;
+}

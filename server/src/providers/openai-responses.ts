@@ -1,0 +1,203 @@
+/**
+ * The OpenAI Responses API adapter (`type = "openai"`): streaming text, reasoning summaries,
+ * function tools, the native `apply_patch` tool, usage and stop reasons, on the `openai` SDK.
+ */
+import type OpenAI from "openai";
+import type { ResponseOutputItem, ResponseStreamEvent, ResponseUsage } from "openai/resources/responses/responses";
+import { providerErrorEvent, streamErrorEvent, truncatedStreamEvent, type ErrorContext } from "./errors.js";
+import type { Usage } from "./messages.js";
+import { createOpenAIClient } from "./openai-client.js";
+import { APPLY_PATCH_CALL, APPLY_PATCH_KIND, buildResponsesParams } from "./openai-responses-convert.js";
+import type { Provider, ProviderEvent, ProviderRequest, ProviderSettings, ProviderStopReason } from "./provider.js";
+
+const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+/**
+ * Creates the provider. Settings `options.reasoning` (boolean) forces reasoning parameters on or
+ * off where the model name does not tell; see `createOpenAIClient` for the client options.
+ */
+export function createOpenAIResponsesProvider(settings: ProviderSettings): Provider {
+  let client: Promise<OpenAI> | undefined;
+  const getClient = (): Promise<OpenAI> => {
+    client ??= createOpenAIClient(settings, settings.apiKey).catch((error: unknown) => {
+      client = undefined;
+      throw error;
+    });
+    return client;
+  };
+  const reasoning = typeof settings.options.reasoning === "boolean" ? settings.options.reasoning : undefined;
+
+  return {
+    name: settings.name,
+    type: "openai",
+    async *stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+      const ctx: ErrorContext = {
+        provider: settings.name,
+        endpoint: settings.baseUrl ?? DEFAULT_BASE_URL,
+        signal,
+        emittedContent: false,
+      };
+      if (!settings.apiKey) {
+        const message = `Provider "${settings.name}" has no API key: set OPENAI_API_KEY, or api_key_env in [providers.${settings.name}].`;
+        yield { type: "error", message, retryable: false };
+        return;
+      }
+      const patchName = request.nativeTools?.find((t) => t.kind === APPLY_PATCH_KIND)?.name ?? "apply_patch";
+      const mapper = new ResponsesStreamMapper(ctx, patchName);
+      try {
+        const sdk = await getClient();
+        const events = await sdk.responses.create(buildResponsesParams(request, reasoning), { signal });
+        for await (const event of events) {
+          yield* mapper.map(event);
+          if (mapper.finished) return;
+        }
+      } catch (err) {
+        const event = providerErrorEvent(err, ctx);
+        if (event) yield event;
+        return;
+      }
+      // The SDK ends iteration quietly when our signal aborts it: that is a cancel, not a failure.
+      if (!signal.aborted) yield truncatedStreamEvent(ctx);
+    },
+  };
+}
+
+/**
+ * Turns Responses stream events into ProviderEvents. Stateful per call: it pairs argument deltas
+ * with their call, gathers reasoning summary parts, and knows whether content went out (which
+ * decides whether a later failure may be retried). Exported for tests.
+ */
+export class ResponsesStreamMapper {
+  /** True once a terminal event (completed, incomplete, failed, error) was mapped. */
+  finished = false;
+  private readonly callIds = new Map<string, string>(); // output item id -> call_id
+  private readonly summaries = new Map<string, string[]>(); // reasoning item id -> summary parts
+  private sawToolCall = false;
+  private sawRefusal = false;
+
+  constructor(
+    private readonly ctx: ErrorContext,
+    private readonly patchName: string,
+  ) {}
+
+  /** The ProviderEvents one stream event stands for (often none). */
+  *map(event: ResponseStreamEvent): Generator<ProviderEvent> {
+    switch (event.type) {
+      case "response.output_item.added":
+        yield* this.itemAdded(event.item);
+        return;
+      case "response.output_item.done":
+        yield* this.itemDone(event.item);
+        return;
+      case "response.reasoning_summary_part.added":
+        // Parts are paragraphs of one summary; keep them apart as the final text will.
+        if (event.summary_index > 0) yield this.content({ type: "thinking_delta", text: "\n\n" });
+        return;
+      case "response.reasoning_summary_text.delta":
+        if (event.delta) yield this.content({ type: "thinking_delta", text: event.delta });
+        return;
+      case "response.reasoning_summary_text.done": {
+        const parts = this.summaries.get(event.item_id) ?? [];
+        parts[event.summary_index] = event.text;
+        this.summaries.set(event.item_id, parts);
+        return;
+      }
+      case "response.output_text.delta":
+        if (event.delta) yield this.content({ type: "text_delta", text: event.delta });
+        return;
+      case "response.refusal.delta":
+        this.sawRefusal = true;
+        if (event.delta) yield this.content({ type: "text_delta", text: event.delta });
+        return;
+      case "response.function_call_arguments.delta": {
+        const id = this.callIds.get(event.item_id);
+        if (id && event.delta) yield { type: "tool_call_delta", id, partialJson: event.delta };
+        return;
+      }
+      case "response.completed":
+        yield* this.end(event.response.usage, this.sawRefusal ? "refusal" : this.sawToolCall ? "tool_use" : "end_turn");
+        return;
+      case "response.incomplete": {
+        const filtered = event.response.incomplete_details?.reason === "content_filter";
+        yield* this.end(event.response.usage, filtered ? "refusal" : "max_tokens");
+        return;
+      }
+      case "response.failed": {
+        this.finished = true;
+        const error = event.response.error;
+        yield streamErrorEvent({ message: error?.message ?? "the response failed", code: error?.code }, this.ctx);
+        return;
+      }
+      case "error":
+        this.finished = true;
+        yield streamErrorEvent({ message: event.message, code: event.code }, this.ctx);
+        return;
+      default:
+        return; // lifecycle and part bookkeeping events carry nothing we show
+    }
+  }
+
+  private *itemAdded(item: ResponseOutputItem): Generator<ProviderEvent> {
+    if (item.type === "function_call") {
+      this.callIds.set(item.id ?? item.call_id, item.call_id);
+      yield this.content({ type: "tool_call_start", id: item.call_id, name: item.name });
+    } else if (item.type === "apply_patch_call") {
+      yield this.content({ type: "tool_call_start", id: item.call_id, name: this.patchName });
+    }
+  }
+
+  private *itemDone(item: ResponseOutputItem): Generator<ProviderEvent> {
+    if (item.type === "reasoning") {
+      // Summary text may be missing (summaries off, or none generated); the item still has to go
+      // back with the next request, so the block is emitted regardless.
+      const parts = this.summaries.get(item.id) ?? item.summary.map((s) => s.text);
+      yield this.content({ type: "thinking_end", text: parts.filter(Boolean).join("\n\n"), providerData: item });
+    } else if (item.type === "function_call") {
+      this.sawToolCall = true;
+      yield { type: "tool_call_end", id: item.call_id, name: item.name, input: parseArguments(item.arguments) };
+    } else if (item.type === "apply_patch_call") {
+      this.sawToolCall = true;
+      const native = { name: this.patchName, kind: APPLY_PATCH_CALL, input: item.operation };
+      yield { type: "tool_call_end", id: item.call_id, name: this.patchName, input: item.operation, native };
+    }
+  }
+
+  private *end(usage: ResponseUsage | undefined, reason: ProviderStopReason): Generator<ProviderEvent> {
+    this.finished = true;
+    if (usage) yield { type: "usage", usage: toUsage(usage) };
+    yield { type: "stop", reason };
+  }
+
+  /** Marks that output reached the user; from here on a failure is not retried. */
+  private content<E extends ProviderEvent>(event: E): E {
+    this.ctx.emittedContent = true;
+    return event;
+  }
+}
+
+/**
+ * The API counts cached tokens inside `input_tokens`; ours are disjoint (as Anthropic reports
+ * them), so cost is input x price + cached x cached price without double counting.
+ */
+export function toUsage(usage: ResponseUsage): Usage {
+  const cached = usage.input_tokens_details?.cached_tokens ?? 0;
+  return {
+    inputTokens: Math.max(0, usage.input_tokens - cached),
+    outputTokens: usage.output_tokens,
+    cacheReadTokens: cached,
+    cacheWriteTokens: 0,
+  };
+}
+
+/**
+ * Parses a call's JSON arguments. Malformed JSON stays the raw string: the tool's input check then
+ * tells the model what it sent, and the history replays exactly that string.
+ */
+export function parseArguments(args: string): unknown {
+  if (!args.trim()) return {};
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args;
+  }
+}
