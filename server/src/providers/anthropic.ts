@@ -1,0 +1,330 @@
+/**
+ * The Anthropic Messages adapter on `@anthropic-ai/sdk`. The SDK is imported on the first call to
+ * `stream`, never at server start-up. The SDK's own retries are off: the agent loop retries, with
+ * the `retryable`/`retryAfterMs` this adapter reports.
+ */
+import { Console } from "node:console";
+import type Anthropic from "@anthropic-ai/sdk";
+import { toAnthropicRequest, type RedactedThinkingData } from "./anthropic-convert.js";
+import type { Usage } from "./messages.js";
+import { anthropicNativeToolByKind, anthropicNativeToolByName } from "./native/anthropic.js";
+import type { Provider, ProviderEvent, ProviderRequest, ProviderSettings, ProviderStopReason } from "./provider.js";
+
+type Sdk = typeof import("@anthropic-ai/sdk");
+let sdkPromise: Promise<Sdk> | undefined;
+
+/** Loads the SDK once per process. */
+function loadSdk(): Promise<Sdk> {
+  sdkPromise ??= import("@anthropic-ai/sdk").catch((error: unknown) => {
+    sdkPromise = undefined;
+    throw error;
+  });
+  return sdkPromise;
+}
+
+/**
+ * Creates the Anthropic provider. `settings.apiKey`/`baseUrl` fall back to the SDK's own
+ * environment (`ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`). Options: `headers` (extra request
+ * headers), `promptCaching` (default true), `timeoutMs`.
+ */
+export function createAnthropicProvider(settings: ProviderSettings): Provider {
+  let client: Anthropic | undefined;
+  const getClient = async (): Promise<Anthropic> => {
+    if (client) return client;
+    const { default: AnthropicClient } = await loadSdk();
+    const timeout = settings.options.timeoutMs;
+    client = new AnthropicClient({
+      ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+      ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+      maxRetries: 0,
+      ...(typeof timeout === "number" ? { timeout } : {}),
+      defaultHeaders: stringRecord(settings.options.headers),
+      // stdout carries the LSP protocol only; the SDK's default logger writes info lines there.
+      logger: new Console({ stdout: process.stderr, stderr: process.stderr }),
+    });
+    return client;
+  };
+  const promptCaching = settings.options.promptCaching !== false;
+
+  return {
+    name: settings.name,
+    type: settings.type,
+    stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+      return streamMessages(getClient, request, signal, promptCaching);
+    },
+  };
+}
+
+async function* streamMessages(
+  getClient: () => Promise<Anthropic>,
+  request: ProviderRequest,
+  signal: AbortSignal,
+  promptCaching: boolean,
+): AsyncGenerator<ProviderEvent> {
+  // Our own controller also stops the HTTP stream when the consumer stops iterating early.
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  const offeredNatives = (request.nativeTools ?? []).flatMap((t) => anthropicNativeToolByKind(t.kind) ?? []);
+  const mapper = new StreamMapper(new Set(offeredNatives.map((t) => t.name)));
+  try {
+    if (signal.aborted) return;
+    const client = await getClient();
+    const sdk = await loadSdk();
+    const params = toAnthropicRequest(request, { promptCaching });
+    try {
+      const events = await client.messages.create(params, { signal: controller.signal });
+      for await (const event of events) {
+        yield* mapper.map(event);
+        if (mapper.finished) return;
+      }
+    } catch (error) {
+      if (signal.aborted) return;
+      yield toErrorEvent(error, sdk, mapper.emittedContent);
+      return;
+    }
+    // The SDK ends its iteration quietly when the request is aborted.
+    if (signal.aborted) return;
+    yield {
+      type: "error",
+      message: "Anthropic: the stream closed before the response finished",
+      retryable: !mapper.emittedContent,
+    };
+  } catch (error) {
+    if (signal.aborted) return;
+    yield { type: "error", message: `Anthropic: could not start the request: ${describe(error)}`, retryable: false };
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+    controller.abort();
+  }
+}
+
+interface OpenBlock {
+  kind: "text" | "thinking" | "redacted_thinking" | "tool_use" | "other";
+  text: string;
+  signature: string;
+  id: string;
+  name: string;
+  json: string;
+  initialInput: unknown;
+}
+
+/**
+ * Turns the API's raw stream events into ProviderEvents.
+ *
+ * A tool input that is not valid JSON (which the API only sends when output was cut off) becomes
+ * `{}`: the call still reaches the loop, our tool's input validation answers the model with what
+ * is missing, and the model can try again; the turn is not ended by an error.
+ */
+class StreamMapper {
+  private readonly blocks = new Map<number, OpenBlock>();
+  private readonly usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  private stopReason: Anthropic.StopReason | null = null;
+  private refusalExplanation: string | undefined;
+  /** True once anything the user could see (text, thinking, a tool call) was streamed. */
+  emittedContent = false;
+  /** True after `message_stop`. */
+  finished = false;
+
+  constructor(private readonly nativeNames: ReadonlySet<string>) {}
+
+  *map(event: Anthropic.RawMessageStreamEvent): Generator<ProviderEvent> {
+    switch (event.type) {
+      case "message_start":
+        this.addUsage(event.message.usage);
+        break;
+      case "content_block_start":
+        yield* this.start(event.index, event.content_block);
+        break;
+      case "content_block_delta":
+        yield* this.delta(event.index, event.delta);
+        break;
+      case "content_block_stop":
+        yield* this.stop(event.index);
+        break;
+      case "message_delta":
+        this.stopReason = event.delta.stop_reason ?? this.stopReason;
+        this.refusalExplanation = event.delta.stop_details?.explanation ?? undefined;
+        this.addUsage(event.usage);
+        yield { type: "usage", usage: { ...this.usage } };
+        break;
+      case "message_stop":
+        this.finished = true;
+        yield this.stopEvent();
+        break;
+    }
+  }
+
+  private *start(index: number, block: Anthropic.RawContentBlockStartEvent["content_block"]): Generator<ProviderEvent> {
+    const open: OpenBlock = { kind: "other", text: "", signature: "", id: "", name: "", json: "", initialInput: undefined };
+    this.blocks.set(index, open);
+    switch (block.type) {
+      case "text":
+        open.kind = "text";
+        if (block.text) yield* this.text(block.text);
+        break;
+      case "thinking":
+        open.kind = "thinking";
+        open.text = block.thinking;
+        open.signature = block.signature;
+        if (block.thinking) yield this.content({ type: "thinking_delta", text: block.thinking });
+        break;
+      case "redacted_thinking":
+        open.kind = "redacted_thinking";
+        open.text = block.data;
+        break;
+      case "tool_use":
+        Object.assign(open, { kind: "tool_use", id: block.id, name: block.name, initialInput: block.input });
+        yield this.content({ type: "tool_call_start", id: block.id, name: block.name });
+        break;
+      // Server tools (web search, code execution) are never offered, so their blocks are ignored.
+    }
+  }
+
+  private *delta(index: number, delta: Anthropic.RawContentBlockDelta): Generator<ProviderEvent> {
+    const open = this.blocks.get(index);
+    if (!open) return;
+    switch (delta.type) {
+      case "text_delta":
+        yield* this.text(delta.text);
+        break;
+      case "thinking_delta":
+        open.text += delta.thinking;
+        yield this.content({ type: "thinking_delta", text: delta.thinking });
+        break;
+      case "signature_delta":
+        open.signature += delta.signature;
+        break;
+      case "input_json_delta":
+        open.json += delta.partial_json;
+        if (delta.partial_json) yield { type: "tool_call_delta", id: open.id, partialJson: delta.partial_json };
+        break;
+    }
+  }
+
+  private *stop(index: number): Generator<ProviderEvent> {
+    const open = this.blocks.get(index);
+    this.blocks.delete(index);
+    if (!open) return;
+    if (open.kind === "thinking") {
+      yield { type: "thinking_end", text: open.text, ...(open.signature ? { signature: open.signature } : {}) };
+    } else if (open.kind === "redacted_thinking") {
+      const providerData: RedactedThinkingData = { type: "redacted_thinking", data: open.text };
+      yield this.content({ type: "thinking_end", text: "", providerData });
+    } else if (open.kind === "tool_use") {
+      const input = parseToolInput(open.json, open.initialInput);
+      const native = this.nativeNames.has(open.name) ? anthropicNativeToolByName(open.name) : undefined;
+      yield {
+        type: "tool_call_end",
+        id: open.id,
+        name: open.name,
+        input,
+        ...(native ? { native: { name: open.name, input, kind: native.kind } } : {}),
+      };
+    }
+  }
+
+  private *text(text: string): Generator<ProviderEvent> {
+    yield this.content({ type: "text_delta", text });
+  }
+
+  private content(event: ProviderEvent): ProviderEvent {
+    this.emittedContent = true;
+    return event;
+  }
+
+  private addUsage(usage: Partial<Anthropic.MessageDeltaUsage> | Anthropic.Usage): void {
+    // Counts are cumulative; message_delta repeats (or, in older API versions, omits) the input ones.
+    if (usage.input_tokens != null) this.usage.inputTokens = usage.input_tokens;
+    if (usage.output_tokens != null) this.usage.outputTokens = usage.output_tokens;
+    if (usage.cache_read_input_tokens != null) this.usage.cacheReadTokens = usage.cache_read_input_tokens;
+    if (usage.cache_creation_input_tokens != null) this.usage.cacheWriteTokens = usage.cache_creation_input_tokens;
+  }
+
+  private stopEvent(): ProviderEvent {
+    const [reason, message] = mapStopReason(this.stopReason, this.refusalExplanation);
+    return { type: "stop", reason, ...(message ? { message } : {}) };
+  }
+}
+
+function mapStopReason(reason: Anthropic.StopReason | null, explanation?: string): [ProviderStopReason, string?] {
+  switch (reason) {
+    case "tool_use":
+      return ["tool_use"];
+    case "max_tokens":
+      return ["max_tokens"];
+    case "model_context_window_exceeded":
+      return ["max_tokens", "the conversation filled the model's context window"];
+    case "refusal":
+      return ["refusal", explanation ?? "the model declined to continue"];
+    // pause_turn only happens around server tools, which are never offered; the answer so far
+    // stands as a finished turn.
+    default:
+      return ["end_turn"];
+  }
+}
+
+function parseToolInput(json: string, initial: unknown): unknown {
+  if (json.trim() === "") return initial ?? {};
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return {};
+  }
+}
+
+/** Error types the API uses for passing trouble, in HTTP responses and mid-stream `error` events. */
+const TRANSIENT_ERROR_TYPES = new Set(["overloaded_error", "rate_limit_error", "api_error", "timeout_error"]);
+
+/** Maps anything the SDK threw to an error event; `emittedContent` makes a retry unsafe. */
+function toErrorEvent(error: unknown, sdk: Sdk, emittedContent: boolean): ProviderEvent {
+  if (error instanceof sdk.APIError && error.status !== undefined) {
+    const status = error.status;
+    const detail = error.apiMessage ?? error.message;
+    const type = error.type ? ` (${error.type})` : "";
+    const retryAfterMs = retryAfter(error.headers);
+    return {
+      type: "error",
+      message: `Anthropic API error ${status}${type}: ${detail}`,
+      retryable: status === 408 || status === 409 || status === 429 || status >= 500,
+      status,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    };
+  }
+  if (error instanceof sdk.APIError && !(error instanceof sdk.APIConnectionError)) {
+    // An `event: error` inside a stream that had started: no status, the type says what went wrong.
+    const type = error.type ?? "error";
+    return {
+      type: "error",
+      message: `Anthropic stream error (${type}): ${error.apiMessage ?? error.message}`,
+      retryable: TRANSIENT_ERROR_TYPES.has(type) && !emittedContent,
+    };
+  }
+  // Connection failures, and a body that broke off halfway (undici's "terminated").
+  const cause = error instanceof sdk.APIConnectionError ? describe(error.cause ?? error) : describe(error);
+  const message = emittedContent
+    ? `Anthropic: the stream closed before the response finished (${cause})`
+    : `Anthropic: connection failed (${cause})`;
+  return { type: "error", message, retryable: !emittedContent };
+}
+
+function retryAfter(headers: Headers | undefined): number | undefined {
+  const ms = Number.parseFloat(headers?.get("retry-after-ms") ?? "");
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers?.get("retry-after");
+  if (!value) return undefined;
+  const seconds = Number.parseFloat(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function stringRecord(value: unknown): Record<string, string> | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const entries = Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string");
+  return Object.fromEntries(entries);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
