@@ -1,7 +1,12 @@
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+
 export default defineConfig({
+  // The bundle gets the version from esbuild's define; tests of the sources get it here.
+  define: { AGENT_LSP_VERSION: JSON.stringify(pkg.version) },
   test: {
     root: fileURLToPath(new URL("..", import.meta.url)),
     include: ["test/**/*.test.ts"],

@@ -1,0 +1,215 @@
+/**
+ * The Agent: sessions and their turns, behind the custom protocol's methods. Front ends (LSP,
+ * headless CLI) call these; nothing here knows which front end it serves.
+ */
+import path from "node:path";
+import type { Config, SafetyMode } from "../config/schema.js";
+import type { Editor } from "../editor/editor.js";
+import { ZERO_USAGE, type Usage } from "../providers/messages.js";
+import type { Provider } from "../providers/provider.js";
+import { createProvider, parseModelRef, providerSettings } from "../providers/registry.js";
+import type { PromptParams, StopReason } from "../protocol/schemas.js";
+import type { ToolGate } from "../policy/types.js";
+import type { ToolRegistry } from "../tools/registry.js";
+import type { ToolServices } from "../tools/types.js";
+import { Workspace } from "../workspace/workspace.js";
+import { AgentRequestError, ErrorCodes } from "./errors.js";
+import { HistoryLog, listHistories, readHistory, type SessionSummary } from "./history.js";
+import { buildPromptContent } from "./prompt-content.js";
+import { replayHistory } from "./replay.js";
+import { newSessionId, Session } from "./session.js";
+import type { SlashCommands } from "./slash-commands.js";
+import { runTurn } from "./turn.js";
+
+/** What the agent is built from. */
+export interface AgentDeps {
+  editor: Editor;
+  registry: ToolRegistry;
+  gate: ToolGate;
+  services: ToolServices;
+  commands: SlashCommands;
+  /** The current configuration (it can change while the server runs). */
+  config(): Config;
+  /** Project root for sessions that name no cwd. */
+  defaultRoot: string;
+  /** Creates a provider; the default imports the adapter for the settings' type. */
+  createProvider?: typeof createProvider;
+}
+
+/** A session's public description. */
+export interface SessionInfo {
+  sessionId: string;
+  mode: SafetyMode;
+  model: string;
+}
+
+/** Sessions and turns. */
+export class Agent {
+  private readonly sessions = new Map<string, Session>();
+  private readonly providers = new Map<string, Promise<Provider>>();
+
+  constructor(readonly deps: AgentDeps) {}
+
+  /** Starts a session. */
+  newSession(params: { cwd?: string; mode?: SafetyMode; model?: string }): SessionInfo {
+    const config = this.deps.config();
+    const root = path.resolve(this.deps.defaultRoot, params.cwd ?? ".");
+    const model = params.model ?? config.model;
+    this.validateModel(model, config);
+    const id = newSessionId();
+    const mode = params.mode ?? config.safety;
+    const log = HistoryLog.create(root, { type: "session", sessionId: id, created: new Date().toISOString(), cwd: root, mode, model });
+    const session = new Session(id, new Workspace(root, this.deps.editor), log, { mode, model });
+    this.sessions.set(id, session);
+    return { sessionId: id, mode, model };
+  }
+
+  /** Runs one turn; answers when it ends (at once with "cancelled" when cancelled). */
+  async prompt(params: PromptParams): Promise<{ stopReason: StopReason; usage: Usage; error?: string }> {
+    const session = this.get(params.sessionId);
+    if (session.turn) {
+      if (!session.turn.controller.signal.aborted) {
+        throw new AgentRequestError(ErrorCodes.RequestFailed, `Session ${session.id} is already running a turn; cancel it or wait for it to end.`);
+      }
+      await session.turn.done; // a cancelled turn still finishing its history
+    }
+    const content = await buildPromptContent(params, session.workspace);
+    const controller = new AbortController();
+    const done = runTurn(session, content, this.turnDeps(), controller.signal);
+    const turn = { controller, done };
+    session.turn = turn;
+    void done.finally(() => {
+      if (session.turn === turn) session.turn = undefined;
+    });
+    const cancelled = new Promise<{ stopReason: StopReason; usage: Usage }>((resolve) => {
+      controller.signal.addEventListener("abort", () => resolve({ stopReason: "cancelled", usage: ZERO_USAGE }), { once: true });
+    });
+    return Promise.race([done, cancelled]);
+  }
+
+  /** Cancels the running turn of a session (a no-op when idle). */
+  cancel(sessionId: string): void {
+    this.get(sessionId).turn?.controller.abort();
+  }
+
+  /** Lists the sessions saved under the default root. */
+  listSessions(): { sessions: SessionSummary[] } {
+    return { sessions: listHistories(this.deps.defaultRoot) };
+  }
+
+  /** Resumes a saved session, replaying its history to the editor first. */
+  loadSession(sessionId: string): SessionInfo {
+    let session = this.sessions.get(sessionId);
+    if (!session) {
+      const root = this.deps.defaultRoot;
+      let loaded;
+      try {
+        loaded = readHistory(root, sessionId);
+      } catch (err) {
+        throw new AgentRequestError(ErrorCodes.InvalidParams, (err as Error).message);
+      }
+      const log = HistoryLog.reopen(root, sessionId, loaded.messages.length);
+      const sessionRoot = loaded.header.cwd || root;
+      session = new Session(sessionId, new Workspace(sessionRoot, this.deps.editor), log, {
+        mode: (loaded.mode || this.deps.config().safety) as SafetyMode,
+        model: loaded.model || this.deps.config().model,
+        history: loaded.messages,
+      });
+      this.sessions.set(sessionId, session);
+    }
+    replayHistory(session, this.deps.editor);
+    return { sessionId, mode: session.mode, model: session.model };
+  }
+
+  /** Changes a session's safety mode. */
+  setMode(sessionId: string, mode: SafetyMode): { mode: SafetyMode } {
+    const session = this.get(sessionId);
+    session.mode = mode;
+    session.log.settings({ mode });
+    return { mode };
+  }
+
+  /** Changes a session's model. */
+  setModel(sessionId: string, model: string): SessionInfo {
+    const session = this.get(sessionId);
+    this.validateModel(model, this.deps.config());
+    session.model = model;
+    session.log.settings({ model });
+    return { sessionId, mode: session.mode, model };
+  }
+
+  /** Runs a slash command. */
+  async command(sessionId: string, command: string, args: string[] = []): Promise<{ message: string }> {
+    const session = this.get(sessionId);
+    const cmd = this.deps.commands.find(command);
+    if (!cmd) {
+      throw new AgentRequestError(ErrorCodes.InvalidParams, `Unknown command "${command}". Available:\n${this.deps.commands.help()}`);
+    }
+    try {
+      return { message: await cmd.run(args, session) };
+    } catch (err) {
+      if (err instanceof AgentRequestError) throw err;
+      throw new AgentRequestError(ErrorCodes.RequestFailed, `/${cmd.name} failed: ${(err as Error).message}`);
+    }
+  }
+
+  /** The session with this id, or an InvalidParams error naming it. */
+  get(sessionId: string): Session {
+    const session = this.sessions.get(sessionId);
+    if (!session) {
+      throw new AgentRequestError(ErrorCodes.InvalidParams, `Unknown session "${sessionId}": start one with agent/newSession or resume it with agent/loadSession.`);
+    }
+    return session;
+  }
+
+  /** Every live session. */
+  all(): Session[] {
+    return [...this.sessions.values()];
+  }
+
+  /** Cancels every turn and closes the logs. */
+  async shutdown(): Promise<void> {
+    const turns = this.all().map((s) => {
+      s.turn?.controller.abort();
+      return s.turn?.done;
+    });
+    await Promise.allSettled(turns);
+    for (const s of this.all()) s.log.close();
+  }
+
+  private validateModel(model: string, config: Config): void {
+    try {
+      const ref = parseModelRef(model, config);
+      providerSettings(ref.provider, config);
+    } catch (err) {
+      throw new AgentRequestError(ErrorCodes.InvalidParams, `model: ${(err as Error).message}`);
+    }
+  }
+
+  private turnDeps() {
+    const config = this.deps.config();
+    return {
+      editor: this.deps.editor,
+      registry: this.deps.registry,
+      gate: this.deps.gate,
+      services: this.deps.services,
+      outputBudget: config.tools.output_budget,
+      config,
+      resolveProvider: (session: Session) => this.resolveProvider(session, config),
+    };
+  }
+
+  private async resolveProvider(session: Session, config: Config): Promise<{ provider: Provider; model: string }> {
+    const ref = parseModelRef(session.model, config);
+    const settings = providerSettings(ref.provider, config);
+    if (!ref.model) throw new Error(`No model id for provider "${ref.provider}": set model = "${ref.provider}/MODEL-ID".`);
+    const key = JSON.stringify(settings);
+    let provider = this.providers.get(key);
+    if (!provider) {
+      provider = (this.deps.createProvider ?? createProvider)(settings);
+      this.providers.set(key, provider);
+      provider.catch(() => this.providers.delete(key));
+    }
+    return { provider: await provider, model: ref.model };
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * The conversation log: `.agent-lsp/conversations/<id>.jsonl` under the project root. Every
+ * message is appended as one numbered line and written before the turn goes on, so a server
+ * killed at any moment loses nothing it had already said.
+ */
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync } from "node:fs";
+import path from "node:path";
+import type { Message } from "../providers/messages.js";
+
+/** The first line of every log. */
+export interface SessionHeader {
+  type: "session";
+  sessionId: string;
+  created: string;
+  cwd: string;
+  mode: string;
+  model: string;
+}
+
+/** A message line. */
+export interface MessageRecord {
+  type: "message";
+  seq: number;
+  time: string;
+  message: Message;
+}
+
+/** A settings change (mode, model) recorded so a resumed session comes back as it was left. */
+export interface SettingsRecord {
+  type: "settings";
+  time: string;
+  mode?: string;
+  model?: string;
+}
+
+type Record_ = SessionHeader | MessageRecord | SettingsRecord;
+
+/** What a log holds when read back. */
+export interface LoadedHistory {
+  header: SessionHeader;
+  messages: Message[];
+  mode: string;
+  model: string;
+  /** Lines that could not be read (a torn last line after a crash). */
+  skipped: number;
+}
+
+/** Folder of a project's conversation logs. */
+export function conversationsDir(root: string): string {
+  return path.join(root, ".agent-lsp", "conversations");
+}
+
+/** Appends to one session's log. */
+export class HistoryLog {
+  private fd: number | undefined;
+  private seq = 0;
+
+  constructor(readonly file: string) {}
+
+  /** Creates a new log with its header. */
+  static create(root: string, header: SessionHeader): HistoryLog {
+    const dir = conversationsDir(root);
+    mkdirSync(dir, { recursive: true });
+    const log = new HistoryLog(path.join(dir, `${header.sessionId}.jsonl`));
+    log.write(header);
+    return log;
+  }
+
+  /** Opens an existing log to append after `count` messages. */
+  static reopen(root: string, sessionId: string, count: number): HistoryLog {
+    const log = new HistoryLog(path.join(conversationsDir(root), `${sessionId}.jsonl`));
+    log.seq = count;
+    return log;
+  }
+
+  /** Appends one message; returns its number. */
+  append(message: Message): number {
+    this.seq += 1;
+    this.write({ type: "message", seq: this.seq, time: new Date().toISOString(), message });
+    return this.seq;
+  }
+
+  /** Records a mode or model change. */
+  settings(change: { mode?: string; model?: string }): void {
+    this.write({ type: "settings", time: new Date().toISOString(), ...change });
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private write(record: Record_): void {
+    // A synchronous write per record: once it returns the bytes are the kernel's, and a
+    // SIGKILL of this process cannot lose them.
+    this.fd ??= openSync(this.file, "a", 0o600);
+    writeSync(this.fd, `${JSON.stringify(record)}\n`);
+  }
+}
+
+/** Reads a session log back. Throws when there is no such session. */
+export function readHistory(root: string, sessionId: string): LoadedHistory {
+  if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new Error(`No session "${sessionId}".`);
+  const file = path.join(conversationsDir(root), `${sessionId}.jsonl`);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    throw new Error(`No session "${sessionId}" in ${conversationsDir(root)}.`);
+  }
+  let header: SessionHeader | undefined;
+  const messages: Message[] = [];
+  let mode = "";
+  let model = "";
+  let skipped = 0;
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    let rec: Record_;
+    try {
+      rec = JSON.parse(line) as Record_;
+    } catch {
+      skipped += 1;
+      continue;
+    }
+    if (rec.type === "session") {
+      header = rec;
+      mode = rec.mode;
+      model = rec.model;
+    } else if (rec.type === "message") messages.push(rec.message);
+    else if (rec.type === "settings") {
+      mode = rec.mode ?? mode;
+      model = rec.model ?? model;
+    }
+  }
+  if (!header) throw new Error(`Session log ${file} has no header line.`);
+  return { header, messages, mode, model, skipped };
+}
+
+/** A session as listed for the user. */
+export interface SessionSummary {
+  sessionId: string;
+  title: string;
+  updatedAt: string;
+}
+
+/** Lists the sessions of a project, newest first. */
+export function listHistories(root: string): SessionSummary[] {
+  const dir = conversationsDir(root);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(".jsonl"));
+  } catch {
+    return [];
+  }
+  const out: SessionSummary[] = [];
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const sessionId = name.slice(0, -".jsonl".length);
+    out.push({ sessionId, title: readTitle(file), updatedAt: statSync(file).mtime.toISOString() });
+  }
+  return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+}
+
+/** The first line of the first user text, as a title. */
+function readTitle(file: string): string {
+  // Only the head is needed: the first user message comes right after the header.
+  const head = readHead(file, 64 * 1024);
+  for (const line of head.split("\n")) {
+    try {
+      const rec = JSON.parse(line) as Record_;
+      if (rec.type === "message" && rec.message.role === "user") {
+        const text = rec.message.content.find((b) => b.type === "text");
+        if (text && text.type === "text") return titleOf(text.text);
+      }
+    } catch {
+      /* a partial line at the end of the head: keep looking */
+    }
+  }
+  return "(empty session)";
+}
+
+function readHead(file: string, bytes: number): string {
+  const fd = openSync(file, "r");
+  try {
+    const buf = Buffer.alloc(bytes);
+    const n = readSync(fd, buf, 0, bytes, 0);
+    return buf.subarray(0, n).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A one-line title from a prompt. */
+export function titleOf(text: string): string {
+  const first = text.trim().split("\n")[0] ?? "";
+  return first.length > 80 ? `${first.slice(0, 77)}...` : first || "(empty prompt)";
+}

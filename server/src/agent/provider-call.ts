@@ -1,0 +1,204 @@
+/**
+ * One model call with retries: streams text and thinking to the editor as it arrives, assembles
+ * the assistant message, and retries 429/529/5xx/connection resets with backoff (honouring
+ * retry-after) as long as nothing has been shown to the user from the failed attempt.
+ */
+import type { AssistantBlock, ToolCallBlock, Usage } from "../providers/messages.js";
+import { addUsage, ZERO_USAGE } from "../providers/messages.js";
+import type { Provider, ProviderRequest, ProviderStopReason } from "../providers/provider.js";
+
+/** Retry settings (config `[retry]`). */
+export interface RetryPolicy {
+  maxRetries: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** Where streamed pieces go. */
+export interface StreamSink {
+  text(delta: string): void;
+  thought(delta: string): void;
+  status(text: string): void;
+}
+
+/** The outcome of one model call. */
+export interface ModelResponse {
+  content: AssistantBlock[];
+  toolCalls: ToolCallBlock[];
+  stop: ProviderStopReason | "error" | "cancelled";
+  usage: Usage;
+  /** Readable error when stop is "error". */
+  error?: string;
+  /** Provider status of the error, if any (lets the caller react to e.g. a native-tool 400). */
+  errorStatus?: number;
+}
+
+/** Calls the model, retrying transient failures. */
+export async function callModel(
+  provider: Provider,
+  request: ProviderRequest,
+  signal: AbortSignal,
+  sink: StreamSink,
+  retry: RetryPolicy,
+): Promise<ModelResponse> {
+  let usage = ZERO_USAGE;
+  for (let attempt = 0; ; attempt++) {
+    const res = await streamOnce(provider, request, signal, sink);
+    usage = addUsage(usage, res.usage);
+    res.usage = usage;
+    if (res.stop !== "error" || !res.retryable || res.emitted || attempt >= retry.maxRetries) return res;
+    const delay = backoffDelay(attempt, retry, res.retryAfterMs);
+    sink.status(`${res.error} — retrying in ${formatSeconds(delay)} (attempt ${attempt + 2} of ${retry.maxRetries + 1})`);
+    if (!(await sleep(delay, signal))) return { ...res, stop: "cancelled", error: undefined };
+  }
+}
+
+interface AttemptResult extends ModelResponse {
+  retryable: boolean;
+  retryAfterMs?: number;
+  /** Something from this attempt reached the user. */
+  emitted: boolean;
+}
+
+async function streamOnce(
+  provider: Provider,
+  request: ProviderRequest,
+  signal: AbortSignal,
+  sink: StreamSink,
+): Promise<AttemptResult> {
+  const builder = new MessageBuilder();
+  let usage = ZERO_USAGE;
+  let stop: AttemptResult["stop"] | undefined;
+  try {
+    for await (const ev of provider.stream(request, signal)) {
+      if (signal.aborted) break;
+      switch (ev.type) {
+        case "text_delta":
+          builder.text(ev.text);
+          sink.text(ev.text);
+          break;
+        case "thinking_delta":
+          builder.thinkingDelta(ev.text);
+          sink.thought(ev.text);
+          break;
+        case "thinking_end":
+          builder.thinkingEnd(ev.text, ev.signature, ev.providerData);
+          break;
+        case "tool_call_start":
+          builder.markEmitted();
+          break;
+        case "tool_call_delta":
+          break;
+        case "tool_call_end":
+          builder.toolCall({
+            type: "tool_call",
+            id: ev.id,
+            name: ev.name,
+            input: ev.input,
+            ...(ev.native ? { native: ev.native } : {}),
+            ...(ev.providerData !== undefined ? { providerData: ev.providerData } : {}),
+          });
+          break;
+        case "usage":
+          usage = addUsage(usage, ev.usage);
+          break;
+        case "stop":
+          stop = ev.reason;
+          break;
+        case "error":
+          return {
+            ...builder.result(),
+            stop: signal.aborted ? "cancelled" : "error",
+            usage,
+            error: ev.message,
+            errorStatus: ev.status,
+            retryable: ev.retryable,
+            retryAfterMs: ev.retryAfterMs,
+            emitted: builder.emitted,
+          };
+      }
+    }
+  } catch (err) {
+    // Providers promise never to throw; one that does is a bug we still must not crash on.
+    if (!signal.aborted) {
+      return { ...builder.result(), stop: "error", usage, error: `Provider failed: ${(err as Error).message}`, retryable: false, emitted: builder.emitted };
+    }
+  }
+  if (signal.aborted) return { ...builder.result(), stop: "cancelled", usage, retryable: false, emitted: builder.emitted };
+  if (!stop) {
+    return { ...builder.result(), stop: "error", usage, error: "The model's response ended without a stop reason.", retryable: !builder.emitted, emitted: builder.emitted };
+  }
+  return { ...builder.result(), stop, usage, retryable: false, emitted: builder.emitted };
+}
+
+/** Collects streamed pieces into assistant blocks in the order they came. */
+class MessageBuilder {
+  private readonly blocks: AssistantBlock[] = [];
+  private readonly calls: ToolCallBlock[] = [];
+  private pendingThinking = "";
+  emitted = false;
+
+  text(delta: string): void {
+    this.emitted = true;
+    const last = this.blocks[this.blocks.length - 1];
+    if (last?.type === "text") last.text += delta;
+    else this.blocks.push({ type: "text", text: delta });
+  }
+
+  thinkingDelta(delta: string): void {
+    this.emitted = true;
+    this.pendingThinking += delta;
+  }
+
+  thinkingEnd(text: string, signature?: string, providerData?: unknown): void {
+    this.blocks.push({
+      type: "thinking",
+      text: text || this.pendingThinking,
+      ...(signature ? { signature } : {}),
+      ...(providerData !== undefined ? { providerData } : {}),
+    });
+    this.pendingThinking = "";
+  }
+
+  markEmitted(): void {
+    this.emitted = true;
+  }
+
+  toolCall(call: ToolCallBlock): void {
+    this.emitted = true;
+    this.blocks.push(call);
+    this.calls.push(call);
+  }
+
+  result(): Pick<ModelResponse, "content" | "toolCalls"> {
+    return { content: this.blocks, toolCalls: this.calls };
+  }
+}
+
+/** Exponential backoff with jitter, or the server's retry-after when it gave one. */
+export function backoffDelay(attempt: number, retry: RetryPolicy, retryAfterMs?: number): number {
+  if (retryAfterMs !== undefined && retryAfterMs >= 0) return Math.min(retryAfterMs, retry.maxDelayMs * 4);
+  const base = retry.initialDelayMs * 2 ** attempt;
+  const jitter = base * 0.2 * Math.random();
+  return Math.min(base + jitter, retry.maxDelayMs);
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,24 @@
+/** Runs one tool call outside a model turn, through the same runner and gate as a turn. */
+import type { ToolResultBlock } from "../providers/messages.js";
+import type { Agent } from "./agent.js";
+import { runToolCalls } from "./tool-runner.js";
+
+/** Runs `name` with `input` in the session and returns its result. */
+export async function runSingleTool(agent: Agent, sessionId: string, name: string, input: unknown): Promise<ToolResultBlock> {
+  const session = agent.get(sessionId);
+  const d = agent.deps;
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once("SIGINT", onSigint);
+  try {
+    const [result] = await runToolCalls(
+      session,
+      [{ type: "tool_call", id: "cli-1", name, input }],
+      { editor: d.editor, registry: d.registry, gate: d.gate, services: d.services, outputBudget: d.config().tools.output_budget },
+      controller.signal,
+    );
+    return result!;
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Runs a model's tool calls, in order, through the gate: each call is announced (pending),
+ * decided, run with the turn's abort signal, and reported (completed/failed) to the editor.
+ */
+import type { Editor } from "../editor/editor.js";
+import type { ToolCallBlock, ToolResultBlock } from "../providers/messages.js";
+import type { GateCall, GateSession, ToolGate } from "../policy/types.js";
+import type { ToolRegistry } from "../tools/registry.js";
+import type { Capability, ToolResult, ToolServices } from "../tools/types.js";
+import type { Session } from "./session.js";
+
+/** What running tools needs. */
+export interface ToolRunnerDeps {
+  editor: Editor;
+  registry: ToolRegistry;
+  gate: ToolGate;
+  services: ToolServices;
+  outputBudget: number;
+}
+
+/** Runs every call; returns one result per call, in the same order. */
+export async function runToolCalls(
+  session: Session,
+  calls: ToolCallBlock[],
+  deps: ToolRunnerDeps,
+  signal: AbortSignal,
+): Promise<ToolResultBlock[]> {
+  const results: ToolResultBlock[] = [];
+  for (const call of calls) {
+    const result = signal.aborted
+      ? { isError: true, content: [{ type: "text" as const, text: "Cancelled: not run." }] }
+      : await runOne(session, call, deps, signal);
+    results.push({ type: "tool_result", toolCallId: call.id, name: call.name, isError: result.isError, content: result.content });
+  }
+  return results;
+}
+
+async function runOne(session: Session, call: ToolCallBlock, deps: ToolRunnerDeps, signal: AbortSignal): Promise<ToolResult> {
+  const { editor } = deps;
+  const capability = deps.registry.find(call.name);
+  const gateSession = toGateSession(session);
+  const offered = capability && deps.registry.list(deps.gate.filter(gateSession)).includes(capability);
+  if (!capability || !offered) {
+    const result = unknownTool(call.name, deps, gateSession);
+    announce(editor, session, call, call.name);
+    finish(editor, session, call.id, result);
+    return result;
+  }
+  const gateCall: GateCall = { id: call.id, name: call.name, title: capability.title(call.input), input: call.input };
+  announce(editor, session, call, gateCall.title);
+  const decision = await deps.gate.check(gateSession, gateCall, capability, signal);
+  if (!decision.allowed) {
+    const result: ToolResult = { isError: true, content: [{ type: "text", text: decision.reason }] };
+    finish(editor, session, call.id, result);
+    return result;
+  }
+  editor.update(session.id, { kind: "tool_call_update", id: call.id, status: "running" });
+  const result = await capability.execute(call.input, {
+    workspace: session.workspace,
+    editor,
+    sessionId: session.id,
+    toolCallId: call.id,
+    signal,
+    outputBudget: deps.outputBudget,
+    authorize: (action) => deps.gate.authorize(toGateSession(session), gateCall, capability, action, signal),
+    progress: (output) => editor.update(session.id, { kind: "tool_call_update", id: call.id, status: "running", output }),
+    services: deps.services,
+  });
+  finish(editor, session, call.id, result);
+  return result;
+}
+
+function toGateSession(session: Session): GateSession {
+  return { sessionId: session.id, mode: session.mode, trust: session.trust, root: session.root };
+}
+
+function announce(editor: Editor, session: Session, call: ToolCallBlock, title: string): void {
+  editor.update(session.id, { kind: "tool_call", id: call.id, name: call.name, title, input: call.input, status: "pending" });
+}
+
+function finish(editor: Editor, session: Session, id: string, result: ToolResult): void {
+  editor.update(session.id, {
+    kind: "tool_call_update",
+    id,
+    status: result.isError ? "failed" : "completed",
+    output: summarize(result),
+    ...(result.diff ? { diff: result.diff } : {}),
+  });
+}
+
+function unknownTool(name: string, deps: ToolRunnerDeps, session: GateSession): ToolResult {
+  const names = deps.registry.list(deps.gate.filter(session)).map((c: Capability) => c.name);
+  return {
+    isError: true,
+    content: [{ type: "text", text: `There is no tool "${name}" in this session. Available: ${names.join(", ") || "none"}.` }],
+  };
+}
+
+/** The first lines of a result, for the editor's one-line view. */
+export function summarize(result: ToolResult, max = 2000): string {
+  const parts = result.content.map((b) => (b.type === "text" ? b.text : `[${b.mediaType} image]`));
+  const text = parts.join("\n");
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,124 @@
+/**
+ * The agent loop: one user prompt in, model calls and tool runs until the model stops, the
+ * user cancels, or the step limit is reached. Everything streams to the editor as it happens
+ * and every message is logged before the loop moves on.
+ */
+import type { Config } from "../config/schema.js";
+import type { ContentBlock, Message, Usage } from "../providers/messages.js";
+import { addUsage, ZERO_USAGE } from "../providers/messages.js";
+import { estimateCost } from "../providers/pricing.js";
+import type { Provider } from "../providers/provider.js";
+import type { StopReason } from "../protocol/schemas.js";
+import { prepareTools, rewriteNativeCalls, isNativeToolRejection } from "./native-tools.js";
+import { normalizeHistory } from "./normalize.js";
+import { callModel } from "./provider-call.js";
+import type { Session } from "./session.js";
+import { buildSystemPrompt } from "./system-prompt.js";
+import { runToolCalls, type ToolRunnerDeps } from "./tool-runner.js";
+
+/** What a turn needs besides the session. */
+export interface TurnDeps extends ToolRunnerDeps {
+  config: Config;
+  /** The provider and model id for the session's model selection. */
+  resolveProvider(session: Session): Promise<{ provider: Provider; model: string }>;
+}
+
+/** How a turn ended. */
+export interface TurnResult {
+  stopReason: StopReason;
+  usage: Usage;
+  /** Readable reason when stopReason is "error". */
+  error?: string;
+}
+
+/** Runs one turn of `session` for `prompt`. Never throws: failures end the turn as "error". */
+export async function runTurn(session: Session, prompt: ContentBlock[], deps: TurnDeps, signal: AbortSignal): Promise<TurnResult> {
+  session.append({ role: "user", content: prompt });
+  let usage = ZERO_USAGE;
+  try {
+    const { provider, model } = await deps.resolveProvider(session);
+    for (let step = 0; step < deps.config.max_turns; step++) {
+      if (signal.aborted) return { stopReason: "cancelled", usage };
+      const offered = deps.registry.list(deps.gate.filter({ sessionId: session.id, mode: session.mode, trust: session.trust, root: session.root }));
+      const tools = prepareTools(provider.type, offered, deps.config, session);
+      const response = await callModel(
+        provider,
+        {
+          model,
+          system: buildSystemPrompt(session),
+          messages: normalizeHistory(session.history),
+          tools: tools.definitions,
+          nativeTools: tools.native,
+          maxTokens: deps.config.max_tokens,
+          thinkingBudget: deps.config.thinking_budget,
+        },
+        signal,
+        {
+          text: (t) => deps.editor.update(session.id, { kind: "text", text: t }),
+          thought: (t) => deps.editor.update(session.id, { kind: "thought", text: t }),
+          status: (t) => deps.editor.update(session.id, { kind: "status", text: t }),
+        },
+        retryPolicy(deps.config),
+      );
+      usage = addUsage(usage, response.usage);
+      if (response.content.length) session.append({ role: "assistant", content: rewriteNativeCalls(response.content, tools) });
+      if (response.stop === "cancelled") return { stopReason: "cancelled", usage };
+      if (response.stop === "error") {
+        if (tools.native.length && isNativeToolRejection(response)) {
+          // The model or endpoint would not take its own tool definitions: ours from now on.
+          session.nativeToolsDisabled = true;
+          deps.editor.update(session.id, { kind: "status", text: "The provider rejected its native tools; using agent-lsp's tool schemas for the rest of this session." });
+          step--;
+          continue;
+        }
+        return endWithError(session, deps, usage, response.error ?? "The provider failed.");
+      }
+      const calls = rewriteNativeCalls(response.toolCalls, tools).filter((b) => b.type === "tool_call");
+      if (calls.length === 0) return { stopReason: stopReasonOf(response.stop), usage };
+      const results = await runToolCalls(session, calls, deps, signal);
+      session.append({ role: "tool", content: results });
+    }
+    return { stopReason: "max_turns", usage };
+  } catch (err) {
+    if (signal.aborted) return { stopReason: "cancelled", usage };
+    return endWithError(session, deps, usage, (err as Error).message);
+  } finally {
+    reportUsage(session, deps, usage);
+  }
+}
+
+function endWithError(session: Session, deps: TurnDeps, usage: Usage, message: string): TurnResult {
+  deps.editor.update(session.id, { kind: "error", message });
+  return { stopReason: "error", usage, error: message };
+}
+
+function stopReasonOf(stop: string): StopReason {
+  if (stop === "refusal") return "refusal";
+  if (stop === "max_tokens") return "max_tokens";
+  return "end_turn";
+}
+
+function retryPolicy(config: Config) {
+  return { maxRetries: config.retry.max_retries, initialDelayMs: config.retry.initial_delay_ms, maxDelayMs: config.retry.max_delay_ms };
+}
+
+function reportUsage(session: Session, deps: TurnDeps, usage: Usage): void {
+  session.usage = addUsage(session.usage, usage);
+  const model = session.model.includes("/") ? session.model.slice(session.model.indexOf("/") + 1) : session.model;
+  const cost = estimateCost(model, usage);
+  if (cost !== undefined) session.cost += cost;
+  deps.editor.update(session.id, {
+    kind: "usage",
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cachedTokens: usage.cacheReadTokens,
+    ...(cost !== undefined ? { cost, sessionCost: session.cost } : {}),
+  });
+}
+
+/** Text of a prompt in the neutral form. */
+export function promptText(content: ContentBlock[]): string {
+  return content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+}
+
+export type { Message };

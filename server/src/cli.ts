@@ -1,0 +1,54 @@
+/**
+ * Entry point: picks a front end from argv. Each front end is imported only when chosen, so
+ * `agent-lsp --stdio` loads the LSP server and nothing else.
+ */
+declare const AGENT_LSP_VERSION: string;
+
+const HELP = `agent-lsp ${AGENT_LSP_VERSION}: an AI coding agent that runs inside your editor as a language server.
+
+Usage:
+  agent-lsp [--stdio]                 Run the language server on stdin/stdout (the default when
+                                      stdin is not a terminal).
+  agent-lsp run "PROMPT" [options]    One headless agent turn in the current directory.
+      --mode read_only|plan|ask|auto|full_access
+      --model NAME/model-id
+      --json                          Stream updates as JSON lines on stdout.
+      --allow-untrusted-tools         Without a terminal, allow gated actions instead of refusing.
+  agent-lsp tool NAME --input JSON [--mode M]
+                                      Run one tool through the policy gate; prints
+                                      {"isError": bool, "content": [...]}; exit 1 on error.
+  agent-lsp doctor                    Config files, provider credentials, tools.
+  agent-lsp --version | --help
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === "--version" || first === "-v") {
+    process.stdout.write(`${AGENT_LSP_VERSION}\n`);
+    return 0;
+  }
+  if (first === "--help" || first === "-h" || first === "help") {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (first === "--stdio" || (first === undefined && !process.stdin.isTTY)) {
+    const { runStdioServer } = await import("./cli/stdio.js");
+    runStdioServer();
+    return -1; // keeps running until the client says exit
+  }
+  if (first === "run") return (await import("./cli/run.js")).runCommand(rest);
+  if (first === "tool") return (await import("./cli/tool.js")).toolCommand(rest);
+  if (first === "doctor") return (await import("./cli/doctor.js")).doctorCommand(rest);
+  process.stderr.write(first === undefined ? HELP : `agent-lsp: unknown command "${first}"\n\n${HELP}`);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`agent-lsp: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

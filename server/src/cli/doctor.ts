@@ -1,0 +1,58 @@
+/** `agent-lsp doctor`: what configuration was found, which providers can be called, which tools. */
+import { statSync } from "node:fs";
+import { loadConfig } from "../config/load.js";
+import { credentialStatus, knownProviders, parseModelRef } from "../providers/registry.js";
+import { createHeadlessRuntime } from "./headless-runtime.js";
+
+declare const AGENT_LSP_VERSION: string;
+
+/** Prints the report; exit 0 when the configured model can be called, else 1. */
+export async function doctorCommand(_argv: string[]): Promise<number> {
+  const lines = doctorReport(process.cwd());
+  process.stdout.write(`${lines.join("\n")}\n`);
+  return lines.some((l) => l.startsWith("ERROR")) ? 1 : 0;
+}
+
+/** The doctor report as lines; `ERROR` lines make doctor fail. */
+export function doctorReport(root: string): string[] {
+  const out: string[] = [`agent-lsp ${AGENT_LSP_VERSION}`, `node ${process.version}`, `project: ${root}`, "", "Config files:"];
+  const loaded = loadConfig({ root });
+  for (const layer of loaded.layers) {
+    out.push(`  ${layer.found ? "found  " : "missing"} ${layer.source}`);
+    if (layer.found && hasKey(layer.values) && isReadableByOthers(layer.source)) {
+      out.push(`  WARNING ${layer.source} holds an API key and is readable by other users: chmod 600 it, or use api_key_env.`);
+    }
+  }
+  for (const e of loaded.errors) out.push(`  ERROR ${e}`);
+  out.push("", "Providers:");
+  for (const name of knownProviders(loaded.config)) {
+    const status = credentialStatus(name, loaded.config);
+    out.push(`  ${status.ok ? "ok     " : "missing"} ${name}: ${status.detail}`);
+  }
+  out.push("", `Model: ${loaded.config.model}`);
+  try {
+    const ref = parseModelRef(loaded.config.model, loaded.config);
+    const status = credentialStatus(ref.provider, loaded.config);
+    if (!status.ok) out.push(`ERROR the configured model's provider "${ref.provider}" cannot be called: ${status.detail}`);
+  } catch (err) {
+    out.push(`ERROR ${(err as Error).message}`);
+  }
+  out.push("", "Tools:");
+  const { runtime } = createHeadlessRuntime({ quiet: true });
+  for (const c of runtime.registry.list()) out.push(`  ${c.name.padEnd(28)} ${c.policyClass}${c.hiddenFromAgent ? " (hidden)" : ""}`);
+  void runtime.dispose();
+  return out;
+}
+
+function hasKey(values: Record<string, unknown>): boolean {
+  const providers = (values.providers ?? {}) as Record<string, { api_key?: string }>;
+  return Object.values(providers).some((p) => typeof p?.api_key === "string");
+}
+
+function isReadableByOthers(file: string): boolean {
+  try {
+    return (statSync(file).mode & 0o044) !== 0;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * `agent-lsp tool NAME --input JSON [--mode M]`: runs exactly one registered tool in the
+ * current directory through the same gate a model's call goes through, and prints its result.
+ */
+import { runSingleTool } from "../agent/single-tool.js";
+import { flagValue, parseArgs } from "./args.js";
+import { createHeadlessRuntime, parseMode } from "./headless-runtime.js";
+
+/** Prints `{"isError", "content"}`; exit 0, or 1 when the result is an error. */
+export async function toolCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, ["input", "mode"]);
+  const name = args.positionals[0];
+  if (!name) throw new Error("tool needs a tool name: agent-lsp tool read_file --input '{\"path\":\"README.md\"}'");
+  const rawInput = flagValue(args, "input") ?? "{}";
+  let input: unknown;
+  try {
+    input = JSON.parse(rawInput);
+  } catch (err) {
+    throw new Error(`--input is not valid JSON: ${(err as Error).message}`);
+  }
+  const mode = parseMode(flagValue(args, "mode")) ?? "full_access";
+  const { runtime } = createHeadlessRuntime({
+    quiet: true,
+    interactive: Boolean(process.stdin.isTTY),
+    allowUntrusted: args.flags.has("allow-untrusted-tools"),
+  });
+  try {
+    const session = runtime.agent.newSession({ mode });
+    const result = await runSingleTool(runtime.agent, session.sessionId, name, input);
+    process.stdout.write(`${JSON.stringify({ isError: result.isError, content: result.content })}\n`);
+    return result.isError ? 1 : 0;
+  } finally {
+    await runtime.dispose();
+  }
+}

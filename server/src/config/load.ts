@@ -1,0 +1,171 @@
+/**
+ * Loads, merges and validates configuration. Layers, later wins: defaults, the user file
+ * (~/.config/agent-lsp/config.toml), the project file (<root>/.agent-lsp/config.toml), then LSP
+ * initializationOptions. A bad layer never stops the server: its bad keys are dropped with an
+ * error naming the file, key and expected type, and a file that does not parse keeps the last
+ * good version of that file.
+ */
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parse as parseToml } from "smol-toml";
+import type { z } from "zod";
+import { configFileSchema, DEFAULT_CONFIG, type Config, type ConfigFile } from "./schema.js";
+
+/** One source of settings. */
+export interface ConfigLayer {
+  /** A file path, or `initializationOptions`. */
+  source: string;
+  /** Present when the file exists (or options were given). */
+  found: boolean;
+  values: ConfigFile;
+}
+
+/** The merged result and every problem found on the way. */
+export interface LoadedConfig {
+  config: Config;
+  layers: ConfigLayer[];
+  errors: string[];
+}
+
+/** Where the user's config file lives (XDG_CONFIG_HOME respected). */
+export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), ".config");
+  return path.join(base, "agent-lsp", "config.toml");
+}
+
+/** Where a project's config file lives. */
+export function projectConfigPath(root: string): string {
+  return path.join(root, ".agent-lsp", "config.toml");
+}
+
+/** Remembers the last good parse of each file, so a broken edit keeps the previous values. */
+const lastGoodFiles = new Map<string, ConfigFile>();
+
+/** Loads every layer for a project root and merges them. */
+export function loadConfig(options: {
+  root?: string;
+  initializationOptions?: unknown;
+  env?: NodeJS.ProcessEnv;
+}): LoadedConfig {
+  const errors: string[] = [];
+  const layers: ConfigLayer[] = [readTomlLayer(userConfigPath(options.env), errors)];
+  if (options.root) layers.push(readTomlLayer(projectConfigPath(options.root), errors));
+  if (options.initializationOptions !== undefined && options.initializationOptions !== null) {
+    layers.push(validateLayer("initializationOptions", options.initializationOptions, errors));
+  }
+  return { config: mergeLayers(layers.map((l) => l.values)), layers, errors };
+}
+
+function readTomlLayer(file: string, errors: string[]): ConfigLayer {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") {
+      errors.push(`${file}: cannot be read (${(err as Error).message})`);
+    }
+    return { source: file, found: false, values: {} };
+  }
+  let raw: unknown;
+  try {
+    raw = parseToml(text);
+  } catch (err) {
+    const kept = lastGoodFiles.get(file);
+    errors.push(
+      `${file}: not valid TOML: ${firstLine((err as Error).message)}` +
+        (kept ? " (keeping its last good values)" : " (ignoring the file)"),
+    );
+    return { source: file, found: true, values: kept ?? {} };
+  }
+  const layer = validateLayer(file, raw, errors);
+  lastGoodFiles.set(file, layer.values);
+  return layer;
+}
+
+/** Validates one layer; keys that fail are dropped and reported, the rest are kept. */
+export function validateLayer(source: string, raw: unknown, errors: string[]): ConfigLayer {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    errors.push(`${source}: expected a table of settings, got ${describeType(raw)}`);
+    return { source, found: true, values: {} };
+  }
+  let candidate = structuredClone(raw) as Record<string, unknown>;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const parsed = configFileSchema.safeParse(candidate);
+    if (parsed.success) return { source, found: true, values: parsed.data };
+    for (const issue of parsed.error.issues) {
+      errors.push(`${source}: ${describeIssue(issue, candidate)}`);
+      candidate = dropPath(candidate, issueKeyPath(issue));
+    }
+  }
+  return { source, found: true, values: {} };
+}
+
+/** The key path an issue is about (an unknown key names itself). */
+function issueKeyPath(issue: z.core.$ZodIssue): PropertyKey[] {
+  if (issue.code === "unrecognized_keys") return [...issue.path, issue.keys[0] ?? ""];
+  return issue.path;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, values: Record<string, unknown>): string {
+  if (issue.code === "unrecognized_keys") {
+    return `unknown key ${[...issue.path, ...issue.keys].join(".")}`;
+  }
+  const key = issue.path.join(".") || "(top level)";
+  const actual = describeType(getPath(values, issue.path));
+  if (issue.code === "invalid_type") return `key ${key}: expected ${issue.expected}, got ${actual}`;
+  if (issue.code === "invalid_value") {
+    return `key ${key}: expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}, got ${JSON.stringify(getPath(values, issue.path))}`;
+  }
+  return `key ${key}: ${issue.message}`;
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (value === undefined) return "nothing";
+  return typeof value === "object" ? "table" : `${typeof value} ${JSON.stringify(value)}`;
+}
+
+function getPath(obj: unknown, keys: readonly PropertyKey[]): unknown {
+  let cur: unknown = obj;
+  for (const k of keys) {
+    if (typeof cur !== "object" || cur === null) return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[k];
+  }
+  return cur;
+}
+
+function dropPath(obj: Record<string, unknown>, keys: readonly PropertyKey[]): Record<string, unknown> {
+  if (keys.length === 0) return {};
+  const parent = getPath(obj, keys.slice(0, -1));
+  if (typeof parent === "object" && parent !== null) {
+    delete (parent as Record<PropertyKey, unknown>)[keys[keys.length - 1] as PropertyKey];
+  }
+  return obj;
+}
+
+/** Merges layers over the defaults; tables merge key by key, other values replace. */
+export function mergeLayers(layers: ConfigFile[]): Config {
+  let merged: Record<string, unknown> = structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>;
+  for (const layer of layers) merged = deepMerge(merged, layer as Record<string, unknown>);
+  return merged as unknown as Config;
+}
+
+function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) continue;
+    const prev = out[key];
+    out[key] = isTable(prev) && isTable(value) ? deepMerge(prev, value) : value;
+  }
+  return out;
+}
+
+function isTable(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function firstLine(s: string): string {
+  return s.split("\n")[0] ?? s;
+}

@@ -1,0 +1,144 @@
+/**
+ * The headless Editor: the terminal is the editor. Text streams to stdout, tool activity is
+ * summarised on stderr (or everything goes out as JSON lines), and permission prompts are asked
+ * on the terminal when there is one.
+ */
+import { createInterface } from "node:readline/promises";
+import type { SessionUpdate } from "../protocol/updates.js";
+import type {
+  ApplyEditResult,
+  Editor,
+  OpenDocument,
+  PermissionAnswer,
+  PermissionRequest,
+  ProgressHandle,
+  Question,
+} from "./editor.js";
+
+/** How the headless editor behaves. */
+export interface HeadlessOptions {
+  /** Every update as one JSON line on stdout. */
+  json?: boolean;
+  /** Print nothing while running (the `tool` subcommand prints only its result). */
+  quiet?: boolean;
+  /** Without a terminal, allow gated actions instead of refusing them. */
+  allowUntrusted?: boolean;
+  /** Whether a person is at the terminal (stdin is a TTY). */
+  interactive?: boolean;
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
+}
+
+/** An Editor on the terminal. No documents are open; files live on disk. */
+export class HeadlessEditor implements Editor {
+  readonly supportsResourceOperations = false;
+  private readonly out: NodeJS.WritableStream;
+  private readonly err: NodeJS.WritableStream;
+  private endsWithNewline = true;
+
+  constructor(private readonly options: HeadlessOptions = {}) {
+    this.out = options.stdout ?? process.stdout;
+    this.err = options.stderr ?? process.stderr;
+  }
+
+  openDocument(): OpenDocument | undefined {
+    return undefined;
+  }
+
+  openDocuments(): OpenDocument[] {
+    return [];
+  }
+
+  async applyEdit(): Promise<ApplyEditResult> {
+    return { applied: false, reason: "There is no editor in headless mode." };
+  }
+
+  async waitForText(): Promise<boolean> {
+    return false;
+  }
+
+  async requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
+    if (this.options.interactive) return this.askOnTerminal(request, signal);
+    if (this.options.allowUntrusted) return { optionId: "allow_once", note: "Allowed by --allow-untrusted-tools." };
+    return { optionId: "reject", note: "No terminal to ask for approval; run with --allow-untrusted-tools or a more permissive --mode to allow it." };
+  }
+
+  async askUser(question: Question, signal: AbortSignal): Promise<string | undefined> {
+    if (!this.options.interactive) return undefined;
+    const choices = question.choices?.length ? `\n${question.choices.map((c, i) => `  [${i + 1}] ${c}`).join("\n")}\n` : "\n";
+    const answer = await this.readLine(`${question.question}${choices}> `, signal);
+    if (answer === undefined) return undefined;
+    const n = Number(answer);
+    return question.choices?.[n - 1] ?? answer;
+  }
+
+  update(sessionId: string, update: SessionUpdate): void {
+    if (this.options.quiet) return;
+    if (this.options.json) {
+      this.out.write(`${JSON.stringify({ sessionId, update })}\n`);
+      return;
+    }
+    switch (update.kind) {
+      case "text":
+        this.out.write(update.text);
+        this.endsWithNewline = update.text.endsWith("\n");
+        break;
+      case "tool_call":
+        this.line(`→ ${update.title}`);
+        break;
+      case "tool_call_update":
+        if (update.status === "completed" || update.status === "failed") {
+          const first = (update.output ?? "").split("\n")[0]?.slice(0, 160) ?? "";
+          this.line(`${update.status === "completed" ? "✓" : "✗"} ${first}`);
+        }
+        break;
+      case "status":
+        this.line(`… ${update.text}`);
+        break;
+      case "error":
+        this.line(`error: ${update.message}`);
+        break;
+      case "usage":
+        this.line(`tokens: ${update.inputTokens} in, ${update.outputTokens} out${update.cost !== undefined ? `, ~$${update.cost.toFixed(4)}` : ""}`);
+        break;
+      default:
+        break;
+    }
+  }
+
+  progress(): ProgressHandle {
+    return { report() {}, done() {} };
+  }
+
+  showMessage(type: "error" | "warning" | "info", message: string): void {
+    this.line(`${type}: ${message}`);
+  }
+
+  /** Ends the text stream with a newline if it did not have one. */
+  finish(): void {
+    if (!this.options.json && !this.options.quiet && !this.endsWithNewline) this.out.write("\n");
+  }
+
+  private line(text: string): void {
+    this.err.write(`${text}\n`);
+  }
+
+  private async askOnTerminal(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
+    if (request.diff) this.err.write(`${request.diff}\n`);
+    const answer = await this.readLine(`${request.summary}\n[1] Yes  [2] Yes, don't ask again  [3] No > `, signal);
+    if (answer === "1" || /^y(es)?$/i.test(answer ?? "")) return { optionId: "allow_once" };
+    if (answer === "2") return { optionId: "allow_always" };
+    return { optionId: "reject", ...(answer === undefined ? { note: "Cancelled." } : {}) };
+  }
+
+  private async readLine(prompt: string, signal: AbortSignal): Promise<string | undefined> {
+    const rl = createInterface({ input: process.stdin, output: this.err as NodeJS.WritableStream & { isTTY?: boolean } });
+    try {
+      return (await rl.question(prompt, { signal })).trim();
+    } catch {
+      return undefined;
+    } finally {
+      rl.close();
+    }
+  }
+}

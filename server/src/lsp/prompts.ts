@@ -1,0 +1,143 @@
+/**
+ * Permission prompts and questions over LSP. Clients that declare
+ * `experimental.agent.requestPermission` / `askUser` get the rich requests; every other client
+ * gets window/showMessageRequest. No answer is never a hang and never an exception: a dismissed
+ * prompt, a client that cannot answer (MethodNotFound, null), a timeout or a cancel counts as No.
+ */
+import {
+  CancellationTokenSource,
+  ErrorCodes as RpcErrorCodes,
+  MessageType,
+  ResponseError,
+  ShowMessageRequest,
+  type Connection,
+  type MessageActionItem,
+} from "vscode-languageserver/node.js";
+import type { PermissionAnswer, PermissionOptionId, PermissionRequest, Question } from "../editor/editor.js";
+
+/** Button titles of the plain prompt, in this order. */
+export const PERMISSION_ACTIONS = ["Yes", "Yes, don't ask again", "No"] as const;
+
+const OPTION_BY_TITLE: Record<string, PermissionOptionId> = {
+  Yes: "allow_once",
+  "Yes, don't ask again": "allow_always",
+  No: "reject",
+};
+
+/** The options sent with agent/requestPermission. */
+export const PERMISSION_OPTIONS = [
+  { optionId: "allow_once", name: "Yes", kind: "allow_once" },
+  { optionId: "allow_always", name: "Yes, don't ask again", kind: "allow_always" },
+  { optionId: "reject", name: "No", kind: "reject_once" },
+] as const;
+
+/** Asks the user to allow an action; always resolves. */
+export async function requestPermissionOverLsp(
+  connection: Connection,
+  rich: boolean,
+  request: PermissionRequest,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<PermissionAnswer> {
+  const outcome = await sendCancellable(connection, signal, timeoutMs, (token) =>
+    rich
+      ? connection.sendRequest(
+          "agent/requestPermission",
+          {
+            sessionId: request.sessionId,
+            toolCall: request.toolCall,
+            summary: request.summary,
+            ...(request.diff ? { diff: request.diff } : {}),
+            ...(request.files ? { files: request.files } : {}),
+            options: PERMISSION_OPTIONS,
+          },
+          token,
+        )
+      : connection.sendRequest(
+          ShowMessageRequest.type,
+          { type: MessageType.Warning, message: request.summary, actions: PERMISSION_ACTIONS.map((title) => ({ title })) },
+          token,
+        ),
+  );
+  if (outcome.kind !== "answer") return { optionId: "reject", note: outcome.note };
+  return rich ? readRichAnswer(outcome.value) : readPlainAnswer(outcome.value as MessageActionItem | null);
+}
+
+function readRichAnswer(value: unknown): PermissionAnswer {
+  if (!value || typeof value !== "object") return { optionId: "reject", note: "The editor gave no answer to the permission request." };
+  const v = value as { optionId?: unknown; accepted?: unknown };
+  const optionId = PERMISSION_OPTIONS.find((o) => o.optionId === v.optionId)?.optionId;
+  if (!optionId) return { optionId: "reject", note: `The editor answered with an unknown option ${JSON.stringify(v.optionId)}.` };
+  const accepted = Array.isArray(v.accepted)
+    ? v.accepted.filter((a): a is { uri: string; text: string } => typeof a?.uri === "string" && typeof a?.text === "string")
+    : undefined;
+  return { optionId, ...(accepted ? { accepted } : {}) };
+}
+
+function readPlainAnswer(item: MessageActionItem | null): PermissionAnswer {
+  if (!item) return { optionId: "reject", note: "The prompt was dismissed." };
+  const optionId = OPTION_BY_TITLE[item.title];
+  return optionId ? { optionId } : { optionId: "reject", note: `Unknown answer "${item.title}".` };
+}
+
+/** Asks the user a question; undefined when no answer could be had. */
+export async function askUserOverLsp(
+  connection: Connection,
+  rich: boolean,
+  question: Question,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<string | undefined> {
+  if (!rich && !question.choices?.length) return undefined;
+  const outcome = await sendCancellable(connection, signal, timeoutMs, (token) =>
+    rich
+      ? connection.sendRequest("agent/askUser", { sessionId: question.sessionId, question: question.question, choices: question.choices ?? [], allowFreeText: question.allowFreeText ?? true }, token)
+      : connection.sendRequest(ShowMessageRequest.type, { type: MessageType.Info, message: question.question, actions: question.choices!.map((title) => ({ title })) }, token),
+  );
+  if (outcome.kind !== "answer" || !outcome.value) return undefined;
+  const v = outcome.value as { answer?: unknown; title?: unknown };
+  const answer = rich ? v.answer : v.title;
+  return typeof answer === "string" ? answer : undefined;
+}
+
+type Outcome = { kind: "answer"; value: unknown } | { kind: "none"; note: string };
+
+/** Sends a request that the turn's cancel or a timeout withdraws ($/cancelRequest). */
+async function sendCancellable(
+  connection: Connection,
+  signal: AbortSignal,
+  timeoutMs: number,
+  send: (token: CancellationTokenSource["token"]) => Promise<unknown>,
+): Promise<Outcome> {
+  if (signal.aborted) return { kind: "none", note: "Cancelled." };
+  const source = new CancellationTokenSource();
+  let stopped: Outcome | undefined;
+  const stop = (note: string) => {
+    stopped ??= { kind: "none", note };
+    source.cancel();
+  };
+  const onAbort = () => stop("Cancelled.");
+  signal.addEventListener("abort", onAbort, { once: true });
+  const timer = setTimeout(() => stop(`No answer within ${Math.round(timeoutMs / 1000)} s.`), timeoutMs);
+  let withdraw!: (o: Outcome) => void;
+  const withdrawn = new Promise<Outcome>((resolve) => (withdraw = resolve));
+  source.token.onCancellationRequested(() => withdraw(stopped!));
+  try {
+    const answer = send(source.token).then(
+      (value): Outcome => ({ kind: "answer", value }),
+      (err): Outcome => ({ kind: "none", note: describeRequestError(err) }),
+    );
+    return await Promise.race([answer, withdrawn]);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+    source.dispose();
+  }
+}
+
+function describeRequestError(err: unknown): string {
+  if (err instanceof ResponseError && err.code === RpcErrorCodes.MethodNotFound) {
+    return "The editor cannot answer permission prompts (MethodNotFound).";
+  }
+  return `The editor could not show the prompt: ${(err as Error).message}`;
+}

@@ -1,0 +1,51 @@
+/**
+ * The gate's contract with the agent loop. Every tool call passes `check` before it runs, and
+ * every action a running tool discovers (a change set, an external path, a command) passes
+ * `authorize`. The loop never runs a tool the gate did not allow.
+ */
+import type { SafetyMode } from "../config/schema.js";
+import type { ListFilter } from "../tools/registry.js";
+import type { Capability, GateDecision, GatedAction } from "../tools/types.js";
+
+/** Who is asking: the person at the editor, or something unreviewed. */
+export type Trust = "operator" | "guest";
+
+/** What the gate knows about the session a call comes from. */
+export interface GateSession {
+  sessionId: string;
+  mode: SafetyMode;
+  /** Missing means guest: it never silently grants more. */
+  trust?: Trust;
+  root: string;
+}
+
+/** A tool call as the gate sees it. */
+export interface GateCall {
+  id: string;
+  name: string;
+  title: string;
+  input: unknown;
+}
+
+/** The policy gate. */
+export interface ToolGate {
+  /** Which tools the model is offered in this session's trust and mode. */
+  filter(session: GateSession): ListFilter;
+  /** Decides whether `call` may start. */
+  check(session: GateSession, call: GateCall, capability: Capability, signal: AbortSignal): Promise<GateDecision>;
+  /** Decides about an action a running tool found. */
+  authorize(
+    session: GateSession,
+    call: GateCall,
+    capability: Capability,
+    action: GatedAction,
+    signal: AbortSignal,
+  ): Promise<GateDecision>;
+}
+
+/** Allows everything: the gate used where the user chose full access and nothing else applies. */
+export const allowAllGate: ToolGate = {
+  filter: () => ({ kind: "all" }),
+  check: async () => ({ allowed: true }),
+  authorize: async () => ({ allowed: true }),
+};

@@ -1,0 +1,107 @@
+/**
+ * Turns a model selection (`NAME/model-id`) into a Provider. Adapter modules (and with them the
+ * SDKs) are imported on first use, so start-up never pays for them.
+ */
+import type { Config, ProviderConfig } from "../config/schema.js";
+import type { Provider, ProviderSettings, ProviderType } from "./provider.js";
+
+/** Built-in provider names and what they mean without a config table. */
+export const BUILTIN_PROVIDERS: Record<string, { type: ProviderType; keyEnv: string[]; baseUrlEnv?: string; baseUrl?: string; needsKey: boolean }> = {
+  anthropic: { type: "anthropic", keyEnv: ["ANTHROPIC_API_KEY"], baseUrlEnv: "ANTHROPIC_BASE_URL", needsKey: true },
+  openai: { type: "openai", keyEnv: ["OPENAI_API_KEY"], baseUrlEnv: "OPENAI_BASE_URL", needsKey: true },
+  gemini: { type: "gemini", keyEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"], baseUrlEnv: "GEMINI_BASE_URL", needsKey: true },
+  ollama: { type: "openai-compatible", keyEnv: [], baseUrl: "http://127.0.0.1:11434/v1", needsKey: false },
+};
+
+/** A model selection split into its provider and the provider's model id. */
+export interface ModelRef {
+  provider: string;
+  model: string;
+}
+
+/** Environment variables that hold provider keys (kept out of commands and logs). */
+export function providerKeyEnvNames(config: Config): string[] {
+  const names = new Set<string>();
+  for (const b of Object.values(BUILTIN_PROVIDERS)) for (const n of b.keyEnv) names.add(n);
+  for (const p of Object.values(config.providers)) if (p.api_key_env) names.add(p.api_key_env);
+  return [...names];
+}
+
+/**
+ * Splits `NAME/model-id`. NAME must be a provider table or a built-in name; a bare model id
+ * is matched to a provider by its family (claude → anthropic, gpt/o-series → openai, gemini).
+ */
+export function parseModelRef(selection: string, config: Config): ModelRef {
+  const slash = selection.indexOf("/");
+  if (slash > 0) {
+    const head = selection.slice(0, slash);
+    if (config.providers[head] || BUILTIN_PROVIDERS[head]) {
+      const model = selection.slice(slash + 1) || config.providers[head]?.model || "";
+      return { provider: head, model };
+    }
+  }
+  if (config.providers[selection] || BUILTIN_PROVIDERS[selection]) {
+    return { provider: selection, model: config.providers[selection]?.model ?? "" };
+  }
+  return { provider: guessProvider(selection), model: selection };
+}
+
+function guessProvider(model: string): string {
+  if (/^claude/i.test(model)) return "anthropic";
+  if (/^gemini/i.test(model)) return "gemini";
+  if (/^(gpt|o\d|chatgpt|codex)/i.test(model)) return "openai";
+  throw new Error(
+    `Cannot tell which provider serves "${model}": write it as NAME/model-id, where NAME is a [providers.NAME] table or one of ${Object.keys(BUILTIN_PROVIDERS).join(", ")}.`,
+  );
+}
+
+/** Settings (type, key, base URL, options) of a provider name. */
+export function providerSettings(name: string, config: Config, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
+  const table: ProviderConfig = config.providers[name] ?? {};
+  const builtin = BUILTIN_PROVIDERS[name];
+  const type = table.type ?? builtin?.type;
+  if (!type) {
+    throw new Error(`Provider "${name}" has no type: set type = "anthropic" | "openai" | "openai-compatible" | "gemini" in [providers.${name}].`);
+  }
+  const { type: _t, api_key, api_key_env, base_url, model: _m, ...options } = table;
+  const keyEnv = api_key_env ? [api_key_env] : (builtin?.keyEnv ?? BUILTIN_PROVIDERS[type]?.keyEnv ?? []);
+  const apiKey = api_key ?? keyEnv.map((n) => env[n]).find((v) => v);
+  const baseEnv = builtin?.baseUrlEnv ?? BUILTIN_PROVIDERS[type]?.baseUrlEnv;
+  const baseUrl = base_url ?? (baseEnv ? env[baseEnv] : undefined) ?? builtin?.baseUrl;
+  return { name, type, apiKey: apiKey || undefined, baseUrl: baseUrl || undefined, options };
+}
+
+/** Whether a provider can be called: credentials present, or none needed. */
+export function credentialStatus(name: string, config: Config, env: NodeJS.ProcessEnv = process.env): { ok: boolean; detail: string } {
+  let settings: ProviderSettings;
+  try {
+    settings = providerSettings(name, config, env);
+  } catch (err) {
+    return { ok: false, detail: (err as Error).message };
+  }
+  if (settings.apiKey) return { ok: true, detail: `key set${settings.baseUrl ? `, ${settings.baseUrl}` : ""}` };
+  const needsKey = settings.type !== "openai-compatible";
+  if (!needsKey) return { ok: true, detail: `no key needed, ${settings.baseUrl ?? "no base_url set"}` };
+  const builtin = BUILTIN_PROVIDERS[name] ?? BUILTIN_PROVIDERS[settings.type];
+  const envs = config.providers[name]?.api_key_env ? [config.providers[name]!.api_key_env!] : (builtin?.keyEnv ?? []);
+  return { ok: false, detail: `no key: set ${envs.join(" or ") || "api_key_env"}` };
+}
+
+/** Every provider name that config or the built-ins know. */
+export function knownProviders(config: Config): string[] {
+  return [...new Set([...Object.keys(BUILTIN_PROVIDERS), ...Object.keys(config.providers)])];
+}
+
+/** Creates the Provider for a settings record; the adapter module loads now, its SDK later. */
+export async function createProvider(settings: ProviderSettings): Promise<Provider> {
+  switch (settings.type) {
+    case "anthropic":
+      return (await import("./anthropic.js")).createAnthropicProvider(settings);
+    case "openai":
+      return (await import("./openai-responses.js")).createOpenAIResponsesProvider(settings);
+    case "openai-compatible":
+      return (await import("./openai-chat.js")).createOpenAIChatProvider(settings);
+    case "gemini":
+      return (await import("./gemini.js")).createGeminiProvider(settings);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * An in-process server and client joined by a pair of pipes: the whole LSP stack (framing,
+ * handlers, the agent) runs for real, without spawning a process.
+ */
+import { PassThrough } from "node:stream";
+import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ClientCapabilities, type InitializeResult } from "vscode-languageserver/node.js";
+import { startServer, type AgentLspServer } from "../../server/src/lsp/server.js";
+import type { Logger } from "../../server/src/util/log.js";
+import { defaultCapabilities, TestLspClient } from "./lsp-client.js";
+
+/** A connected pair. */
+export interface LspPair {
+  client: TestLspClient;
+  server: AgentLspServer;
+  init: InitializeResult;
+  /** Raw stream into the server, for framing tests. */
+  serverInput: PassThrough;
+  /** Every log line the server wrote. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** Starts a server on `root` and initializes it from a test client. */
+export async function startLspPair(options: {
+  root: string;
+  initializationOptions?: unknown;
+  capabilities?: ClientCapabilities;
+}): Promise<LspPair> {
+  const toServer = new PassThrough();
+  const toClient = new PassThrough();
+  const logs: string[] = [];
+  const logger: Logger = {
+    error: (m) => logs.push(`error ${m}`),
+    warn: (m) => logs.push(`warn ${m}`),
+    info: (m) => logs.push(`info ${m}`),
+    debug: () => undefined,
+  };
+  const server = startServer({ input: toServer, output: toClient, logger, exitOnExit: false });
+  const connection = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
+  const client = new TestLspClient(connection);
+  connection.listen();
+  const init = (await connection.sendRequest("initialize", {
+    processId: null,
+    rootUri: null,
+    workspaceFolders: [{ uri: new URL(`file://${options.root}`).href, name: "test" }],
+    capabilities: options.capabilities ?? defaultCapabilities(),
+    initializationOptions: options.initializationOptions,
+  })) as InitializeResult;
+  await connection.sendNotification("initialized", {});
+  return {
+    client,
+    server,
+    init,
+    serverInput: toServer,
+    logs,
+    async close() {
+      await connection.sendRequest("shutdown").catch(() => undefined);
+      connection.dispose();
+      toServer.end();
+      toClient.end();
+    },
+  };
+}
