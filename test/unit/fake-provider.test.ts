@@ -85,7 +85,8 @@ describe("fake provider: validation", () => {
   it("answers 500 with a clear message when no turn is queued", async () => {
     const res = await post(valid([{ role: "user", content: "a" }]));
     expect(res.status).toBe(500);
-    expect((await res.json()).error.message).toMatch(/no turn queued/);
+    const body = (await res.json()) as { error: { message: string } };
+    expect(body.error.message).toMatch(/no turn queued/);
     expect(fake.violations).toEqual([expect.stringMatching(/no turn queued/)]);
   });
 });
