@@ -1,0 +1,168 @@
+/**
+ * The change-set pipeline: plan (check and load) -> show (diff, ask the gate, take the user's
+ * trimmed version) -> checkpoint -> commit (editor, then disk) -> remember what the session now
+ * knows of each file. Every step before the commit can refuse, and a refusal changes nothing.
+ */
+import { stat } from "node:fs/promises";
+import type { GateDecision } from "../tools/types.js";
+import type { AppliedFile, ApplyOptions, ApplyResult, ChangeSet } from "./change-set.js";
+import type { CheckpointKind, CheckpointStore } from "./checkpoints.js";
+import { commitPlan, type CommitContext, type CommitOutcome } from "./commit.js";
+import { unifiedDiff, type FileDiff } from "./diff.js";
+import { keepLineEndings } from "./encoding.js";
+import { WorkspaceError } from "./errors.js";
+import { planChangeSet, withoutNoOps, type Plan, type PlanContext, type PlannedChange } from "./plan.js";
+
+/** What the pipeline needs from the Workspace. */
+export interface WorkspaceCore extends PlanContext, CommitContext {
+  checkpoints: CheckpointStore;
+  /** Runs `fn` after every change already under way (change sets never interleave). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/** A plan's diff, per file and whole, and its one-line summary. */
+export interface ShownPlan {
+  diffs: Map<PlannedChange, FileDiff>;
+  diff: string;
+  summary: string;
+}
+
+/** Diffs a plan. The old side of a move shows inside its new side's diff. */
+export function showPlan(tool: string, plan: Plan): ShownPlan {
+  const diffs = new Map<PlannedChange, FileDiff>();
+  for (const c of plan.changes) {
+    if (c.movedTo) continue;
+    const source = c.movedFrom ? plan.changes.find((s) => s.movedTo === c.path) : undefined;
+    const oldName = c.movedFrom ? c.movedFrom.rel : c.before.exists ? c.path.rel : null;
+    const oldText = source ? source.before.text : c.before.text;
+    diffs.set(c, unifiedDiff(oldName, c.after === null ? null : c.path.rel, oldText, c.after ?? ""));
+  }
+  let added = 0;
+  let removed = 0;
+  for (const d of diffs.values()) (added += d.additions), (removed += d.deletions);
+  const names = [...diffs.keys()].map((c) => c.path.rel).concat(plan.dirs.map((d) => `${d.rel}/`));
+  const listed = names.length > 3 ? `${names.slice(0, 3).join(", ")} and ${names.length - 3} more` : names.join(", ");
+  const diff = [...diffs.values()].map((d) => d.text).join("");
+  return { diffs, diff, summary: `${tool}: ${listed} (+${added} -${removed})` };
+}
+
+/** Replaces the proposal's final text with what the user accepted in a review. */
+function takeAccepted(plan: Plan, accepted: NonNullable<Extract<GateDecision, { allowed: true }>["accepted"]>): Plan {
+  const byUri = new Map(accepted.map((a) => [a.uri, a.text]));
+  const changes = plan.changes.map((c) => {
+    const text = byUri.get(c.path.uri);
+    if (text === undefined || c.after === null) return c;
+    return { ...c, after: keepLineEndings(c.before.exists ? c.before.text : undefined, text) };
+  });
+  return withoutNoOps({ ...plan, changes });
+}
+
+/** The result entry of each change (the old side of a move is folded into its new side). */
+function appliedFiles(plan: Plan, shown: ShownPlan, outcome: CommitOutcome): AppliedFile[] {
+  return [...shown.diffs].map(([c, d]) => ({
+    path: c.path.rel,
+    status: c.movedFrom ? "R" : c.after === null ? "D" : c.before.exists ? "M" : "A",
+    from: c.movedFrom?.rel,
+    via: outcome.via.get(c) ?? "disk",
+    additions: d.additions,
+    deletions: d.deletions,
+  }));
+}
+
+/** A result for a change set that changes nothing. */
+function unchanged(notes: string[] = []): ApplyResult {
+  return { changed: false, files: [], dirs: [], diff: "", notes };
+}
+
+/**
+ * Checkpoints and commits a plan. On failure the checkpoint is discarded (the change never
+ * happened) and the error is passed on.
+ */
+export async function commitRecorded(
+  core: WorkspaceCore,
+  plan: Plan,
+  meta: { sessionId: string; tool: string; kind: CheckpointKind },
+  shown: ShownPlan,
+): Promise<ApplyResult> {
+  const touched = plan.changes.map((c) => ({ path: c.path, state: c.before }));
+  const checkpoint = await core.checkpoints.create(meta.sessionId, meta.tool, meta.kind, touched);
+  const priors = new Map(
+    await Promise.all(
+      plan.changes.map(async (c, i) => {
+        const entry = checkpoint.files[i]!;
+        const copy = await core.checkpoints.copyPath(checkpoint, entry);
+        return [c, { existed: entry.existed, copy, mode: entry.mode }] as const;
+      }),
+    ),
+  );
+  let outcome: CommitOutcome;
+  try {
+    outcome = await commitPlan(core, `agent-lsp: ${shown.summary}`, plan, priors);
+  } catch (err) {
+    await core.checkpoints.discard(checkpoint.id);
+    throw err;
+  }
+  checkpoint.createdDirs = outcome.createdDirs;
+  await core.checkpoints.save(checkpoint);
+  return {
+    changed: true,
+    files: appliedFiles(plan, shown, outcome),
+    dirs: plan.dirs.map((d) => d.rel),
+    diff: shown.diff,
+    checkpointId: checkpoint.id,
+    notes: outcome.notes,
+  };
+}
+
+/** After a change, the session knows the new text of every file it wrote. */
+async function rememberWrites(core: WorkspaceCore, sessionId: string, plan: Plan, result: ApplyResult): Promise<void> {
+  for (const c of plan.changes) {
+    if (c.after === null) {
+      core.stamps.forget(sessionId, c.path.real);
+      continue;
+    }
+    const inEditor = result.files.find((f) => f.path === c.path.rel)?.via === "editor";
+    const st = inEditor ? undefined : await stat(c.path.real).catch(() => undefined);
+    core.stamps.record(sessionId, c.path.real, {
+      text: c.after,
+      source: inEditor ? "buffer" : "disk",
+      mtimeMs: st?.mtimeMs,
+      size: st?.size,
+    });
+  }
+}
+
+/** Folders of the plan that do not exist yet. */
+async function missingDirs(plan: Plan): Promise<Plan> {
+  const dirs = [];
+  for (const d of plan.dirs) {
+    const st = await stat(d.real).catch(() => undefined);
+    if (st && !st.isDirectory()) throw new WorkspaceError(`${d.rel} exists and is a file, not a directory.`);
+    if (!st) dirs.push(d);
+  }
+  return { ...plan, dirs };
+}
+
+/** Applies a change set all-or-nothing (see {@link Workspace.apply}). */
+export function applyChangeSet(core: WorkspaceCore, set: ChangeSet, opts: ApplyOptions): Promise<ApplyResult> {
+  return core.exclusive(async () => {
+    const cancelled = () => new WorkspaceError("Cancelled; nothing was changed.");
+    if (opts.signal?.aborted) throw cancelled();
+    let plan = await missingDirs(withoutNoOps(await planChangeSet(core, set, opts)));
+    if (!plan.changes.length && !plan.dirs.length) return unchanged();
+    let shown = showPlan(set.tool, plan);
+    const files = plan.changes.map((c) => ({ uri: c.path.uri, path: c.path.rel, oldText: c.before.text, newText: c.after ?? "" }));
+    const external = plan.changes.some((c) => c.path.external) || plan.dirs.some((d) => d.external);
+    const decision = await opts.authorize?.({ kind: "file_change", summary: shown.summary, diff: shown.diff, files, external });
+    if (decision && !decision.allowed) throw new WorkspaceError(`The change was not applied: ${decision.reason}`);
+    if (decision?.accepted) {
+      plan = takeAccepted(plan, decision.accepted);
+      if (!plan.changes.length && !plan.dirs.length) return unchanged(["The review kept none of the change."]);
+      shown = showPlan(set.tool, plan);
+    }
+    if (opts.signal?.aborted) throw cancelled();
+    const result = await commitRecorded(core, plan, { sessionId: opts.sessionId, tool: set.tool, kind: "change" }, shown);
+    await rememberWrites(core, opts.sessionId, plan, result);
+    return result;
+  });
+}

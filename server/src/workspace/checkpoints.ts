@@ -1,0 +1,142 @@
+/**
+ * Checkpoints: before each change set, the prior content of every file it touches (or the fact
+ * that it did not exist) is saved under `<root>/.agent-lsp/checkpoints/<id>/` as a manifest and one
+ * copy per file. Undo and restore read them back; a failed commit rolls back from them too.
+ */
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { encodeText } from "./encoding.js";
+import type { FileState } from "./file-state.js";
+import type { ResolvedPath } from "./paths.js";
+import { ensureStateDir } from "./state-dir.js";
+
+/** Why a checkpoint was made. */
+export type CheckpointKind = "change" | "restore" | "undo";
+
+/** One file's state before the change. */
+export interface CheckpointFile {
+  /** Root-relative path (absolute when external). */
+  path: string;
+  /** Absolute path (the name the user knows). */
+  abs: string;
+  /** Where the bytes really are (symlinks resolved). */
+  real: string;
+  existed: boolean;
+  /** Where the saved text came from: an open buffer may differ from the disk. */
+  source: "buffer" | "disk" | "none";
+  /** File name of the saved copy inside the checkpoint, when it existed. */
+  copy?: string;
+  mode?: number;
+}
+
+/** A checkpoint's manifest.json. */
+export interface Checkpoint {
+  id: string;
+  sessionId: string;
+  createdAt: string;
+  kind: CheckpointKind;
+  /** The tool or command that made the change. */
+  tool: string;
+  files: CheckpointFile[];
+  /** Folders the change created (removed again by undo when empty). */
+  createdDirs: string[];
+  /** Set when /undo reverted this change. */
+  undoneAt?: string;
+}
+
+/** A file about to change, with its current state. */
+export interface TouchedFile {
+  path: ResolvedPath;
+  state: FileState;
+}
+
+let idCounter = 0;
+
+/** A sortable, readable id: `20250101-120000-3` style, unique within this process. */
+function newId(now: Date): string {
+  idCounter += 1;
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  return `${stamp}-${process.pid.toString(36)}${idCounter}`;
+}
+
+/** The checkpoints of one project root. */
+export class CheckpointStore {
+  constructor(readonly root: string) {}
+
+  private dir(id: string): Promise<string> {
+    return ensureStateDir(this.root, "checkpoints").then((base) => path.join(base, id));
+  }
+
+  /** Saves the current state of `files` and returns the new checkpoint. */
+  async create(sessionId: string, tool: string, kind: CheckpointKind, files: TouchedFile[]): Promise<Checkpoint> {
+    const now = new Date();
+    const id = newId(now);
+    const dir = await this.dir(id);
+    await mkdir(dir, { recursive: true });
+    const entries = await Promise.all(files.map((f, i) => saveCopy(dir, i, f)));
+    const checkpoint: Checkpoint = { id, sessionId, createdAt: now.toISOString(), kind, tool, files: entries, createdDirs: [] };
+    await this.save(checkpoint);
+    return checkpoint;
+  }
+
+  /** Rewrites a checkpoint's manifest (after the commit, or when it is undone). */
+  async save(checkpoint: Checkpoint): Promise<void> {
+    const dir = await this.dir(checkpoint.id);
+    await writeFile(path.join(dir, "manifest.json"), `${JSON.stringify(checkpoint, null, 2)}\n`);
+  }
+
+  /** Removes a checkpoint whose change never happened. */
+  async discard(id: string): Promise<void> {
+    await rm(await this.dir(id), { recursive: true, force: true });
+  }
+
+  /** Absolute path of a saved copy. */
+  async copyPath(checkpoint: Checkpoint, file: CheckpointFile): Promise<string | undefined> {
+    return file.copy ? path.join(await this.dir(checkpoint.id), file.copy) : undefined;
+  }
+
+  /** The checkpoint `id`, or undefined when there is none by that id. */
+  async get(id: string): Promise<Checkpoint | undefined> {
+    if (!/^[\w.-]+$/.test(id)) return undefined;
+    try {
+      return JSON.parse(await readFile(path.join(await this.dir(id), "manifest.json"), "utf8")) as Checkpoint;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Every checkpoint (of one session when given), oldest first. */
+  async list(sessionId?: string): Promise<Checkpoint[]> {
+    const base = await ensureStateDir(this.root, "checkpoints");
+    const ids = (await readdir(base, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
+    const all = await Promise.all(ids.map((id) => this.get(id)));
+    return all
+      .filter((c): c is Checkpoint => c !== undefined && (sessionId === undefined || c.sessionId === sessionId))
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || compareIds(a.id, b.id));
+  }
+}
+
+/** Orders ids made in the same millisecond by their counter. */
+function compareIds(a: string, b: string): number {
+  return a.length - b.length || a.localeCompare(b);
+}
+
+/** Saves one file's current content into the checkpoint folder. */
+async function saveCopy(dir: string, index: number, file: TouchedFile): Promise<CheckpointFile> {
+  const { path: p, state } = file;
+  const entry: CheckpointFile = {
+    path: p.rel,
+    abs: p.abs,
+    real: p.real,
+    existed: state.exists,
+    source: state.source,
+    mode: state.mode,
+  };
+  if (!state.exists) return entry;
+  entry.copy = `${index}`;
+  const target = path.join(dir, entry.copy);
+  // A disk file is copied byte for byte; a buffer is saved as the text the user saw.
+  if (state.source === "disk") await copyFile(p.real, target);
+  else await writeFile(target, encodeText(state.text, state.bom));
+  return entry;
+}

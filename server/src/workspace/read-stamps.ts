@@ -1,0 +1,74 @@
+/**
+ * Stale-read protection. The model edits from what it last read; if the file changed since (the
+ * user saved, a formatter ran, a command rewrote it), an edit built on the old picture would
+ * silently overwrite that work. Each session remembers, per file, a fingerprint of the text it
+ * last saw (from read_file or its own writes) and the Workspace refuses a change to a file whose
+ * current text no longer has that fingerprint.
+ */
+import { createHash } from "node:crypto";
+
+/** What a session saw of one file. */
+export interface ReadStamp {
+  /** Hash of the text (as the model saw it: buffer or disk, without BOM). */
+  hash: string;
+  /** Disk identity when the text came from disk: equal mtime and size skip the hash. */
+  mtimeMs?: number;
+  size?: number;
+}
+
+/** The current state of a file, as the check needs it. */
+export interface CurrentText {
+  text: string;
+  source: "buffer" | "disk";
+  mtimeMs?: number;
+  size?: number;
+}
+
+/** Hash of a text, for comparing without keeping the text. */
+export function hashText(text: string): string {
+  return createHash("sha1").update(text).digest("hex");
+}
+
+/** Per-session fingerprints of what the agent last saw, keyed by real path. */
+export class ReadStamps {
+  private readonly bySession = new Map<string, Map<string, ReadStamp>>();
+
+  /** Records that `sessionId` has seen `current` of the file at `key`. */
+  record(sessionId: string, key: string, current: CurrentText): void {
+    let stamps = this.bySession.get(sessionId);
+    if (!stamps) this.bySession.set(sessionId, (stamps = new Map()));
+    const onDisk = current.source === "disk";
+    stamps.set(key, {
+      hash: hashText(current.text),
+      mtimeMs: onDisk ? current.mtimeMs : undefined,
+      size: onDisk ? current.size : undefined,
+    });
+  }
+
+  /** Forgets a file (it was deleted or moved away by the agent). */
+  forget(sessionId: string, key: string): void {
+    this.bySession.get(sessionId)?.delete(key);
+  }
+
+  /** True when the session has seen the file at `key` at all. */
+  has(sessionId: string, key: string): boolean {
+    return this.bySession.get(sessionId)?.has(key) ?? false;
+  }
+
+  /**
+   * True when the file changed since the session last saw it. A file never seen is not stale:
+   * edits match their target against the current text anyway.
+   */
+  isStale(sessionId: string, key: string, current: CurrentText): boolean {
+    const stamp = this.bySession.get(sessionId)?.get(key);
+    if (!stamp) return false;
+    const sameDiskIdentity =
+      current.source === "disk" &&
+      stamp.mtimeMs !== undefined &&
+      stamp.mtimeMs === current.mtimeMs &&
+      stamp.size === current.size;
+    if (sameDiskIdentity) return false;
+    // A touch without a change (or a buffer read before the file was opened) is not a change.
+    return hashText(current.text) !== stamp.hash;
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * An in-memory Editor for unit tests. Documents are opened by the test (with unsaved text if it
+ * likes); applyEdit applies the changes, refuses them, or lies (answers applied without changing
+ * anything), as the test chooses; every call is recorded so a test can assert what was sent.
+ */
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type {
+  ApplyEditResult,
+  Editor,
+  FileChange,
+  OpenDocument,
+  PermissionAnswer,
+  PermissionRequest,
+  ProgressHandle,
+  Question,
+} from "../../server/src/editor/editor.js";
+import { pathToUri, uriToPath } from "../../server/src/workspace/paths.js";
+import type { SessionUpdate } from "../../server/src/protocol/updates.js";
+
+/** How the fake answers applyEdit. */
+export type ApplyBehaviour =
+  | "apply"
+  /** Answers applied: false. */
+  | "refuse"
+  /** Answers applied: true and changes nothing (a client that skips the edit). */
+  | "lie"
+  /** Decides per call. */
+  | ((changes: FileChange[]) => ApplyEditResult | "apply" | "lie");
+
+/** An Editor whose documents live in memory. */
+export class FakeEditor implements Editor {
+  readonly docs = new Map<string, OpenDocument>();
+  readonly applyCalls: { label: string; changes: FileChange[] }[] = [];
+  readonly updates: { sessionId: string; update: SessionUpdate }[] = [];
+  readonly messages: { type: string; message: string }[] = [];
+  behaviour: ApplyBehaviour = "apply";
+  supportsResourceOperations: boolean;
+  permission: PermissionAnswer = { optionId: "allow_once" };
+
+  constructor(options: { resourceOperations?: boolean } = {}) {
+    this.supportsResourceOperations = options.resourceOperations ?? false;
+  }
+
+  /** Opens a document (a path or a file URI) with `text`, which need not match the disk. */
+  open(pathOrUri: string, text: string, version = 1): OpenDocument {
+    const uri = pathOrUri.startsWith("file:") ? pathOrUri : pathToUri(path.resolve(pathOrUri));
+    const doc = { uri, text, version };
+    this.docs.set(uri, doc);
+    return doc;
+  }
+
+  /** Closes a document. */
+  close(pathOrUri: string): void {
+    this.docs.delete(pathOrUri.startsWith("file:") ? pathOrUri : pathToUri(path.resolve(pathOrUri)));
+  }
+
+  /** The open document's text, for assertions. */
+  textOf(pathOrUri: string): string | undefined {
+    return this.docs.get(pathOrUri.startsWith("file:") ? pathOrUri : pathToUri(path.resolve(pathOrUri)))?.text;
+  }
+
+  openDocument(uri: string): OpenDocument | undefined {
+    const doc = this.docs.get(uri);
+    return doc ? { ...doc } : undefined;
+  }
+
+  openDocuments(): OpenDocument[] {
+    return [...this.docs.values()].map((d) => ({ ...d }));
+  }
+
+  async applyEdit(label: string, changes: FileChange[]): Promise<ApplyEditResult> {
+    this.applyCalls.push({ label, changes });
+    const decided = typeof this.behaviour === "function" ? this.behaviour(changes) : this.behaviour;
+    if (decided === "refuse") return { applied: false, reason: "the user rejected the edit" };
+    if (decided === "lie") return { applied: true };
+    if (typeof decided === "object") return decided;
+    const stale = changes.find((c) => c.kind === "edit" && c.version !== null && this.docs.get(c.uri)?.version !== c.version);
+    if (stale) return { applied: false, reason: "document version mismatch" };
+    for (const change of changes) this.applyOne(change);
+    return { applied: true };
+  }
+
+  /** Applies one change as a real client would: edits to buffers, file operations on disk. */
+  private applyOne(change: FileChange): void {
+    if (change.kind === "edit") {
+      const doc = this.docs.get(change.uri);
+      if (doc) this.docs.set(change.uri, { ...doc, text: change.newText, version: doc.version + 1 });
+      else this.docs.set(change.uri, { uri: change.uri, text: change.newText, version: 1 });
+      return;
+    }
+    if (change.kind === "create") {
+      const file = uriToPath(change.uri)!;
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, change.text);
+      this.docs.set(change.uri, { uri: change.uri, text: change.text, version: 1 });
+      return;
+    }
+    if (change.kind === "delete") {
+      rmSync(uriToPath(change.uri)!, { force: true });
+      this.docs.delete(change.uri);
+      return;
+    }
+    const from = uriToPath(change.oldUri)!;
+    const to = uriToPath(change.newUri)!;
+    mkdirSync(path.dirname(to), { recursive: true });
+    renameSync(from, to);
+    const doc = this.docs.get(change.oldUri);
+    this.docs.delete(change.oldUri);
+    if (doc) this.docs.set(change.newUri, { ...doc, uri: change.newUri, version: doc.version + 1 });
+  }
+
+  /** Polls the buffer until it reaches `text` or the time is up. */
+  async waitForText(uri: string, text: string, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (this.docs.get(uri)?.text === text) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  async requestPermission(_request: PermissionRequest, _signal: AbortSignal): Promise<PermissionAnswer> {
+    return this.permission;
+  }
+
+  async askUser(_question: Question, _signal: AbortSignal): Promise<string | undefined> {
+    return undefined;
+  }
+
+  update(sessionId: string, update: SessionUpdate): void {
+    this.updates.push({ sessionId, update });
+  }
+
+  progress(_title: string): ProgressHandle {
+    return { report: () => undefined, done: () => undefined };
+  }
+
+  showMessage(type: "error" | "warning" | "info", message: string): void {
+    this.messages.push({ type, message });
+  }
+}
