@@ -18,14 +18,14 @@ export async function toolCommand(argv: string[]): Promise<number> {
   } catch (err) {
     throw new Error(`--input is not valid JSON: ${(err as Error).message}`);
   }
-  const mode = parseMode(flagValue(args, "mode")) ?? "full_access";
+  const mode = parseMode(flagValue(args, "mode"));
   const { runtime } = createHeadlessRuntime({
     quiet: true,
     interactive: Boolean(process.stdin.isTTY),
     allowUntrusted: args.flags.has("allow-untrusted-tools"),
   });
   try {
-    const session = runtime.agent.newSession({ mode });
+    const session = runtime.agent.newSession(mode ? { mode } : {});
     const result = await runSingleTool(runtime.agent, session.sessionId, name, input);
     process.stdout.write(`${JSON.stringify({ isError: result.isError, content: result.content })}\n`);
     return result.isError ? 1 : 0;

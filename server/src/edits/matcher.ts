@@ -158,14 +158,15 @@ function fuzzyMatches(file: FileLines, target: TargetLines, step: MatchStep): Ma
 }
 
 /**
- * Start indexes of every non-overlapping run of `lines` equal to `wanted`, both already
- * normalised, searching `lines[from, to)`.
+ * Start indexes of the non-overlapping runs of `lines` equal to `wanted` (both already
+ * normalised), searching `lines[from, to)` and stopping after `max` runs.
  */
 export function findLineRuns(
   lines: readonly string[],
   wanted: readonly string[],
   from = 0,
   to = lines.length,
+  max = Infinity,
 ): number[] {
   const runs: number[] = [];
   const k = wanted.length;
@@ -176,7 +177,7 @@ export function findLineRuns(
     let j = 1;
     while (j < k && lines[i + j] === wanted[j]) j++;
     if (j === k) {
-      runs.push(i);
+      if (runs.push(i) >= max) break;
       i += k - 1;
     }
   }
