@@ -1,0 +1,188 @@
+/**
+ * Applies the hunks of one Update to one text.
+ *
+ * Locating a hunk: its `@@` anchors are found first, in order, each after the previous (exact,
+ * then the fuzzy steps, then as the beginning of a line), and the hunk's old lines (context and
+ * removed lines) are then searched from the last anchor, or from the end of the previous hunk,
+ * with the matcher's degrading steps. Among the matches of the first successful step, the one
+ * nearest to the line a unified diff's header states wins (the stated line itself is tried
+ * first); without a stated line, the first one. `*** End of File` hunks try the end of the file
+ * first. Line numbers are never trusted blindly.
+ *
+ * Writing a hunk: context lines keep the file's version (they may have matched fuzzily), removed
+ * lines go, added lines are written as given with the line ending of the region they land in, and
+ * the file keeps its trailing newline or its absence unless a `\ No newline at end of file`
+ * marker says otherwise. Nothing is normalised in the output.
+ */
+import { findClosestRegion } from "./closest.js";
+import { findLineRuns } from "./matcher.js";
+import { foldUnicode, MATCH_STEPS, normalizeLine, normalizeLines, STEP_DESCRIPTIONS, type MatchStep } from "./normalize.js";
+import { newLinesOf, oldLinesOf, type Hunk } from "./patch-types.js";
+import {
+  dominantEol,
+  hasFinalNewline,
+  joinLines,
+  numberLines,
+  restoreBom,
+  settleLineEnds,
+  splitLines,
+  stripBom,
+  type TextLine,
+} from "./text.js";
+
+/** The outcome of {@link applyHunks}: the new text and notes on anything not matched exactly. */
+export type HunksResult = { ok: true; text: string; notes: string[] } | { ok: false; error: string };
+
+/** Lines of expected text or closest region shown in an error. */
+const MAX_SHOWN_LINES = 40;
+
+/** Where a hunk's old lines were found, and how loosely. */
+interface Located {
+  index: number;
+  step: MatchStep;
+}
+
+/**
+ * Applies `hunks`, in order, to `text`. `label` names the file in messages (its path).
+ */
+export function applyHunks(text: string, hunks: readonly Hunk[], label: string): HunksResult {
+  const { text: body, bom } = stripBom(text);
+  const lines = splitLines(body);
+  let finalNewline = body === "" || hasFinalNewline(body);
+  const defaultEol = dominantEol(body);
+  const notes: string[] = [];
+  let cursor = 0;
+  let delta = 0;
+  for (const [h, hunk] of hunks.entries()) {
+    const name = `${label}, hunk ${h + 1}`;
+    const bodies = lines.map((l) => l.body);
+    let from = cursor;
+    for (const anchor of hunk.anchors) {
+      const found = findAnchor(bodies, anchor, from);
+      if (!found) {
+        const after = from > 0 ? ` after line ${from}` : "";
+        return { ok: false, error: `${name}: the anchor line "@@ ${anchor}" was not found${after}.` };
+      }
+      // An anchor naming the start of its line ("@@ class Foo" for "class Foo(Base):") is the
+      // normal case, not worth a note; only whitespace or Unicode differences are.
+      if (found.step !== "exact" && found.step !== "prefix") {
+        notes.push(`hunk ${h + 1}: anchor "${anchor}" matched ${STEP_DESCRIPTIONS[found.step]}`);
+      }
+      from = found.index + 1;
+    }
+    const oldLines = oldLinesOf(hunk);
+    // A hunk's context may repeat its anchor line, so the context search may start on it.
+    const searchFrom = hunk.anchors.length > 0 ? from - 1 : from;
+    const expected = hunk.oldStart === undefined ? undefined : Math.max(0, hunk.oldStart - 1 + delta);
+    let at: number;
+    if (oldLines.length === 0) {
+      at = insertionPoint(hunk, bodies.length, from, expected);
+    } else {
+      const found = locate(bodies, oldLines, searchFrom, expected, hunk.endOfFile);
+      if (!found) return { ok: false, error: notFoundMessage(name, bodies, oldLines, cursor, h > 0) };
+      at = found.index;
+      if (found.step !== "exact") notes.push(`hunk ${h + 1} matched ${STEP_DESCRIPTIONS[found.step]}`);
+      if (expected !== undefined && at !== expected) {
+        notes.push(`hunk ${h + 1} applied at line ${at + 1} (its header said line ${expected + 1})`);
+      } else if (hunk.endOfFile && at + oldLines.length !== bodies.length) {
+        notes.push(`hunk ${h + 1} is marked as the end of the file but matched at line ${at + 1}`);
+      }
+    }
+    const written = writeHunk(lines, hunk, at, defaultEol);
+    lines.splice(at, oldLines.length, ...written);
+    cursor = at + written.length;
+    delta += written.length - oldLines.length;
+    if (hunk.finalNewline !== undefined) finalNewline = hunk.finalNewline;
+  }
+  settleLineEnds(lines, finalNewline, defaultEol);
+  return { ok: true, text: restoreBom(joinLines(lines), bom), notes };
+}
+
+/** Where a hunk with no old lines (only additions) goes. */
+function insertionPoint(hunk: Hunk, n: number, from: number, expected: number | undefined): number {
+  if (hunk.endOfFile) return n;
+  if (expected !== undefined) return Math.min(Math.max(expected, from), n);
+  // After its anchor; without one, such a hunk can only mean "append".
+  return hunk.anchors.length > 0 ? from : n;
+}
+
+/** The file lines a hunk's region becomes. */
+function writeHunk(lines: readonly TextLine[], hunk: Hunk, at: number, defaultEol: TextLine["eol"]): TextLine[] {
+  const eol = lines[at]?.eol || lines[at - 1]?.eol || defaultEol;
+  const out: TextLine[] = [];
+  let k = at;
+  for (const line of hunk.lines) {
+    if (line.op === " ") out.push(lines[k++]!);
+    else if (line.op === "-") k++;
+    else out.push({ body: line.text, eol });
+  }
+  return out;
+}
+
+/** True when `wanted` matches the file lines at `at` under `step`, normalising only those lines. */
+function matchesAt(bodies: readonly string[], wanted: readonly string[], at: number, step: MatchStep): boolean {
+  if (at < 0 || at + wanted.length > bodies.length) return false;
+  for (let j = 0; j < wanted.length; j++) {
+    if (normalizeLine(bodies[at + j]!, step) !== wanted[j]) return false;
+  }
+  return true;
+}
+
+/** Finds a hunk's old lines (see the module comment for the order of preference). */
+function locate(
+  bodies: readonly string[],
+  oldLines: readonly string[],
+  from: number,
+  expected: number | undefined,
+  endOfFile: boolean,
+): Located | undefined {
+  const allBlank = oldLines.every((l) => l.trim() === "");
+  const steps = MATCH_STEPS.filter((s) => s === "exact" || !allBlank);
+  const wanted = new Map(steps.map((s) => [s, oldLines.map((l) => normalizeLine(l, s))]));
+  if (endOfFile) {
+    const at = bodies.length - oldLines.length;
+    for (const step of steps) if (at >= from && matchesAt(bodies, wanted.get(step)!, at, step)) return { index: at, step };
+  }
+  for (const step of steps) {
+    const want = wanted.get(step)!;
+    if (expected !== undefined && expected >= from && matchesAt(bodies, want, expected, step)) return { index: expected, step };
+    const lines = step === "exact" ? bodies : normalizeLines(bodies, step);
+    const runs = findLineRuns(lines, want, from, lines.length, expected === undefined ? 1 : Infinity);
+    if (runs.length === 0) continue;
+    if (expected === undefined) return { index: runs[0]!, step };
+    const nearest = runs.reduce((best, r) => (Math.abs(r - expected) < Math.abs(best - expected) ? r : best));
+    return { index: nearest, step };
+  }
+  return undefined;
+}
+
+/** Finds an `@@` anchor line at or after `from`: as a whole line (strictest step first), else as a line's beginning. */
+function findAnchor(bodies: readonly string[], anchor: string, from: number): { index: number; step: MatchStep | "prefix" } | undefined {
+  for (const step of MATCH_STEPS) {
+    const want = normalizeLine(anchor, step);
+    if (want === "") continue;
+    for (let i = from; i < bodies.length; i++) if (normalizeLine(bodies[i]!, step) === want) return { index: i, step };
+  }
+  const want = foldUnicode(anchor).trim();
+  if (want === "") return undefined;
+  for (let i = from; i < bodies.length; i++) {
+    if (foldUnicode(bodies[i]!).trim().startsWith(want)) return { index: i, step: "prefix" };
+  }
+  return undefined;
+}
+
+function notFoundMessage(name: string, bodies: readonly string[], oldLines: readonly string[], from: number, evolved: boolean): string {
+  const shown = oldLines.slice(0, MAX_SHOWN_LINES);
+  const more = oldLines.length > shown.length ? `\n... (${oldLines.length - shown.length} more lines)` : "";
+  const after = from > 0 ? ` after line ${from}` : "";
+  let msg =
+    `${name}: the expected lines (context and removed lines) were not found${after}, ` +
+    `not even ignoring whitespace and Unicode look-alikes. Expected:\n${shown.join("\n")}${more}`;
+  const closest = findClosestRegion(bodies, oldLines);
+  if (closest) {
+    const numbering = evolved ? ", numbered after the earlier hunks" : "";
+    msg += `\nClosest region in the file (lines ${closest.startLine}-${closest.endLine}${numbering}):\n`;
+    msg += numberLines(closest.text.split("\n").slice(0, MAX_SHOWN_LINES), closest.startLine);
+  }
+  return msg;
+}
