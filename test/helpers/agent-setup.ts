@@ -23,7 +23,7 @@ export interface AgentHarness extends LspPair {
 /** initializationOptions pointing the anthropic provider at the fake. */
 export function fakeProviderOptions(fake: FakeProvider, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    model: "anthropic/claude-sonnet-4-5",
+    model: "anthropic/claude-sonnet-4-6",
     safety: "full_access",
     providers: { anthropic: { base_url: fake.url, api_key: "sk-ant-test-key-0000" } },
     retry: { max_retries: 3, initial_delay_ms: 5, max_delay_ms: 50 },

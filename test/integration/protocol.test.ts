@@ -29,7 +29,7 @@ describe("agent protocol", () => {
     expect(h.init.serverInfo?.name).toBe("agent-lsp");
     expect(h.init.capabilities.textDocumentSync).toMatchObject({ change: 2 });
     const res = await h.client.connection.sendRequest("agent/newSession", {});
-    expect(res).toMatchObject({ mode: "full_access", model: "anthropic/claude-sonnet-4-5" });
+    expect(res).toMatchObject({ mode: "full_access", model: "anthropic/claude-sonnet-4-6" });
     expect((res as { sessionId: string }).sessionId).toMatch(/^s-/);
   });
 

@@ -87,7 +87,7 @@ export interface Config {
 
 /** The defaults, in one place. */
 export const DEFAULT_CONFIG: Config = {
-  model: "anthropic/claude-sonnet-4-5",
+  model: "anthropic/claude-sonnet-4-6",
   safety: "ask",
   max_turns: 50,
   max_tokens: 8192,

@@ -38,6 +38,7 @@ export const PRICES: Readonly<Record<string, ModelPrice>> = Object.freeze({
   "claude-opus-4-1": anthropic(15, 75),
   "claude-opus-4-0": anthropic(15, 75),
   "claude-opus-4-20250514": anthropic(15, 75),
+  "claude-sonnet-4-6": anthropic(3, 15),
   "claude-sonnet-4-5": anthropic(3, 15),
   "claude-sonnet-4-0": anthropic(3, 15),
   "claude-sonnet-4-20250514": anthropic(3, 15),
