@@ -187,13 +187,13 @@ export function createGeminiProvider(settings: ProviderSettings): Provider {
     }
     if (signal.aborted) return;
     const seen: { headers?: Headers } = {};
-    const context = (t: ChunkTranslator): ErrorContext => ({
-      emittedContent: t.emittedContent,
+    const translator = new ChunkTranslator();
+    const context = (): ErrorContext => ({
+      emittedContent: translator.emittedContent,
       provider: settings.name,
       endpoint: settings.baseUrl ?? "https://generativelanguage.googleapis.com",
       signal,
     });
-    const translator = new ChunkTranslator();
     try {
       const genai = await loadSdk();
       client ??= createClient(genai, settings);
@@ -211,10 +211,10 @@ export function createGeminiProvider(settings: ProviderSettings): Provider {
       });
       for await (const chunk of chunks) yield* translator.push(chunk);
       if (signal.aborted) return;
-      yield* translator.finish(context(translator));
+      yield* translator.finish(context());
     } catch (error) {
       // Undefined for our own abort: the loop cancelled on purpose and already knows.
-      const event = geminiErrorEvent(error, context(translator), seen.headers);
+      const event = geminiErrorEvent(error, context(), seen.headers);
       if (event) yield event;
     }
   }

@@ -137,7 +137,11 @@ function validatePairing(contents: any[], out: string[]): void {
     }
   });
   contents.forEach((content, i) => {
-    if (callsOf(content, "functionCall").length > 0 && i + 1 < contents.length && callsOf(contents[i + 1], "functionResponse").length === 0) {
+    if (callsOf(content, "functionCall").length === 0) return;
+    if (contents[i - 1]?.role !== "user") {
+      out.push(`contents[${i}]: Please ensure that function call turn comes immediately after a user turn or after a function response turn`);
+    }
+    if (i + 1 < contents.length && callsOf(contents[i + 1], "functionResponse").length === 0) {
       out.push(`contents[${i}]: the model's function calls are not answered by contents[${i + 1}]`);
     }
   });

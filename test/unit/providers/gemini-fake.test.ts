@@ -40,6 +40,8 @@ describe("fake Gemini format validation", () => {
     expect(violations({ contents: unanswered }).join("\n")).toMatch(/not answered/);
     const wrongName = [ask, { role: "model", parts: [call("a", signed)] }, { role: "user", parts: [answer("b")] }];
     expect(violations({ contents: wrongName }).join("\n")).toMatch(/functionResponse b answers no functionCall/);
+    const afterModel = [ask, { role: "model", parts: [{ text: "let me look" }] }, { role: "model", parts: [call("a", signed)] }, { role: "user", parts: [answer("a")] }];
+    expect(violations({ contents: afterModel }).join("\n")).toMatch(/function call turn comes immediately after a user turn/);
   });
 
   it("requires Gemini 3's signature on the first call of the current turn, and only valid ones", () => {
