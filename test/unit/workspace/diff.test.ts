@@ -1,0 +1,62 @@
+import { createTwoFilesPatch } from "diff";
+import { describe, expect, it } from "vitest";
+import { unifiedDiff } from "../../../server/src/workspace/diff.js";
+
+/** The hunks of the diff package's own patch of the whole texts (our fast path must agree). */
+function reference(a: string, b: string): string {
+  const full = createTwoFilesPatch("x", "x", a, b, "", "", { context: 3 });
+  return full.slice(full.indexOf("@@"));
+}
+
+function ours(a: string, b: string): string {
+  const d = unifiedDiff("x", "x", a, b).text;
+  return d.slice(d.indexOf("@@"));
+}
+
+const lines = (n: number, f = (i: number) => `line ${i}`) => Array.from({ length: n }, (_, i) => `${f(i)}\n`).join("");
+
+describe("unifiedDiff", () => {
+  const base = lines(200);
+  const cases: [string, string][] = [
+    ["one line changed in the middle", base.replace("line 100\n", "LINE 100\n")],
+    ["first line changed", base.replace("line 0\n", "first\n")],
+    ["last line changed", base.replace("line 199\n", "last\n")],
+    ["lines inserted", base.replace("line 50\n", "line 50\nnew a\nnew b\n")],
+    ["lines removed", base.replace("line 50\nline 51\n", "")],
+    ["final newline removed", base.slice(0, -1)],
+    ["two distant changes", base.replace("line 10\n", "X\n").replace("line 180\n", "Y\n")],
+    ["change inside a line", base.replace("line 77", "line 7 7")],
+    ["a repeated line inserted next to its twin", base.replace("line 5\n", "line 5\nline 5\n")],
+  ];
+  it.each(cases)("agrees with the diff package: %s", (_name, changed) => {
+    expect(ours(base, changed)).toBe(reference(base, changed));
+  });
+
+  it("agrees on texts with repeated lines around the change", () => {
+    const a = "a\nb\na\nb\na\nb\n";
+    const b = "a\nb\na\nX\na\nb\n";
+    expect(ours(a, b)).toBe(reference(a, b));
+    expect(ours("\n\nx\n\n", "\n\ny\n\n")).toBe(reference("\n\nx\n\n", "\n\ny\n\n"));
+  });
+
+  it("counts lines, names new and deleted files, and is empty for no change", () => {
+    const d = unifiedDiff(null, "n.txt", "", "a\nb\n");
+    expect(d.text).toBe("--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n");
+    expect([d.additions, d.deletions]).toEqual([2, 0]);
+    expect(unifiedDiff("d.txt", null, "x\n", "").text).toBe("--- a/d.txt\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-x\n");
+    expect(unifiedDiff("s", "s", "same", "same").text).toBe("");
+  });
+
+  it("diffs one change in a 10 MB text quickly", () => {
+    const big = lines(200_000, (i) => `const value${i} = ${i}; // some padding text here`);
+    const changed = big.replace("value199990 =", "value199990 = 1 +");
+    // Flatten the replaced string first, as text read from a file already is.
+    expect(changed.charCodeAt(1) + big.charCodeAt(1)).toBeGreaterThan(0);
+    const t0 = performance.now();
+    const d = unifiedDiff("big", "big", big, changed);
+    // The diff package alone takes about a second here; the trimmed diff takes milliseconds.
+    expect(performance.now() - t0).toBeLessThan(300);
+    expect([d.additions, d.deletions]).toEqual([1, 1]);
+    expect(d.text).toContain("@@ -199988,7 +199988,7 @@");
+  });
+});
