@@ -58,8 +58,9 @@ export class ResilientMessageReader extends AbstractMessageReader {
   private drain(): void {
     clearTimeout(this.stallTimer);
     for (;;) {
+      this.dropGarbageBeforeHeader();
       const headerEnd = this.buffer.indexOf(HEADER_END);
-      if (headerEnd < 0) return this.dropGarbageBeforeHeader();
+      if (headerEnd < 0) return;
       const length = parseContentLength(this.buffer.subarray(0, headerEnd).toString("ascii"));
       if (length === undefined) {
         this.report("Invalid message header: expected a numeric Content-Length header.", null, -32700);
@@ -132,14 +133,16 @@ export class ResilientMessageReader extends AbstractMessageReader {
     return /^Content-Length:\s*\d+\r\n/.test(rest);
   }
 
-  /** Bytes before any header that can never become a message are reported and dropped. */
+  /**
+   * Bytes that cannot start a header (the rest of a body whose length was understated, noise)
+   * are reported once and dropped up to the next Content-Length header.
+   */
   private dropGarbageBeforeHeader(): void {
+    if (this.buffer.length === 0 || /^content-(length|type)/i.test(this.buffer.subarray(0, 14).toString("ascii"))) return;
+    if (this.buffer.length < 14 && /^c(o(n(t(e(n(t(-)?)?)?)?)?)?)?$/i.test(this.buffer.toString("ascii"))) return; // a header still arriving
     const next = this.buffer.indexOf(HEADER_START);
-    if (next > 0) {
-      this.report("Invalid data before a message header was skipped.", null, -32700);
-      this.buffer = this.buffer.subarray(next);
-      this.drain();
-    }
+    this.report("Invalid data outside a message was skipped (a Content-Length that was too short?).", null, -32700);
+    this.buffer = next > 0 ? this.buffer.subarray(next) : Buffer.alloc(0);
   }
 
   private skipPast(offset: number): void {
