@@ -1,0 +1,225 @@
+import { describe, expect, it } from "vitest";
+import { applySearchReplace, parseSearchReplace, type SearchReplaceResult } from "../../../server/src/edits/search-replace.js";
+
+/** Builds a diff of blocks in the current style. */
+function block(search: string[], replace: string[]): string {
+  return ["------- SEARCH", ...search, "=======", ...replace, "+++++++ REPLACE"].join("\n");
+}
+
+function ok(result: SearchReplaceResult) {
+  if (!result.ok) throw new Error(`expected success, got: ${result.error}`);
+  return result;
+}
+
+function err(result: SearchReplaceResult): string {
+  if (result.ok) throw new Error(`expected an error, got text ${JSON.stringify(result.text)}`);
+  return result.error;
+}
+
+const PY = ["def f(x):", "    y = x + 1", "    z = y * 2", "    return z", "", "def g():", "    pass", ""].join("\n");
+
+describe("replace_in_file matching rules", () => {
+  it.each([
+    {
+      name: "SEARCH lines that are whole file lines",
+      search: ["    y = x + 1", "    z = y * 2"],
+      replace: ["    y = x - 1"],
+      out: PY.replace("    y = x + 1\n    z = y * 2\n", "    y = x - 1\n"),
+      range: [2, 3],
+    },
+    {
+      name: "SEARCH lines that are the beginning of file lines; matched lines are replaced in full",
+      search: ["    y = x", "    z ="],
+      replace: ["    q = 0"],
+      out: PY.replace("    y = x + 1\n    z = y * 2\n", "    q = 0\n"),
+      range: [2, 3],
+    },
+    {
+      name: "leading indentation omitted; REPLACE is written verbatim (no indentation added)",
+      search: ["y = x + 1", "z = y"],
+      replace: ["y = 5"],
+      out: PY.replace("    y = x + 1\n    z = y * 2\n", "y = 5\n"),
+      range: [2, 3],
+    },
+    {
+      name: "a SEARCH line differing from a whole line only by trailing whitespace",
+      search: ["    return z   "],
+      replace: ["    return -z"],
+      out: PY.replace("    return z\n", "    return -z\n"),
+      range: [4, 4],
+    },
+    {
+      name: "an empty REPLACE deletes the matched lines",
+      search: ["def g():", "pass"],
+      replace: [],
+      out: PY.replace("def g():\n    pass\n", ""),
+      range: [6, 7],
+    },
+  ])("$name", ({ search, replace, out, range }) => {
+    const r = ok(applySearchReplace(PY, block(search, replace)));
+    expect(r.text).toBe(out);
+    expect(r.blocks).toEqual([{ block: 1, startLine: range[0], endLine: range[1], skipped: 0, replacementLines: replace.length }]);
+  });
+
+  it("never matches from the middle of a line", () => {
+    const e = err(applySearchReplace(PY, block(["x + 1"], ["x"])));
+    expect(e).toMatch(/^Block 1: SEARCH was not found\. Each SEARCH line must be a whole file line or the beginning of one/);
+  });
+
+  it("takes indentation, when given, as the file line's own", () => {
+    const text = "if a:\n    go()\nif b:\n  go()\n";
+    const r = ok(applySearchReplace(text, block(["  go()"], ["  stop()"])));
+    expect(r.text).toBe("if a:\n    go()\nif b:\n  stop()\n");
+    expect(r.blocks[0]).toMatchObject({ startLine: 4, endLine: 4 });
+  });
+
+  it("falls back to ignoring indentation when nothing matches with it", () => {
+    const r = ok(applySearchReplace("if a:\n    go()\n", block(["  go()"], ["    stop()"])));
+    expect(r.text).toBe("if a:\n    stop()\n");
+  });
+
+  it("matches a blank SEARCH line only against a blank file line", () => {
+    const text = "a\nb\n\nc\na\n   \nc\n";
+    const r = ok(applySearchReplace(text, block(["a", "", "c"], ["A"])));
+    expect(r.text).toBe("a\nb\n\nc\nA\n");
+    expect(r.blocks[0]).toMatchObject({ startLine: 5, endLine: 7 });
+  });
+
+  it("rejects a block that matches several locations, listing them", () => {
+    const text = "x = 1\nfoo()\ny = 2\n  foo()\nfoo(bar)\n";
+    expect(err(applySearchReplace(text, block(["foo("], ["baz()"])))).toBe(
+      "Block 1: SEARCH matches 3 locations (starting at lines 2, 4, 5); it must match exactly one. Add lines before or after to make it unique.",
+    );
+  });
+});
+
+describe("replace_in_file SKIP ranges", () => {
+  const SRC = ["header", "function big() {", "  a();", "  b();", "  c();", "}", "", "function other() {", "}", ""].join("\n");
+
+  it("covers every line from the head through the nearest matching tail", () => {
+    const diff = block(["function big() {", "....... SKIP", "}"], ["function big() {", "  all();", "}"]);
+    const r = ok(applySearchReplace(SRC, diff));
+    expect(r.text).toBe(["header", "function big() {", "  all();", "}", "", "function other() {", "}", ""].join("\n"));
+    expect(r.blocks).toEqual([{ block: 1, startLine: 2, endLine: 6, skipped: 3, replacementLines: 3 }]);
+  });
+
+  it("accepts a padded SKIP marker and multi-line head and tail", () => {
+    const diff = block(["header", "function big", "   .......   SKIP  ", "  c();", "}"], ["gone"]);
+    const r = ok(applySearchReplace(SRC, diff));
+    expect(r.text).toBe(["gone", "", "function other() {", "}", ""].join("\n"));
+    expect(r.blocks[0]).toMatchObject({ startLine: 1, endLine: 6, skipped: 2 });
+  });
+
+  it("is ambiguous when two heads reach a tail", () => {
+    const text = "start\nx\nstart\ny\nend\n";
+    expect(err(applySearchReplace(text, block(["start", "....... SKIP", "end"], ["z"])))).toContain(
+      "Block 1: SEARCH matches 2 locations (starting at lines 1, 3)",
+    );
+  });
+
+  it("fails when the tail never follows the head", () => {
+    expect(err(applySearchReplace("end\nstart\n", block(["start", "....... SKIP", "end"], ["z"])))).toMatch(/^Block 1: SEARCH was not found/);
+  });
+
+  it("needs lines on both sides of the marker", () => {
+    expect(err(applySearchReplace(SRC, block(["....... SKIP", "}"], ["x"])))).toBe(
+      'Block 1: a "....... SKIP" line needs SEARCH lines both before and after it (the head and the tail of the range).',
+    );
+  });
+});
+
+describe("replace_in_file blocks and formats", () => {
+  it("applies blocks in order to the evolving text and reports original line ranges", () => {
+    const text = "one\ntwo\nthree\nfour\nfive\n";
+    const diff = [block(["two"], ["2a", "2b", "2c"]), block(["2c", "three"], ["3"]), block(["five"], ["5"])].join("\n\n");
+    const r = ok(applySearchReplace(text, diff));
+    expect(r.text).toBe("one\n2a\n2b\n3\nfour\n5\n");
+    expect(r.blocks).toEqual([
+      { block: 1, startLine: 2, endLine: 2, skipped: 0, replacementLines: 3 },
+      { block: 2, startLine: 2, endLine: 3, skipped: 0, replacementLines: 1 },
+      { block: 3, startLine: 5, endLine: 5, skipped: 0, replacementLines: 1 },
+    ]);
+  });
+
+  it("accepts the older <<<<<<< / >>>>>>> markers, padded markers and prose or fences around blocks", () => {
+    const diff = [
+      "Here is the change:",
+      "```",
+      "  <<<<<<< SEARCH  ",
+      "two",
+      "\t=======",
+      "TWO",
+      ">>>>>>>   REPLACE ",
+      "```",
+      "  ------- SEARCH",
+      "three",
+      " ======= ",
+      "THREE",
+      "+++++++ REPLACE\t",
+    ].join("\n");
+    expect(ok(applySearchReplace("one\ntwo\nthree\n", diff)).text).toBe("one\nTWO\nTHREE\n");
+  });
+
+  it("treats ======= inside REPLACE as content", () => {
+    const diff = block(["Title"], ["Title", "=======", "text"]);
+    expect(ok(applySearchReplace("Title\n", diff)).text).toBe("Title\n=======\ntext\n");
+  });
+
+  it("keeps CRLF line endings and a missing final newline", () => {
+    const r = ok(applySearchReplace("a\r\nb\r\nc", block(["b", "c"], ["B", "C", "D"])));
+    expect(r.text).toBe("a\r\nB\r\nC\r\nD");
+    expect(ok(applySearchReplace("a\r\nb\r\n", block(["a"], ["x", "y"]))).text).toBe("x\r\ny\r\nb\r\n");
+  });
+
+  it("keeps a missing final newline when the last line is deleted", () => {
+    expect(ok(applySearchReplace("a\nb\nc", block(["c"], []))).text).toBe("a\nb");
+  });
+
+  it("keeps a BOM", () => {
+    expect(ok(applySearchReplace("\uFEFFa\nb\n", block(["a"], ["A"]))).text).toBe("\uFEFFA\nb\n");
+  });
+
+  it("fills an empty file from an empty SEARCH, and refuses an empty SEARCH otherwise", () => {
+    expect(ok(applySearchReplace("", block([], ["x", "y"]))).text).toBe("x\ny\n");
+    expect(err(applySearchReplace("a\n", block([], ["x"])))).toBe(
+      "Block 1: SEARCH is empty. It must contain the file lines to replace (an empty SEARCH is only accepted for an empty file).",
+    );
+  });
+
+  it("names the failing block; nothing applies when a later block fails", () => {
+    const diff = [block(["one"], ["1"]), block(["missing"], ["x"])].join("\n");
+    const e = err(applySearchReplace("one\ntwo\n", diff));
+    expect(e).toMatch(/^Block 2: SEARCH was not found\./);
+    expect(e).toContain('First SEARCH line: "missing".');
+  });
+
+  it("shows the closest region when a block does not match", () => {
+    const e = err(applySearchReplace("alpha()\nbeta(1, 2)\ngamma()\n", block(["beta(1, 3)", "gamma()"], ["x"])));
+    expect(e).toContain("Closest region, lines 2-3:\n2 | beta(1, 2)\n3 | gamma()");
+  });
+});
+
+describe("parseSearchReplace: malformed markers", () => {
+  it.each([
+    ["no blocks", "just text", "The diff contains no SEARCH/REPLACE blocks."],
+    ["REPLACE without SEARCH", "=======\nx\n+++++++ REPLACE", 'Block 1: "=======" at line 1 of the diff has no SEARCH marker before it.'],
+    ["missing divider", "------- SEARCH\na\n+++++++ REPLACE", 'Block 1: "+++++++ REPLACE" at line 3 of the diff comes before the ======= divider.'],
+    ["unterminated", "------- SEARCH\na\n=======\nb", "Block 1 (starting at line 1 of the diff) is missing its +++++++ REPLACE marker."],
+    ["unterminated search", "------- SEARCH\na", "Block 1 (starting at line 1 of the diff) is missing its ======= divider and +++++++ REPLACE marker."],
+    [
+      "nested SEARCH",
+      `${block(["a"], ["b"])}\n------- SEARCH\nc\n=======\n------- SEARCH`,
+      "Block 2: a new SEARCH marker at line 9 of the diff before this block's +++++++ REPLACE marker.",
+    ],
+    ["six-character delimiter", "------ SEARCH\na\n=======\nb\n+++++++ REPLACE", 'Block 1: "=======" at line 3 of the diff has no SEARCH marker before it.'],
+  ])("%s", (_name, diff, message) => {
+    const r = parseSearchReplace(diff);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.split("\n")[0]).toBe(message);
+  });
+
+  it("parses blocks with their diff line numbers", () => {
+    const r = parseSearchReplace(`intro\n${block(["a", "b"], ["c"])}`);
+    expect(r).toEqual({ ok: true, blocks: [{ index: 1, diffLine: 2, search: ["a", "b"], replace: ["c"] }] });
+  });
+});
