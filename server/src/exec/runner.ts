@@ -1,0 +1,241 @@
+/**
+ * The foreground command runner: one shell command, its output interleaved and capped, its whole
+ * process tree stopped on timeout or cancel. Background jobs live in background-job.ts.
+ */
+import type { Readable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
+import { AnsiStreamStripper } from "./ansi.js";
+import { commandEnv } from "./env.js";
+import { DEFAULT_KILL_GRACE_MS, groupAlive, terminateGroup, type TerminateOutcome } from "./kill.js";
+import { OutputBuffer } from "./output-buffer.js";
+import { shellInvocation } from "./shell.js";
+
+/** Why a command was killed before it ended by itself. */
+export type KillReason = "timeout" | "cancelled" | "kill_command" | "stop" | "shutdown";
+
+/** What to run and how. */
+export interface RunOptions {
+  command: string;
+  /** Absolute working directory (the caller checks it lies inside the project). */
+  cwd: string;
+  timeoutMs: number;
+  /** Aborting it kills the tree (agent/cancel). */
+  signal?: AbortSignal;
+  /** Variable names (or `*` patterns) removed from the environment besides the provider keys. */
+  envDeny?: readonly string[];
+  /** The environment to start from; the server's own by default. */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** Cap of the kept output (head + tail) in bytes. */
+  maxOutputBytes?: number;
+  /** Grace between SIGTERM and SIGKILL. */
+  killGraceMs?: number;
+}
+
+/** How a command ended. */
+export interface CommandResult {
+  /** Exit code, or null when a signal ended it (or it never started). */
+  exitCode: number | null;
+  /** The signal that ended the shell, such as `SIGTERM`. */
+  signal: NodeJS.Signals | null;
+  /** stdout and stderr interleaved, ANSI stripped, the middle cut when it was too long. */
+  output: string;
+  /** Bytes cut from the middle of `output`. */
+  droppedBytes: number;
+  durationMs: number;
+  /** Set when the tree was killed: why, in words, and whether SIGKILL was needed. */
+  killed?: { reason: KillReason; message: string; escalated: boolean };
+  /** The shell exited but left processes running in its group; they were stopped. */
+  strayProcessesStopped: boolean;
+  /** The command could not be started at all (bad cwd, no shell). */
+  spawnError?: string;
+}
+
+/** A command that is running. */
+export interface RunningCommand {
+  /** Pid of the shell, which is also the process group id of the whole tree. */
+  readonly pid: number | undefined;
+  readonly startedAt: number;
+  /** Settles once the command ended and its tree is gone. Never rejects. */
+  readonly result: Promise<CommandResult>;
+  /** The newest output so far (ANSI stripped), at most `maxChars` characters. */
+  recentOutput(maxChars: number): string;
+  /** Stops the whole tree (SIGTERM, SIGKILL after the grace); the result says why. */
+  kill(reason: KillReason): void;
+}
+
+/** Starts `options.command` in its own process group. */
+export async function startCommand(options: RunOptions): Promise<RunningCommand> {
+  const startedAt = Date.now();
+  const output = new OutputBuffer(options.maxOutputBytes);
+  if (options.signal?.aborted) {
+    const result = notStarted(startedAt, output, { reason: "cancelled", message: killMessage("cancelled", options), escalated: false });
+    return { pid: undefined, startedAt, result: Promise.resolve(result), recentOutput: () => "", kill: () => {} };
+  }
+
+  // Loaded here, not at module top: server start-up should not pay for execa.
+  const { execa } = await import("execa");
+  const shell = shellInvocation(options.command);
+  const child = execa(shell.file, shell.args, {
+    cwd: options.cwd,
+    env: commandEnv(options.baseEnv ?? process.env, options.envDeny),
+    extendEnv: false,
+    // No stdin: a command that prompts gets EOF instead of hanging the turn.
+    stdin: "ignore",
+    buffer: false,
+    reject: false,
+    stripFinalNewline: false,
+    // Own process group on Unix, so the tree can be signalled as one (Windows uses taskkill /T).
+    detached: process.platform !== "win32",
+    cleanup: false,
+    windowsHide: true,
+  });
+  // With reject: false the promise resolves even when spawning fails; it carries the reason.
+  const settled: Promise<{ originalMessage?: string; message?: string }> = child.then(
+    (r) => r,
+    (err: unknown) => err as { message?: string },
+  );
+
+  const streams = [child.stdout, child.stderr].filter((s): s is Readable => s != null);
+  const streamsClosed = Promise.all(streams.map(collectInto(output)));
+
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null } | { error: true }>((resolve) => {
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+    child.once("error", () => resolve({ error: true }));
+  });
+
+  let killing: { reason: KillReason; outcome: Promise<TerminateOutcome> } | undefined;
+  let over = false;
+  const grace = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const kill = (reason: KillReason) => {
+    // After the result settles the pid may belong to someone else: never signal it again.
+    if (killing || over || child.pid === undefined) return;
+    killing = { reason, outcome: terminateGroup(child.pid, grace) };
+  };
+  const timer = setTimeout(() => kill("timeout"), options.timeoutMs);
+  const onAbort = () => kill("cancelled");
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+
+  const result = (async (): Promise<CommandResult> => {
+    const exit = await exited;
+    clearTimeout(timer);
+    if ("error" in exit) {
+      over = true;
+      options.signal?.removeEventListener("abort", onAbort);
+      const failure = await settled;
+      const reason = failure.originalMessage ?? failure.message ?? "could not start the command";
+      return notStarted(startedAt, output, undefined, reason.split("\n")[0]);
+    }
+    // The pipes close right after the shell exits, unless a process it left behind holds them.
+    await within(streamsClosed, 100);
+    let strayProcessesStopped = false;
+    let outcome: TerminateOutcome | undefined;
+    if (!killing && child.pid !== undefined && process.platform !== "win32" && groupAlive(child.pid)) {
+      // A foreground command's tree ends with it: leftovers would outlive the turn unseen.
+      strayProcessesStopped = true;
+      outcome = await terminateGroup(child.pid, grace);
+    }
+    if (killing) outcome = await killing.outcome;
+    over = true;
+    options.signal?.removeEventListener("abort", onAbort);
+    // A daemon outside the group could hold the pipes forever; stop reading after a moment.
+    if (!(await within(streamsClosed, 200))) for (const s of streams) s.destroy();
+    return {
+      exitCode: exit.code,
+      signal: exit.signal,
+      output: output.text(),
+      droppedBytes: output.droppedBytes,
+      durationMs: Date.now() - startedAt,
+      killed: killing && {
+        reason: killing.reason,
+        message: killMessage(killing.reason, options),
+        escalated: outcome?.escalated ?? false,
+      },
+      strayProcessesStopped,
+    };
+  })();
+
+  return {
+    pid: child.pid,
+    startedAt,
+    result,
+    recentOutput: (maxChars) => output.recent(maxChars),
+    kill,
+  };
+}
+
+/** Runs a command to its end. */
+export async function runCommand(options: RunOptions): Promise<CommandResult> {
+  return (await startCommand(options)).result;
+}
+
+/** Why a command was killed, as the result says it. */
+export function killMessage(reason: KillReason, options: Pick<RunOptions, "timeoutMs">): string {
+  switch (reason) {
+    case "timeout":
+      return `timed out after ${formatSeconds(options.timeoutMs)}`;
+    case "cancelled":
+      return "cancelled by the user";
+    case "kill_command":
+      return "stopped by kill_command";
+    case "stop":
+      return "stopped by /stop";
+    case "shutdown":
+      return "the server shut down";
+  }
+}
+
+/** `120 s`, `1.5 s`. */
+export function formatSeconds(ms: number): string {
+  const secs = ms / 1000;
+  return `${Number.isInteger(secs) ? secs : secs.toFixed(1)} s`;
+}
+
+/** Feeds one stream into the shared buffer in arrival order; resolves when the stream closes. */
+function collectInto(output: OutputBuffer): (stream: Readable) => Promise<void> {
+  return (stream) =>
+    new Promise<void>((resolve) => {
+      // One decoder and stripper per stream: a character or escape split across two chunks of
+      // stdout must not be joined with a chunk of stderr that arrived in between.
+      const decoder = new StringDecoder("utf8");
+      const stripper = new AnsiStreamStripper();
+      stream.on("data", (chunk: Buffer | string) => {
+        output.push(stripper.push(typeof chunk === "string" ? chunk : decoder.write(chunk)));
+      });
+      stream.once("close", () => {
+        output.push(stripper.push(decoder.end()) + stripper.flush());
+        resolve();
+      });
+      stream.once("error", () => {});
+    });
+}
+
+/** Whether `promise` settled within `ms` (the timer does not outlive the race). */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function notStarted(
+  startedAt: number,
+  output: OutputBuffer,
+  killed?: CommandResult["killed"],
+  spawnError?: string,
+): CommandResult {
+  return {
+    exitCode: null,
+    signal: null,
+    output: output.text(),
+    droppedBytes: 0,
+    durationMs: Date.now() - startedAt,
+    killed,
+    strayProcessesStopped: false,
+    spawnError,
+  };
+}
