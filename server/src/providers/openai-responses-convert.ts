@@ -32,7 +32,7 @@ export function isReasoningModel(model: string): boolean {
 export function buildResponsesParams(request: ProviderRequest, reasoning?: boolean): ResponseCreateParamsStreaming {
   const params: ResponseCreateParamsStreaming = {
     model: request.model,
-    input: toInputItems(request.messages),
+    input: toInputItems(request.messages, offersApplyPatch(request.nativeTools)),
     stream: true,
     store: false,
     max_output_tokens: request.maxTokens,
@@ -56,6 +56,10 @@ function effortFor(budget: number | undefined): "low" | "medium" | "high" | unde
   return budget <= 4096 ? "low" : budget <= 16384 ? "medium" : "high";
 }
 
+function offersApplyPatch(nativeTools: NativeToolSpec[] | undefined): boolean {
+  return nativeTools?.some((t) => t.kind === APPLY_PATCH_KIND) ?? false;
+}
+
 /** Our tools as function tools; the native `apply_patch` replaces our tool of the same name. */
 function toTools(tools: ToolDefinition[], nativeTools: NativeToolSpec[] | undefined): Tool[] {
   const patch = nativeTools?.find((t) => t.kind === APPLY_PATCH_KIND);
@@ -75,8 +79,12 @@ function toTools(tools: ToolDefinition[], nativeTools: NativeToolSpec[] | undefi
   return out;
 }
 
-/** The conversation as input items. */
-export function toInputItems(messages: Message[]): ResponseInputItem[] {
+/**
+ * The conversation as input items. Native apply_patch calls go back in their own shape only while
+ * the request offers that tool; once the session fell back to our schemas they replay as what
+ * they ran as, a call of our apply_patch.
+ */
+export function toInputItems(messages: Message[], nativePatch: boolean): ResponseInputItem[] {
   const items: ResponseInputItem[] = [];
   // Results of native apply_patch calls must answer as apply_patch_call_output, not function output.
   const patchCalls = new Set<string>();
@@ -85,7 +93,7 @@ export function toInputItems(messages: Message[]): ResponseInputItem[] {
       const content = toInputContent(message.content);
       if (content.length > 0) items.push({ type: "message", role: "user", content });
     } else if (message.role === "assistant") {
-      items.push(...assistantItems(message.content, patchCalls));
+      items.push(...assistantItems(message.content, nativePatch ? patchCalls : undefined));
     } else {
       items.push(...toolResultItems(message.content, patchCalls));
     }
@@ -101,7 +109,7 @@ function toInputContent(blocks: ContentBlock[]): ResponseInputMessageContentList
 }
 
 /** Text, replayed reasoning and calls, in the order the model produced them. */
-function assistantItems(blocks: Extract<Message, { role: "assistant" }>["content"], patchCalls: Set<string>): ResponseInputItem[] {
+function assistantItems(blocks: Extract<Message, { role: "assistant" }>["content"], patchCalls: Set<string> | undefined): ResponseInputItem[] {
   const items: ResponseInputItem[] = [];
   let text = "";
   const flushText = () => {
@@ -117,7 +125,7 @@ function assistantItems(blocks: Extract<Message, { role: "assistant" }>["content
     if (block.type === "thinking") {
       // Only reasoning items this API produced can go back; another provider's thinking cannot.
       if (isReasoningItem(block.providerData)) items.push(block.providerData);
-    } else if (block.native?.kind === APPLY_PATCH_CALL) {
+    } else if (patchCalls && block.native?.kind === APPLY_PATCH_CALL) {
       patchCalls.add(block.id);
       const operation = block.native.input as Extract<ResponseInputItem, { type: "apply_patch_call" }>["operation"];
       items.push({ type: "apply_patch_call", call_id: block.id, status: "completed", operation });

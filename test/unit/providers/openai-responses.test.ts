@@ -1,7 +1,8 @@
+import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeProvider, type FakeProvider } from "../../helpers/fake-provider/index.js";
 import type { Message, ToolDefinition } from "../../../server/src/providers/messages.js";
-import { createOpenAIResponsesProvider } from "../../../server/src/providers/openai-responses.js";
+import { ResponsesStreamMapper, createOpenAIResponsesProvider } from "../../../server/src/providers/openai-responses.js";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../../server/src/providers/provider.js";
 
 let fake: FakeProvider;
@@ -242,6 +243,27 @@ describe("OpenAI Responses adapter against the fake", () => {
     expect(fake.violations).toEqual([]);
   });
 
+  it("replays a native apply_patch call as our function call once native tools are off", async () => {
+    fake.enqueue({ text: "Patched." });
+    const operation = { type: "delete_file", path: "old.ts" };
+    const history: Message[] = [
+      user("remove it"),
+      {
+        role: "assistant",
+        content: [
+          { type: "tool_call", id: "call_p", name: "apply_patch", input: { patch: "*** Begin Patch" }, native: { name: "apply_patch", kind: "apply_patch_call", input: operation } },
+        ],
+      },
+      { role: "tool", content: [{ type: "tool_result", toolCallId: "call_p", name: "apply_patch", isError: false, content: [{ type: "text", text: "Deleted old.ts" }] }] },
+    ];
+    await run(request({ tools: [readFile, applyPatch], messages: history }));
+    expect(fake.requests[0]!.body.input.slice(1)).toEqual([
+      { type: "function_call", call_id: "call_p", name: "apply_patch", arguments: '{"patch":"*** Begin Patch"}' },
+      { type: "function_call_output", call_id: "call_p", output: "Deleted old.ts" },
+    ]);
+    expect(fake.violations).toEqual([]);
+  });
+
   it("ends promptly and without an error when aborted during a hanging stream", async () => {
     fake.enqueue({ text: "first chunk then silence", hang: true });
     const controller = new AbortController();
@@ -261,5 +283,23 @@ describe("OpenAI Responses adapter against the fake", () => {
     for await (const event of keyless.stream(request(), new AbortController().signal)) events.push(event);
     expect(events).toEqual([{ type: "error", retryable: false, message: expect.stringContaining("OPENAI_API_KEY") }]);
     expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe("ResponsesStreamMapper on events the fake does not send", () => {
+  const mapAll = (events: object[]) => {
+    const mapper = new ResponsesStreamMapper({ emittedContent: false, provider: "openai" }, "apply_patch");
+    return { out: events.flatMap((e) => [...mapper.map(e as ResponseStreamEvent)]), mapper };
+  };
+
+  it("maps a stream `error` event, retryable when nothing was shown yet", () => {
+    const { out, mapper } = mapAll([{ type: "error", code: "rate_limit_exceeded", message: "Slow down", param: null, sequence_number: 1 }]);
+    expect(out).toEqual([{ type: "error", retryable: true, message: "openai reported an error mid-stream (rate_limit_exceeded): Slow down" }]);
+    expect(mapper.finished).toBe(true);
+  });
+
+  it("maps an incomplete response cut by the content filter to refusal", () => {
+    const response = { incomplete_details: { reason: "content_filter" }, usage: undefined };
+    expect(mapAll([{ type: "response.incomplete", response, sequence_number: 4 }]).out).toEqual([{ type: "stop", reason: "refusal" }]);
   });
 });
