@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "../../server/src/tools/define-tool.js";
 import { startAgentHarness, type AgentHarness } from "../helpers/agent-setup.js";
+import { waitFor } from "../helpers/wait.js";
 
 let h: AgentHarness;
 beforeEach(async () => {
@@ -152,11 +153,3 @@ describe("agent protocol", () => {
   });
 });
 
-/** Polls until `cond` holds (5 s at most). */
-export async function waitFor(cond: () => boolean, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

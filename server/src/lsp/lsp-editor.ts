@@ -3,7 +3,7 @@
  * go out as workspace/applyEdit, prompts as agent/requestPermission (clients that declare it) or
  * window/showMessageRequest, and the stream as agent/update notifications.
  */
-import type { ClientCapabilities, Connection, TextDocuments, WorkspaceEdit } from "vscode-languageserver/node.js";
+import { MessageType, ShowMessageNotification, type ClientCapabilities, type Connection, type TextDocuments, type WorkspaceEdit } from "vscode-languageserver/node.js";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type {
   ApplyEditResult,
@@ -94,10 +94,10 @@ export class LspEditor implements Editor {
   }
 
   showMessage(type: "error" | "warning" | "info", message: string): void {
-    const w = this.connection.window;
-    if (type === "error") w.showErrorMessage(message);
-    else if (type === "warning") w.showWarningMessage(message);
-    else w.showInformationMessage(message);
+    // The library's showErrorMessage() sends a *request* (showMessageRequest) that waits for a
+    // button; a plain message is the window/showMessage notification.
+    const kind = type === "error" ? MessageType.Error : type === "warning" ? MessageType.Warning : MessageType.Info;
+    void this.connection.sendNotification(ShowMessageNotification.type, { type: kind, message });
   }
 
   private experimental(name: string): boolean {

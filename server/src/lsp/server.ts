@@ -77,9 +77,11 @@ export function startServer(options: ServerOptions): AgentLspServer {
     const errors = reloadConfig();
     if (logger instanceof FileLogger) logger.attachFile(root);
     runtime = (options.createRuntime ?? createRuntime)({ editor, root, config: () => config });
+    for (const e of errors) logger.warn(`config: ${e}`);
     if (errors.length) {
-      // Shown once the client is ready for window messages (after initialized).
-      connection.onInitialized(() => editor.showMessage("error", `agent-lsp configuration: ${errors.join("; ")}`));
+      // window/showMessage is one of the few messages LSP allows while initialize is in flight;
+      // the library keeps the initialized notification for itself, so do not wait for it.
+      setImmediate(() => editor.showMessage("error", `agent-lsp configuration: ${errors.join("; ")}`));
     }
     logger.info(`agent-lsp ${AGENT_LSP_VERSION} serving ${root}`);
     return {

@@ -1,0 +1,28 @@
+/** A bad configuration is reported to the editor and the server keeps running on good values. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startAgentHarness, tempProject, type AgentHarness } from "../helpers/agent-setup.js";
+import { waitFor } from "../helpers/wait.js";
+
+let h: AgentHarness | undefined;
+afterEach(async () => {
+  await h?.dispose();
+});
+
+describe("configuration over LSP", () => {
+  it("shows a window/showMessage error for a broken project config and keeps serving", async () => {
+    const root = tempProject();
+    mkdirSync(path.join(root, ".agent-lsp"), { recursive: true });
+    writeFileSync(path.join(root, ".agent-lsp", "config.toml"), "this is [not toml");
+    h = await startAgentHarness({ root, options: { max_turns: "many" } });
+    await waitFor(() => h!.client.messages.length > 0);
+    const msg = h.client.messages[0]!;
+    expect(msg.type).toBe(1);
+    expect(msg.message).toContain("config.toml: not valid TOML");
+    expect(msg.message).toContain("initializationOptions: key max_turns: expected number");
+    h.fake.enqueue({ text: "still fine" });
+    const id = await h.newSession();
+    await expect(h.prompt(id, "hi")).resolves.toMatchObject({ stopReason: "end_turn" });
+  });
+});
