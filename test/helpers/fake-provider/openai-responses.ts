@@ -12,8 +12,9 @@ const newId = (prefix: string): string => `${prefix}_${randomBytes(12).toString(
 
 /** Splits text into the pieces a stream sends (at least one piece, even for ""). */
 export function chunkText(text: string, size: number): string[] {
+  const step = Math.max(1, size);
   const pieces: string[] = [];
-  for (let i = 0; i < text.length; i += Math.max(1, size)) pieces.push(text.slice(i, i + size));
+  for (let i = 0; i < text.length; i += step) pieces.push(text.slice(i, i + step));
   return pieces.length ? pieces : [""];
 }
 
