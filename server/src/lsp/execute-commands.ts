@@ -6,14 +6,20 @@ import { ResponseError, type Connection } from "vscode-languageserver/node.js";
 import type { Agent } from "../agent/agent.js";
 import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
 import type { Logger } from "../util/log.js";
+import type { AgentCommandRunner } from "./agent-commands.js";
+import { AGENT_ACTION_COMMANDS } from "./code-actions.js";
 
 /** Commands advertised in executeCommandProvider. */
-export const EXECUTE_COMMANDS = ["agent.newSession", "agent.prompt", "agent.cancel"] as const;
+export const EXECUTE_COMMANDS = ["agent.newSession", "agent.prompt", "agent.cancel", ...AGENT_ACTION_COMMANDS] as const;
 
-/** Routes workspace/executeCommand to the agent. */
-export function registerExecuteCommands(connection: Connection, agent: () => Agent, log: Logger): void {
-  connection.onExecuteCommand(async ({ command, arguments: args = [] }) => {
+/**
+ * Routes workspace/executeCommand to the agent. `actions` runs the code-action commands
+ * (agent.fix, agent.explain, ...); the request's cancellation stops their turn.
+ */
+export function registerExecuteCommands(connection: Connection, agent: () => Agent, log: Logger, actions?: AgentCommandRunner): void {
+  connection.onExecuteCommand(async ({ command, arguments: args = [] }, token) => {
     try {
+      if (actions?.handles(command)) return await actions.run(command, args, token);
       switch (command) {
         case "agent.newSession":
           return agent().newSession((args[0] as object) ?? {});

@@ -20,6 +20,7 @@ import { DEFAULT_CONFIG, type Config } from "../config/schema.js";
 import { addSecrets, FileLogger, type Logger } from "../util/log.js";
 import { uriToPath } from "../workspace/paths.js";
 import { registerAgentMethods } from "./agent-methods.js";
+import { CODE_ACTION_PROVIDER, registerCodeActions } from "./code-actions.js";
 import { registerExecuteCommands, EXECUTE_COMMANDS } from "./execute-commands.js";
 import { LspEditor } from "./lsp-editor.js";
 import { ResilientMessageReader } from "./message-reader.js";
@@ -88,6 +89,7 @@ export function startServer(options: ServerOptions): AgentLspServer {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
         executeCommandProvider: { commands: [...EXECUTE_COMMANDS] },
+        codeActionProvider: CODE_ACTION_PROVIDER,
         experimental: { agent: { version: 1 } },
       },
       serverInfo: { name: "agent-lsp", version: AGENT_LSP_VERSION },
@@ -104,7 +106,7 @@ export function startServer(options: ServerOptions): AgentLspServer {
     return runtime.agent;
   };
   registerAgentMethods(connection, agent, logger);
-  registerExecuteCommands(connection, agent, logger);
+  registerExecuteCommands(connection, agent, logger, registerCodeActions(connection, agent, editor, logger));
 
   connection.onShutdown(async () => {
     await runtime?.dispose();

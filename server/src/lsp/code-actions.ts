@@ -1,0 +1,111 @@
+/**
+ * textDocument/codeAction: "Ask agent ..." entries in the editor's code-action menu. Each is a
+ * Command the client runs through workspace/executeCommand (agent-commands.ts runs it), so an
+ * editor that knows nothing of the agent protocol still reaches the agent from a diagnostic or a
+ * selection.
+ */
+import type {
+  ClientCapabilities,
+  CodeAction,
+  CodeActionOptions,
+  CodeActionParams,
+  Command,
+  Connection,
+  Diagnostic,
+  Range,
+} from "vscode-languageserver/node.js";
+import type { Agent } from "../agent/agent.js";
+import type { Logger } from "../util/log.js";
+import { AgentCommandRunner, type CommandEditor } from "./agent-commands.js";
+
+/** The commands behind the code actions, in menu order. */
+export const AGENT_ACTION_COMMANDS = ["agent.fix", "agent.explain", "agent.refactor", "agent.tests"] as const;
+
+/** One of the code-action commands. */
+export type AgentActionCommand = (typeof AGENT_ACTION_COMMANDS)[number];
+
+/**
+ * The kind of each action. Explain and refactor work on the selection (refactor family); tests
+ * usually add code elsewhere in the project (source family). Sub-kinds keep `context.only`
+ * filters on the standard roots working.
+ */
+export const AGENT_ACTION_KINDS: Record<AgentActionCommand, string> = {
+  "agent.fix": "quickfix",
+  "agent.explain": "refactor.agent.explain",
+  "agent.refactor": "refactor.rewrite",
+  "agent.tests": "source.agent.tests",
+};
+
+/** What the server advertises as `codeActionProvider`. */
+export const CODE_ACTION_PROVIDER: CodeActionOptions = {
+  codeActionKinds: [...new Set(Object.values(AGENT_ACTION_KINDS))],
+  resolveProvider: false,
+};
+
+/** The single argument every agent action command carries. */
+export interface AgentActionArgs {
+  uri: string;
+  range: Range;
+  diagnostics?: Diagnostic[];
+}
+
+const TITLE_MAX = 80;
+
+/** The actions offered for a range: fix for diagnostics, the rest for a non-empty selection. */
+export function agentCodeActions(params: CodeActionParams): CodeAction[] {
+  const { textDocument, range, context } = params;
+  const diagnostics = context.diagnostics ?? [];
+  const args: AgentActionArgs = { uri: textDocument.uri, range, ...(diagnostics.length ? { diagnostics } : {}) };
+  const actions: CodeAction[] = [];
+  if (diagnostics.length) {
+    actions.push(action(`Ask agent to fix: ${oneLine(diagnostics[0]!.message)}`, "agent.fix", args, diagnostics));
+  }
+  if (!isEmptyRange(range)) {
+    actions.push(action("Ask agent: explain", "agent.explain", args));
+    actions.push(action("Ask agent: refactor...", "agent.refactor", args));
+    actions.push(action("Ask agent: write tests", "agent.tests", args));
+  }
+  const only = context.only;
+  return only?.length ? actions.filter((a) => only.some((k) => kindIncludes(k, a.kind!))) : actions;
+}
+
+/**
+ * Registers textDocument/codeAction and returns the runner for the action commands, which
+ * execute-commands.ts routes to (one workspace/executeCommand handler serves every command).
+ */
+export function registerCodeActions(connection: Connection, agent: () => Agent, editor: CommandEditor, log: Logger): AgentCommandRunner {
+  connection.onCodeAction((params) => {
+    const actions = agentCodeActions(params);
+    // Clients without code-action literals (pre-3.8) only understand bare Commands.
+    return literalSupport(editor.capabilities) ? actions : actions.map((a) => a.command as Command);
+  });
+  return new AgentCommandRunner({ agent, editor, log });
+}
+
+function action(title: string, command: AgentActionCommand, args: AgentActionArgs, diagnostics?: Diagnostic[]): CodeAction {
+  return {
+    title,
+    kind: AGENT_ACTION_KINDS[command],
+    ...(diagnostics ? { diagnostics } : {}),
+    command: { title, command, arguments: [args] },
+  };
+}
+
+/** The first line of a message, shortened so the menu entry stays on one line. */
+function oneLine(message: string): string {
+  const first = message.trim().split(/\r?\n/, 1)[0] ?? "";
+  return first.length > TITLE_MAX ? `${first.slice(0, TITLE_MAX - 1)}…` : first;
+}
+
+function isEmptyRange(r: Range): boolean {
+  return r.start.line === r.end.line && r.start.character === r.end.character;
+}
+
+/** LSP kinds are dot-separated hierarchies: "refactor" includes "refactor.rewrite". */
+function kindIncludes(filter: string, kind: string): boolean {
+  return kind === filter || kind.startsWith(`${filter}.`);
+}
+
+function literalSupport(capabilities: ClientCapabilities): boolean {
+  return capabilities.textDocument?.codeAction?.codeActionLiteralSupport !== undefined;
+}
