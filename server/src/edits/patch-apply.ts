@@ -12,6 +12,9 @@ import type { PatchOp } from "./patch-types.js";
 
 export { applyHunks, type HunksResult } from "./patch-hunks.js";
 
+/** Ends every error: the caller must not write anything, and the model should know. */
+const NOTHING_CHANGED = "Nothing was changed: a patch applies as a whole or not at all.";
+
 /** What a patch does to one path. */
 export interface PatchFileResult {
   path: string;
@@ -49,7 +52,7 @@ export function applyPatchOps(ops: readonly PatchOp[], files: ReadonlyMap<string
   const fs = new SimulatedFiles(files);
   for (const op of ops) {
     const error = fs.apply(op);
-    if (error !== undefined) return { ok: false, error: `${error} Nothing was changed.` };
+    if (error !== undefined) return { ok: false, error: `${error}\n${NOTHING_CHANGED}` };
   }
   return { ok: true, results: fs.results() };
 }

@@ -27,6 +27,7 @@ import {
   settleLineEnds,
   splitLines,
   stripBom,
+  type Eol,
   type TextLine,
 } from "./text.js";
 
@@ -106,15 +107,24 @@ function insertionPoint(hunk: Hunk, n: number, from: number, expected: number | 
   return hunk.anchors.length > 0 ? from : n;
 }
 
-/** The file lines a hunk's region becomes. */
-function writeHunk(lines: readonly TextLine[], hunk: Hunk, at: number, defaultEol: TextLine["eol"]): TextLine[] {
-  const eol = lines[at]?.eol || lines[at - 1]?.eol || defaultEol;
+/**
+ * The file lines a hunk's region becomes. An added line takes the terminator of the line just
+ * before it in the hunk (the removed line it replaces, or the context line it follows), so each
+ * part of a mixed-ending file keeps its own style.
+ */
+function writeHunk(lines: readonly TextLine[], hunk: Hunk, at: number, defaultEol: Eol): TextLine[] {
+  const fallback = lines[at]?.eol || lines[at - 1]?.eol || defaultEol;
+  let eol: Eol | "" = fallback;
   const out: TextLine[] = [];
   let k = at;
   for (const line of hunk.lines) {
-    if (line.op === " ") out.push(lines[k++]!);
-    else if (line.op === "-") k++;
-    else out.push({ body: line.text, eol });
+    if (line.op === "+") {
+      out.push({ body: line.text, eol: eol || fallback });
+      continue;
+    }
+    const old = lines[k++]!;
+    eol = old.eol;
+    if (line.op === " ") out.push(old);
   }
   return out;
 }

@@ -23,7 +23,11 @@ export function compileFindRegex(find: string): RegExp | string {
   try {
     return new RegExp(find, "gm");
   } catch (e) {
-    return `Invalid regular expression /${find}/: ${(e as Error).message.replace(/^Invalid regular expression: /, "")}. Use JavaScript regex syntax.`;
+    // V8 says "Invalid regular expression: /(a/gm: Unterminated group"; keep only the reason.
+    let reason = (e as Error).message.replace(/^Invalid regular expression: /, "");
+    const echoed = `/${find}/gm: `;
+    if (reason.startsWith(echoed)) reason = reason.slice(echoed.length);
+    return `Invalid regular expression /${find}/: ${reason}. Use JavaScript regex syntax.`;
   }
 }
 
