@@ -1,0 +1,113 @@
+#!/bin/sh
+# Installs Neovim 0.10 from Debian trixie into a private folder, without touching the system:
+# apt runs with its own sources list, lists and archive cache under that folder, the packages are
+# unpacked there with `dpkg -x`, and a wrapper starts nvim through the folder's own dynamic loader
+# (trixie's libc) so the system's bookworm libc is never mixed with trixie's libraries.
+#
+# Usage: test/editors/install-nvim-trixie.sh [DIR]   (default: .cache/nvim-trixie in the repo)
+# Prints the wrapper's path (DIR/bin/nvim) on success. Re-running with a working DIR is a no-op,
+# so CI can cache DIR between runs.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+dir=${1:-${AGENT_LSP_NVIM_TRIXIE_DIR:-$repo/.cache/nvim-trixie}}
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+wrapper="$dir/bin/nvim"
+root="$dir/root"
+
+# A cached install that still starts is reused as it is.
+if [ -x "$wrapper" ] && "$wrapper" --headless --clean -u NONE +qa >/dev/null 2>&1; then
+  echo "$wrapper"
+  exit 0
+fi
+
+arch=$(dpkg --print-architecture)
+if [ "$arch" != amd64 ]; then
+  echo "install-nvim-trixie: only amd64 is supported (this machine is $arch)" >&2
+  exit 1
+fi
+
+apt_dir="$dir/apt"
+mkdir -p "$apt_dir/etc/preferences.d" "$apt_dir/etc/apt.conf.d" "$apt_dir/etc/sources.list.d" \
+  "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" "$dir/debs"
+mirror=${AGENT_LSP_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# The trixie archive key ships in bookworm's debian-archive-keyring.
+echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main" >"$apt_dir/etc/sources.list"
+: >"$apt_dir/status"
+
+# Every apt setting that could read or write system state points into $apt_dir instead:
+# the system's sources, pins and dpkg status stay out of the resolution.
+apt_opts="-o Dir::Etc::sourcelist=$apt_dir/etc/sources.list
+ -o Dir::Etc::sourceparts=$apt_dir/etc/sources.list.d
+ -o Dir::Etc::preferences=$apt_dir/etc/preferences
+ -o Dir::Etc::preferencesparts=$apt_dir/etc/preferences.d
+ -o Dir::State=$apt_dir/state
+ -o Dir::State::status=$apt_dir/status
+ -o Dir::Cache=$apt_dir/cache
+ -o APT::Architecture=$arch
+ -o APT::Architectures=$arch
+ -o Acquire::Languages=none
+ -o Debug::NoLocking=1
+ -o APT::Sandbox::User=root"
+
+# shellcheck disable=SC2086
+apt-get $apt_opts -q update >&2
+
+# The closure of neovim's hard dependencies (Depends/PreDepends only), as trixie resolves them.
+# Virtual names (<...>) are provided by real packages that the closure also holds.
+# shellcheck disable=SC2086
+pkgs=$(apt-cache $apt_opts depends --recurse --no-recommends --no-suggests --no-conflicts \
+  --no-breaks --no-replaces --no-enhances neovim neovim-runtime libc6 |
+  grep -v '^ ' | grep -v '^<' | sort -u)
+# Packages that are only install-time machinery: nothing nvim loads at run time.
+pkgs=$(printf '%s\n' $pkgs | grep -v -E '^(debconf|dpkg|perl-base|tar|install-info|sensible-utils|libdebconfclient0|base-files|debianutils)$' || true)
+echo "install-nvim-trixie: downloading $(echo $pkgs | wc -w) packages: $(echo $pkgs)" >&2
+
+# shellcheck disable=SC2086
+(cd "$dir/debs" && apt-get $apt_opts -q download $pkgs >&2)
+
+rm -rf "$root"
+mkdir -p "$root"
+for deb in "$dir"/debs/*.deb; do
+  dpkg -x "$deb" "$root"
+done
+
+loader="$root/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
+[ -e "$loader" ] || loader="$root/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
+if [ ! -e "$loader" ]; then
+  echo "install-nvim-trixie: no dynamic loader in the unpacked libc6" >&2
+  exit 1
+fi
+libpath="$root/usr/lib/x86_64-linux-gnu:$root/lib/x86_64-linux-gnu:$root/usr/lib/x86_64-linux-gnu/lua/5.1"
+
+# A library nvim needs that the closure missed shows here, before the wrapper pretends to work.
+missing=$("$loader" --library-path "$libpath" --list "$root/usr/bin/nvim" | grep 'not found' || true)
+if [ -n "$missing" ]; then
+  echo "install-nvim-trixie: nvim still misses libraries:" >&2
+  echo "$missing" >&2
+  exit 1
+fi
+
+mkdir -p "$dir/bin"
+# The wrapper finds its folder at run time, so the cache can move (CI restores it elsewhere).
+cat >"$wrapper" <<'EOF'
+#!/bin/sh
+# Starts trixie's nvim with trixie's own loader and libraries; children (the language server,
+# shells) run with the system's libc because the library path is given to the loader only.
+d=$(cd "$(dirname "$0")/../root" && pwd)
+loader="$d/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
+[ -e "$loader" ] || loader="$d/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
+export VIMRUNTIME="$d/usr/share/nvim/runtime"
+exec "$loader" --library-path "$d/usr/lib/x86_64-linux-gnu:$d/lib/x86_64-linux-gnu:$d/usr/lib/x86_64-linux-gnu/lua/5.1" "$d/usr/bin/nvim" "$@"
+EOF
+chmod +x "$wrapper"
+
+if ! "$wrapper" --headless --clean -u NONE +qa >&2; then
+  echo "install-nvim-trixie: the unpacked nvim does not start" >&2
+  exit 1
+fi
+# The lists and downloaded archives are not needed to run; keep the cache small.
+rm -rf "$apt_dir/state/lists" "$apt_dir/cache" "$dir/debs"
+echo "$wrapper"
