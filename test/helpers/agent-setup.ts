@@ -20,12 +20,28 @@ export interface AgentHarness extends LspPair {
   dispose(): Promise<void>;
 }
 
-/** initializationOptions pointing the anthropic provider at the fake. */
-export function fakeProviderOptions(fake: FakeProvider, extra: Record<string, unknown> = {}): Record<string, unknown> {
+/** Which API the fake plays for a harness, and the model selected for it. */
+export type FakeApi = "anthropic" | "openai" | "openai-compatible" | "gemini";
+
+const FAKE_MODELS: Record<FakeApi, string> = {
+  anthropic: "anthropic/claude-sonnet-4-6",
+  openai: "openai/gpt-5",
+  "openai-compatible": "ollama/qwen2.5-coder:7b",
+  gemini: "gemini/gemini-2.5-flash",
+};
+
+/** initializationOptions pointing a provider (Anthropic by default) at the fake. */
+export function fakeProviderOptions(fake: FakeProvider, extra: Record<string, unknown> = {}, api: FakeApi = "anthropic"): Record<string, unknown> {
+  const providers: Record<FakeApi, Record<string, unknown>> = {
+    anthropic: { anthropic: { base_url: fake.url, api_key: "sk-ant-test-key-0000" } },
+    openai: { openai: { base_url: `${fake.url}/v1`, api_key: "sk-test-openai-000000000000" } },
+    "openai-compatible": { ollama: { base_url: `${fake.url}/v1` } },
+    gemini: { gemini: { base_url: fake.url, api_key: "AIza-test-gemini-key" } },
+  };
   return {
-    model: "anthropic/claude-sonnet-4-6",
+    model: FAKE_MODELS[api],
     safety: "full_access",
-    providers: { anthropic: { base_url: fake.url, api_key: "sk-ant-test-key-0000" } },
+    providers: providers[api],
     retry: { max_retries: 3, initial_delay_ms: 5, max_delay_ms: 50 },
     ...extra,
   };
@@ -37,12 +53,14 @@ export function tempProject(prefix = "agent-lsp-test-"): string {
 }
 
 /** Starts everything. */
-export async function startAgentHarness(options: { root?: string; options?: Record<string, unknown>; capabilities?: ClientCapabilities } = {}): Promise<AgentHarness> {
+export async function startAgentHarness(
+  options: { root?: string; options?: Record<string, unknown>; capabilities?: ClientCapabilities; api?: FakeApi } = {},
+): Promise<AgentHarness> {
   const root = options.root ?? tempProject();
   const fake = await startFakeProvider();
   const pair = await startLspPair({
     root,
-    initializationOptions: fakeProviderOptions(fake, options.options),
+    initializationOptions: fakeProviderOptions(fake, options.options, options.api),
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
   });
   const conn = pair.client.connection;

@@ -24,12 +24,21 @@ export async function runToolCalls(
   calls: ToolCallBlock[],
   deps: ToolRunnerDeps,
   signal: AbortSignal,
+  /** Calls answered without running (a rewrite refused them), by call id. */
+  answers: ReadonlyMap<string, ToolResult> = new Map(),
 ): Promise<ToolResultBlock[]> {
   const results: ToolResultBlock[] = [];
   for (const call of calls) {
-    const result = signal.aborted
-      ? { isError: true, content: [{ type: "text" as const, text: "Cancelled: not run." }] }
-      : await runOne(session, call, deps, signal);
+    const preset = answers.get(call.id);
+    if (preset) {
+      announce(deps.editor, session, call, call.native?.name ?? call.name);
+      finish(deps.editor, session, call.id, preset);
+    }
+    const result = preset
+      ? preset
+      : signal.aborted
+        ? { isError: true, content: [{ type: "text" as const, text: "Cancelled: not run." }] }
+        : await runOne(session, call, deps, signal);
     results.push({ type: "tool_result", toolCallId: call.id, name: call.name, isError: result.isError, content: result.content });
   }
   return results;

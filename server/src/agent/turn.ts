@@ -61,7 +61,8 @@ export async function runTurn(session: Session, prompt: ContentBlock[], deps: Tu
         retryPolicy(deps.config),
       );
       usage = addUsage(usage, response.usage);
-      if (response.content.length) session.append({ role: "assistant", content: rewriteNativeCalls(response.content, tools) });
+      const rewritten = rewriteNativeCalls(response.content, tools);
+      if (rewritten.blocks.length) session.append({ role: "assistant", content: rewritten.blocks });
       if (response.stop === "cancelled") return { stopReason: "cancelled", usage };
       if (response.stop === "error") {
         if (tools.native.length && isNativeToolRejection(response)) {
@@ -73,9 +74,8 @@ export async function runTurn(session: Session, prompt: ContentBlock[], deps: Tu
         }
         return endWithError(session, deps, usage, response.error ?? "The provider failed.");
       }
-      const calls = rewriteNativeCalls(response.toolCalls, tools).filter((b) => b.type === "tool_call");
-      if (calls.length === 0) return { stopReason: stopReasonOf(response.stop), usage };
-      const results = await runToolCalls(session, calls, deps, signal);
+      if (rewritten.calls.length === 0) return { stopReason: stopReasonOf(response.stop), usage };
+      const results = await runToolCalls(session, rewritten.calls, deps, signal, rewritten.answers);
       session.append({ role: "tool", content: results });
     }
     return { stopReason: "max_turns", usage };
