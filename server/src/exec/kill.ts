@@ -93,6 +93,12 @@ export function terminateGroupsSync(pgids: readonly number[], graceMs: number): 
     alive = alive.filter(groupAlive);
   }
   for (const pgid of alive) signalGroup(pgid, "SIGKILL");
+  // SIGKILL lands asynchronously; a moment more lets the caller (often about to exit) know it did.
+  const killDeadline = Date.now() + 500;
+  while (alive.length && Date.now() < killDeadline) {
+    sleepSync(10);
+    alive = alive.filter(groupAlive);
+  }
 }
 
 async function waitUntilGone(pgid: number, ms: number): Promise<boolean> {

@@ -1,0 +1,248 @@
+/**
+ * One background job: a command started detached in its own process group, writing stdout and
+ * stderr to one owner-only log file. The server keeps only the file offset the agent has read to.
+ */
+import type { ChildProcess } from "node:child_process";
+import { StringDecoder } from "node:string_decoder";
+import { AnsiStreamStripper, incompleteEscapeStart, stripAnsi } from "./ansi.js";
+import { commandEnv } from "./env.js";
+import { DEFAULT_KILL_GRACE_MS, groupAlive, terminateGroup } from "./kill.js";
+import { closeQuietly, completeUtf8Length, createOwnerOnlyLog, fileSize, firstCharBoundary, readRange } from "./log-file.js";
+import { shellInvocation } from "./shell.js";
+
+/** Most output one read returns: the newest bytes win. */
+export const READ_LIMIT_BYTES = 32 * 1024;
+
+/** How much unread output `wait` keeps in memory to match a pattern against. */
+const SCAN_WINDOW_CHARS = 1024 * 1024;
+
+/** How often `wait` looks at the log for new output. */
+const WAIT_POLL_MS = 100;
+
+/** Output handed to the agent by read or wait. */
+export interface JobOutput {
+  /** Decoded, ANSI stripped. */
+  text: string;
+  /** Unread bytes left out because more than the read limit had accumulated. */
+  skippedBytes: number;
+  running: boolean;
+}
+
+/** Why a wait returned. */
+export type WaitEnd = "exited" | "pattern" | "timeout" | "cancelled";
+
+/** What starting a job needs. */
+export interface JobSpec {
+  id: string;
+  sessionId: string;
+  command: string;
+  cwd: string;
+  /** Folder of the log, and the log file itself (created 0600). */
+  logDir: string;
+  logPath: string;
+  envDeny?: readonly string[];
+  baseEnv?: NodeJS.ProcessEnv;
+  killGraceMs?: number;
+}
+
+/** A background job. Its pid stays inside this class: the agent only ever sees the id. */
+export class BackgroundJob {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly command: string;
+  readonly cwd: string;
+  readonly logPath: string;
+  readonly startedAt = Date.now();
+  /** Settles when the shell (the group leader) has exited. */
+  readonly leaderExited: Promise<void>;
+  private exit?: { code: number | null; signal: NodeJS.Signals | null };
+  private stoppedBecause?: string;
+  private treeGone = false;
+  private readOffset = 0;
+  private readonly grace: number;
+
+  private constructor(
+    spec: JobSpec,
+    private readonly child: ChildProcess,
+  ) {
+    this.id = spec.id;
+    this.sessionId = spec.sessionId;
+    this.command = spec.command;
+    this.cwd = spec.cwd;
+    this.logPath = spec.logPath;
+    this.grace = spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+    this.leaderExited = new Promise((resolve) => {
+      child.once("exit", (code, signal) => {
+        this.exit = { code, signal };
+        resolve();
+      });
+    });
+  }
+
+  /** Starts the job; resolves once the process exists, rejects when it could not start. */
+  static async start(spec: JobSpec): Promise<BackgroundJob> {
+    const { execa } = await import("execa");
+    const fd = createOwnerOnlyLog(spec.logDir, spec.logPath);
+    // execa passes any fd number through to the child at run time; its types list only a few.
+    const log = fd as unknown as "ignore";
+    const shell = shellInvocation(spec.command);
+    let child;
+    try {
+      // One fd for both streams: the kernel keeps the write order, and the job keeps logging
+      // even while nobody reads (a pipe would fill up and block it).
+      child = execa(shell.file, shell.args, {
+        cwd: spec.cwd,
+        env: commandEnv(spec.baseEnv ?? process.env, spec.envDeny),
+        extendEnv: false,
+        stdin: "ignore",
+        stdout: log,
+        stderr: log,
+        reject: false,
+        detached: process.platform !== "win32",
+        cleanup: false,
+        windowsHide: true,
+      });
+    } finally {
+      // The child holds its own copy once spawned; ours would only leak.
+      closeQuietly(fd);
+    }
+    const started = await new Promise<true | string>((resolve) => {
+      child.once("spawn", () => resolve(true));
+      child.once("error", (err) => resolve(err.message));
+    });
+    if (started !== true) {
+      const failure = (await child) as { originalMessage?: string };
+      throw new Error((failure.originalMessage ?? started).split("\n")[0]);
+    }
+    // The job must not keep a one-shot CLI alive; the shutdown hooks stop it when we exit.
+    child.unref();
+    return new BackgroundJob(spec, child);
+  }
+
+  /** Group id of the tree, while it may still have members (for the manager's stopAll). */
+  get groupId(): number | undefined {
+    return this.isRunning() ? this.child.pid : undefined;
+  }
+
+  /** Whether the shell or anything it started is still alive. */
+  isRunning(): boolean {
+    if (!this.exit) return true;
+    if (this.treeGone || this.child.pid === undefined) return false;
+    // The shell may exit while what it started (`server &`) runs on in the group. Once the group
+    // is seen empty, that is final: its number could later be reused by an unrelated process.
+    if (!groupAlive(this.child.pid)) this.treeGone = true;
+    return !this.treeGone;
+  }
+
+  /** One line: running, or how it ended. */
+  status(): string {
+    if (this.isRunning()) return this.exit ? "running (the shell exited; processes it started still run)" : "running";
+    const how = this.exit?.signal ? `ended by ${this.exit.signal}` : `exited with code ${this.exit?.code}`;
+    return this.stoppedBecause ? `stopped (${this.stoppedBecause}), ${how}` : how;
+  }
+
+  /** Output written since the last read (the newest READ_LIMIT_BYTES of it); moves the offset. */
+  async read(): Promise<JobOutput> {
+    const running = this.isRunning();
+    const size = await fileSize(this.logPath);
+    const skippedBytes = Math.max(size - this.readOffset - READ_LIMIT_BYTES, 0);
+    const buf = await readRange(this.logPath, this.readOffset + skippedBytes, size);
+    const start = skippedBytes ? firstCharBoundary(buf) : 0;
+    // While it runs, a character or escape cut off at the end is left for the next read.
+    let end = running ? completeUtf8Length(buf) : buf.length;
+    let text = buf.subarray(start, end).toString("utf8");
+    const cut = running ? incompleteEscapeStart(text) : -1;
+    if (cut >= 0) {
+      end -= Buffer.byteLength(text.slice(cut));
+      text = text.slice(0, cut);
+    }
+    this.readOffset += skippedBytes + end;
+    return { text: stripAnsi(text), skippedBytes: skippedBytes + start, running };
+  }
+
+  /** The newest `maxBytes` of the whole log, ANSI stripped, without moving the read offset. */
+  async peek(maxBytes = READ_LIMIT_BYTES): Promise<{ text: string; skippedBytes: number }> {
+    const size = await fileSize(this.logPath);
+    const from = Math.max(size - maxBytes, 0);
+    const buf = await readRange(this.logPath, from, size);
+    const start = from ? firstCharBoundary(buf) : 0;
+    return { text: stripAnsi(buf.subarray(start).toString("utf8")), skippedBytes: from + start };
+  }
+
+  /**
+   * Waits until the job ends, `pattern` matches output written since the last read, `timeoutMs`
+   * passes or `signal` aborts; then reads like `read`.
+   */
+  async wait(options: { pattern?: RegExp; timeoutMs: number; signal?: AbortSignal }): Promise<{ end: WaitEnd; output: JobOutput }> {
+    const deadline = Date.now() + options.timeoutMs;
+    const scan = options.pattern ? new PatternScan(this.logPath, this.readOffset, options.pattern) : undefined;
+    let end: WaitEnd;
+    for (;;) {
+      if (scan && (await scan.matches())) end = "pattern";
+      else if (!this.isRunning()) end = "exited";
+      else if (options.signal?.aborted) end = "cancelled";
+      else if (Date.now() >= deadline) end = "timeout";
+      else {
+        await pause(Math.min(WAIT_POLL_MS, deadline - Date.now()), options.signal);
+        continue;
+      }
+      break;
+    }
+    // The pattern may have been written just before the exit: look once more.
+    if (end === "exited" && scan && (await scan.matches())) end = "pattern";
+    return { end, output: await this.read() };
+  }
+
+  /** Stops the tree (SIGTERM, SIGKILL after the grace). False when it had already ended. */
+  async stop(reason: string): Promise<boolean> {
+    if (!this.isRunning()) return false;
+    this.stoppedBecause ??= reason;
+    await terminateGroup(this.child.pid!, this.grace);
+    // The exit event follows the group's end within a tick or two; wait for it briefly.
+    await Promise.race([this.leaderExited, new Promise((r) => setTimeout(r, 500).unref())]);
+    this.treeGone = true;
+    return true;
+  }
+
+  /** Records why the job is being stopped by someone else (the manager's synchronous stopAll). */
+  markStopped(reason: string): void {
+    this.stoppedBecause ??= reason;
+  }
+}
+
+/** Sleeps `ms`, or less when `signal` aborts. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.max(ms, 1));
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** Matches a pattern against unread output as it grows, decoding only the new bytes each time. */
+class PatternScan {
+  private readonly decoder = new StringDecoder("utf8");
+  private readonly stripper = new AnsiStreamStripper();
+  private text = "";
+
+  constructor(
+    private readonly path: string,
+    private offset: number,
+    private readonly pattern: RegExp,
+  ) {}
+
+  async matches(): Promise<boolean> {
+    const size = await fileSize(this.path);
+    if (size <= this.offset) return false;
+    const buf = await readRange(this.path, this.offset, size);
+    this.offset += buf.length;
+    this.text += this.stripper.push(this.decoder.write(buf));
+    if (this.text.length > SCAN_WINDOW_CHARS) this.text = this.text.slice(-SCAN_WINDOW_CHARS);
+    this.pattern.lastIndex = 0;
+    return this.pattern.test(this.text);
+  }
+}

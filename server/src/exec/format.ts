@@ -1,0 +1,55 @@
+/**
+ * How process state reads, for the model (tool results) and the user (/logs, /stop) alike.
+ */
+import type { JobOutput, WaitEnd } from "./background-job.js";
+import type { ForegroundInfo, JobInfo } from "./processes.js";
+
+/** One line per job, or a sentence when there are none. */
+export function formatJobList(jobs: readonly JobInfo[], now = Date.now()): string {
+  if (!jobs.length) return "No background processes in this session.";
+  return jobs
+    .map((j) => `${j.id}  ${j.status}  started ${formatAge(now - j.startedAt)} ago  log ${j.log}\n    $ ${oneLine(j.command)}`)
+    .join("\n");
+}
+
+/** One line per running foreground command. */
+export function formatForegroundList(commands: readonly ForegroundInfo[], now = Date.now()): string {
+  return commands.map((c) => `${c.id}  running for ${formatAge(now - c.startedAt)} (foreground)\n    $ ${oneLine(c.command)}`).join("\n");
+}
+
+/** The output part of a read or wait: what was skipped, then the text. */
+export function formatJobOutput(job: JobInfo, output: JobOutput, heading: string): string {
+  const lines = [`${job.id}: ${job.status}`, heading];
+  if (output.skippedBytes > 0) {
+    lines.push(`[... ${output.skippedBytes} earlier bytes not shown; the whole log is ${job.log}]`);
+  }
+  lines.push(output.text ? output.text : "(no new output)");
+  return lines.filter(Boolean).join("\n");
+}
+
+/** Why a wait returned, in words. */
+export function describeWaitEnd(end: WaitEnd, pattern: string | undefined, timeoutSecs: number): string {
+  switch (end) {
+    case "pattern":
+      return `Wait ended: the pattern /${pattern}/ appeared in new output.`;
+    case "exited":
+      return "Wait ended: the process ended.";
+    case "timeout":
+      return `Wait ended: ${timeoutSecs} s passed${pattern ? ` without /${pattern}/ in new output` : ""}; it still runs.`;
+    case "cancelled":
+      return "Wait ended: cancelled by the user.";
+  }
+}
+
+/** `42 s`, `3 min`, `2 h`. */
+export function formatAge(ms: number): string {
+  const secs = Math.max(Math.round(ms / 1000), 0);
+  if (secs < 120) return `${secs} s`;
+  if (secs < 7200) return `${Math.round(secs / 60)} min`;
+  return `${Math.round(secs / 3600)} h`;
+}
+
+function oneLine(command: string): string {
+  const flat = command.replace(/\s*\n\s*/g, " ; ");
+  return flat.length > 120 ? `${flat.slice(0, 117)}...` : flat;
+}

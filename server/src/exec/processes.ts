@@ -1,0 +1,279 @@
+/**
+ * The process manager: one per server, in `ctx.services.processes`. It owns every process the
+ * agent starts (foreground commands and background jobs), keyed by session, so a session only
+ * ever reaches its own, by id, never by pid; and so shutdown can stop them all.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { BackgroundJob, type JobOutput, type WaitEnd } from "./background-job.js";
+import { DEFAULT_KILL_GRACE_MS, terminateGroupsSync } from "./kill.js";
+import { startCommand, type KillReason, type RunningCommand, type RunOptions } from "./runner.js";
+
+/** The key of the manager in `ToolContext.services`. */
+export const PROCESSES_SERVICE = "processes";
+
+/** Folder of the background logs, relative to the project root. */
+export const PROCESS_LOG_DIR = ".agent-lsp/processes";
+
+/** How the manager is set up (the server fills it from config). */
+export interface ProcessManagerOptions {
+  /** Config `exec.env_deny`: variable names (or `*` patterns) kept from every command. */
+  envDeny?: readonly string[];
+  /** Key variables that provider configs name (`api_key_env`), kept from every command too. */
+  secretEnvNames?: readonly string[];
+  /** Grace between SIGTERM and SIGKILL when one tree is stopped. */
+  killGraceMs?: number;
+  /** Grace of the synchronous stopAll (it blocks the thread, so it is short). */
+  shutdownGraceMs?: number;
+  /** The environment commands start from; the server's own by default. */
+  baseEnv?: NodeJS.ProcessEnv;
+}
+
+/** A foreground command as kill_command and /stop see it. */
+export interface ForegroundInfo {
+  id: string;
+  toolCallId?: string;
+  command: string;
+  startedAt: number;
+}
+
+/** A foreground command being killed; `settled` resolves once its tree is gone. */
+export interface KilledForeground extends ForegroundInfo {
+  settled: Promise<void>;
+}
+
+/** A background job as `list` shows it. */
+export interface JobInfo {
+  id: string;
+  command: string;
+  running: boolean;
+  status: string;
+  startedAt: number;
+  /** The log, relative to the project root where it lies inside it. */
+  log: string;
+}
+
+/** Thrown for an id the calling session does not own (whether or not another session does). */
+export class UnknownProcessError extends Error {
+  constructor(id: string) {
+    super(`No background process "${id}" in this session. Call background_process with action "list" to see this session's processes.`);
+  }
+}
+
+interface JobEntry {
+  job: BackgroundJob;
+  /** Project root the job was started for (its log path is shown relative to it). */
+  root: string;
+}
+
+interface ForegroundEntry extends ForegroundInfo {
+  sessionId: string;
+  running: RunningCommand;
+}
+
+/** Every process the agent started, per session. */
+export class ProcessManager {
+  private options: ProcessManagerOptions;
+  private readonly jobs = new Map<string, JobEntry>();
+  /** Ids chosen for jobs that are still starting, so two starts cannot pick the same one. */
+  private readonly reservedIds = new Set<string>();
+  private readonly foregrounds = new Map<string, ForegroundEntry>();
+  private foregroundCount = 0;
+  private closed = false;
+
+  constructor(options: ProcessManagerOptions = {}) {
+    this.options = { ...options };
+  }
+
+  /** Updates settings (a config reload); running processes keep the environment they started with. */
+  configure(options: ProcessManagerOptions): void {
+    this.options = { ...this.options, ...options };
+  }
+
+  /** Every variable name commands must not see, besides the built-in provider keys. */
+  get envDeny(): string[] {
+    return [...(this.options.envDeny ?? []), ...(this.options.secretEnvNames ?? [])];
+  }
+
+  /** Starts a foreground command for `sessionId`; it is listed until its result settles. */
+  async startForeground(
+    sessionId: string,
+    run: Omit<RunOptions, "envDeny" | "baseEnv" | "killGraceMs">,
+    toolCallId?: string,
+  ): Promise<RunningCommand & { id: string }> {
+    this.refuseWhenClosed();
+    const running = await startCommand({
+      ...run,
+      envDeny: this.envDeny,
+      baseEnv: this.options.baseEnv,
+      killGraceMs: this.options.killGraceMs,
+    });
+    const id = `fg-${++this.foregroundCount}`;
+    this.foregrounds.set(id, { id, sessionId, toolCallId, command: run.command, startedAt: running.startedAt, running });
+    void running.result.finally(() => this.foregrounds.delete(id));
+    return Object.assign(running, { id });
+  }
+
+  /** The session's foreground commands that are still running. */
+  foregroundOf(sessionId: string): ForegroundInfo[] {
+    return [...this.foregrounds.values()]
+      .filter((f) => f.sessionId === sessionId)
+      .map(({ id, toolCallId, command, startedAt }) => ({ id, toolCallId, command, startedAt }));
+  }
+
+  /**
+   * Kills the session's running foreground commands (only the one whose id or tool call id is
+   * `id`, when given); each one's result says it was killed and why. Returns those it killed.
+   */
+  killForeground(sessionId: string, reason: KillReason, id?: string): KilledForeground[] {
+    const hits = [...this.foregrounds.values()].filter(
+      (f) => f.sessionId === sessionId && (id === undefined || f.id === id || f.toolCallId === id),
+    );
+    return hits.map(({ id: fid, toolCallId, command, startedAt, running }) => {
+      running.kill(reason);
+      return { id: fid, toolCallId, command, startedAt, settled: running.result.then(() => undefined) };
+    });
+  }
+
+  /** Starts a background job for `sessionId` in `cwd`, logging under `<root>/.agent-lsp/processes/`. */
+  async startBackground(sessionId: string, spec: { command: string; cwd: string; root: string }): Promise<JobInfo> {
+    this.refuseWhenClosed();
+    const logDir = path.join(spec.root, PROCESS_LOG_DIR);
+    const id = this.newJobId(logDir);
+    this.reservedIds.add(id);
+    try {
+      const job = await BackgroundJob.start({
+        id,
+        sessionId,
+        command: spec.command,
+        cwd: spec.cwd,
+        logDir,
+        logPath: path.join(logDir, `${id}.log`),
+        envDeny: this.envDeny,
+        baseEnv: this.options.baseEnv,
+        killGraceMs: this.options.killGraceMs,
+      });
+      const entry = { job, root: spec.root };
+      this.jobs.set(id, entry);
+      // stopAll may have run while it started: it must not outlive the server.
+      if (this.closed) await job.stop("the server shut down");
+      return this.describe(entry);
+    } finally {
+      this.reservedIds.delete(id);
+    }
+  }
+
+  /** The session's background jobs, oldest first. */
+  list(sessionId: string): JobInfo[] {
+    return [...this.jobs.values()].filter((e) => e.job.sessionId === sessionId).map((e) => this.describe(e));
+  }
+
+  /** One of the session's jobs, described. */
+  info(sessionId: string, id: string): JobInfo {
+    return this.describe(this.entry(sessionId, id));
+  }
+
+  /** Output written since the session last read this job (the newest 32 KiB of it). */
+  read(sessionId: string, id: string): Promise<JobOutput> {
+    return this.job(sessionId, id).read();
+  }
+
+  /** The newest output of a job for the user (/logs); does not change what `read` returns next. */
+  peek(sessionId: string, id: string, maxBytes?: number): Promise<{ text: string; skippedBytes: number }> {
+    return this.job(sessionId, id).peek(maxBytes);
+  }
+
+  /** Waits for exit, for `pattern` in new output, for the timeout or for the signal. */
+  wait(
+    sessionId: string,
+    id: string,
+    options: { pattern?: RegExp; timeoutMs: number; signal?: AbortSignal },
+  ): Promise<{ end: WaitEnd; output: JobOutput }> {
+    return this.job(sessionId, id).wait(options);
+  }
+
+  /** Stops one job's tree. False when it had already ended. */
+  stop(sessionId: string, id: string, reason: string): Promise<boolean> {
+    return this.job(sessionId, id).stop(reason);
+  }
+
+  /**
+   * Stops everything the session runs: its background jobs and its foreground commands.
+   * Returns the ids of what was still running.
+   */
+  async stopSession(sessionId: string, reason: string, killReason: KillReason = "stop"): Promise<string[]> {
+    const fg = this.killForeground(sessionId, killReason);
+    const jobs = [...this.jobs.values()]
+      .map((e) => e.job)
+      .filter((j) => j.sessionId === sessionId && j.isRunning());
+    await Promise.all([...jobs.map((j) => j.stop(reason)), ...fg.map((f) => f.settled)]);
+    return [...fg.map((f) => f.id), ...jobs.map((j) => j.id)];
+  }
+
+  /**
+   * Stops every process of every session, synchronously enough for an `exit` handler: SIGTERM
+   * to every group at once, then SIGKILL to what is still alive after a short grace. After this
+   * the manager starts nothing more.
+   */
+  stopAll(): void {
+    this.closed = true;
+    const groups: number[] = [];
+    for (const f of this.foregrounds.values()) {
+      // kill() sends SIGTERM synchronously and records the reason for the pending result.
+      f.running.kill("shutdown");
+      if (f.running.pid !== undefined) groups.push(f.running.pid);
+    }
+    for (const { job } of this.jobs.values()) {
+      const pgid = job.groupId;
+      if (pgid === undefined) continue;
+      job.markStopped("the server shut down");
+      groups.push(pgid);
+    }
+    if (groups.length) terminateGroupsSync(groups, this.options.shutdownGraceMs ?? Math.min(DEFAULT_KILL_GRACE_MS, 1000));
+  }
+
+  private job(sessionId: string, id: string): BackgroundJob {
+    return this.entry(sessionId, id).job;
+  }
+
+  private entry(sessionId: string, id: string): JobEntry {
+    const entry = this.jobs.get(id);
+    // Another session's job answers exactly like a job that does not exist.
+    if (!entry || entry.job.sessionId !== sessionId) throw new UnknownProcessError(id);
+    return entry;
+  }
+
+  private describe({ job, root }: JobEntry): JobInfo {
+    const rel = path.relative(root, job.logPath);
+    return {
+      id: job.id,
+      command: job.command,
+      running: job.isRunning(),
+      status: job.status(),
+      startedAt: job.startedAt,
+      log: rel.startsWith("..") ? job.logPath : rel.split(path.sep).join("/"),
+    };
+  }
+
+  private newJobId(logDir: string): string {
+    // Four digits read well (`bg-1234`); the log folder may hold ids of earlier servers, so
+    // an id whose log exists is skipped rather than overwritten.
+    for (let digits = 4; ; digits++) {
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const n = 10 ** (digits - 1) + Math.floor(Math.random() * 9 * 10 ** (digits - 1));
+        const id = `bg-${n}`;
+        if (!this.jobs.has(id) && !this.reservedIds.has(id) && !existsSync(path.join(logDir, `${id}.log`))) return id;
+      }
+    }
+  }
+
+  private refuseWhenClosed(): void {
+    if (this.closed) throw new Error("The server is shutting down; no new processes start.");
+  }
+}
+
+/** The process manager among a tool context's services, if the server provided one. */
+export function processManagerFrom(services: Record<string, unknown>): ProcessManager | undefined {
+  const candidate = services[PROCESSES_SERVICE];
+  return candidate instanceof ProcessManager ? candidate : undefined;
+}
