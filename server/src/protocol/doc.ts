@@ -1,0 +1,58 @@
+/** Renders docs/protocol.md from the method table (protocol/methods.ts). */
+import { z } from "zod";
+import { METHODS, type MethodSpec } from "./methods.js";
+
+const INTRO = `# The agent-lsp protocol
+
+agent-lsp speaks standard LSP over stdio (Content-Length framing) plus the methods below. Shapes
+follow the Agent Client Protocol where it has one. This file is generated from
+\`server/src/protocol/methods.ts\` (run \`UPDATE_DOCS=1 npx vitest run test/unit/protocol-doc.test.ts\`);
+a test fails when the two disagree.
+
+Standard LSP used by agent-lsp: \`initialize\` / \`initialized\` / \`shutdown\` / \`exit\`, incremental
+text sync (\`didOpen\` / \`didChange\` / \`didClose\`: the open documents are what the agent reads),
+\`workspace/executeCommand\` (\`agent.newSession\`, \`agent.prompt\`, \`agent.cancel\`, and the code-action
+commands), \`workspace/applyEdit\` (every change to an open document), \`window/showMessageRequest\`,
+\`window/showMessage\` and \`$/progress\`.
+
+## Errors
+
+Every custom request's params are validated. A bad param gets \`-32602\` (InvalidParams) with a
+message that names the field; an unknown method \`-32601\`; a request that cannot be carried out
+now \`-32803\`; a bug \`-32603\`. Malformed JSON gets \`-32700\` (with \`id: null\`), and a message whose
+Content-Length lies gets \`-32600\` naming both lengths. The server keeps running after all of them.
+
+## Client capabilities agent-lsp reads
+
+- \`experimental.agent.requestPermission: true\`: send \`agent/requestPermission\` instead of \`window/showMessageRequest\`.
+- \`experimental.agent.askUser: true\`: send \`agent/askUser\`.
+- \`workspace.workspaceEdit.resourceOperations\`: create/rename/delete files through \`workspace/applyEdit\`.
+- \`window.workDoneProgress\`: report long work through \`$/progress\`.
+`;
+
+/** The whole document. */
+export function renderProtocolDoc(): string {
+  return `${INTRO}\n${METHODS.map(renderMethod).join("\n")}`;
+}
+
+function renderMethod(m: MethodSpec): string {
+  const lines = [`## \`${m.method}\``, "", `${m.direction}, ${m.kind}. ${m.summary}`, "", "**Params**", ""];
+  if (m.params) lines.push("```json", JSON.stringify(paramsSchema(m.params), null, 2), "```");
+  else lines.push(`\`${m.paramsText}\``);
+  if (m.result) lines.push("", "**Result**", "", `\`${m.result}\``);
+  lines.push("", "**Errors**", "", ...(m.errors.length ? m.errors.map((e) => `- ${e}`) : ["- none"]));
+  lines.push("", "**Example**", "", "```json", JSON.stringify(exampleMessage(m), null, 2));
+  if (m.example.result !== undefined) lines.push(JSON.stringify({ jsonrpc: "2.0", id: 1, result: m.example.result }, null, 2));
+  lines.push("```", "");
+  return lines.join("\n");
+}
+
+function exampleMessage(m: MethodSpec): object {
+  return m.kind === "request" ? { jsonrpc: "2.0", id: 1, method: m.method, params: m.example.params } : { jsonrpc: "2.0", method: m.method, params: m.example.params };
+}
+
+function paramsSchema(schema: z.ZodType): unknown {
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}

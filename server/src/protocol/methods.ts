@@ -1,0 +1,152 @@
+/**
+ * The agent protocol's methods as data: direction, params schema, result, errors and an example
+ * each. docs/protocol.md is rendered from this table (protocol/doc.ts), and a test keeps the two
+ * in step, so the document cannot drift from what the server validates.
+ */
+import type { z } from "zod";
+import {
+  cancelParams,
+  commandParams,
+  listSessionsParams,
+  loadSessionParams,
+  newSessionParams,
+  promptParams,
+  setModeParams,
+} from "./schemas.js";
+
+/** One method of the protocol. */
+export interface MethodSpec {
+  method: string;
+  direction: "client → server" | "server → client";
+  kind: "request" | "notification";
+  summary: string;
+  params?: z.ZodType;
+  /** Params written out, for server → client methods (no schema is validated there). */
+  paramsText?: string;
+  result?: string;
+  errors: string[];
+  example: { params: unknown; result?: unknown };
+}
+
+const SESSION_ERRORS = ["-32602 when a param is missing or of the wrong type (the message names the field)", "-32602 when `sessionId` names no session"];
+
+/** Every custom method, in the order the document lists them. */
+export const METHODS: MethodSpec[] = [
+  {
+    method: "agent/newSession",
+    direction: "client → server",
+    kind: "request",
+    summary: "Starts a session in the project (or `cwd`, relative to the workspace folder). `mode` and `model` default to the config's `safety` and `model`.",
+    params: newSessionParams,
+    result: "{ sessionId: string, mode: SafetyMode, model: string }",
+    errors: ["-32602 when a param has the wrong type, or `model` names no provider"],
+    example: { params: { mode: "ask" }, result: { sessionId: "s-mx2dissa-d770rr", mode: "ask", model: "anthropic/claude-sonnet-4-6" } },
+  },
+  {
+    method: "agent/prompt",
+    direction: "client → server",
+    kind: "request",
+    summary:
+      "Runs one turn. Everything the turn does streams as `agent/update` notifications; the answer comes when the turn ends. `context` points at what the user is looking at: the file, the range (its text is read from the buffer) and diagnostics.",
+    params: promptParams,
+    result: "{ stopReason: \"end_turn\" | \"cancelled\" | \"max_turns\" | \"max_tokens\" | \"refusal\" | \"error\", usage: { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens }, error?: string }",
+    errors: [...SESSION_ERRORS, "-32803 when the session is already running a turn"],
+    example: {
+      params: { sessionId: "s-mx2dissa-d770rr", prompt: "Why does this fail?", context: { uri: "file:///work/app/src/main.ts", range: { start: { line: 9, character: 0 }, end: { line: 12, character: 0 } } } },
+      result: { stopReason: "end_turn", usage: { inputTokens: 1840, outputTokens: 212, cacheReadTokens: 0, cacheWriteTokens: 0 } },
+    },
+  },
+  {
+    method: "agent/cancel",
+    direction: "client → server",
+    kind: "notification",
+    summary: "Stops the session's running turn at once: the model's stream is aborted, a running tool gets its abort signal, an open permission prompt is withdrawn, and the pending `agent/prompt` answers `cancelled`.",
+    params: cancelParams,
+    errors: ["none (a notification): bad params are logged"],
+    example: { params: { sessionId: "s-mx2dissa-d770rr" } },
+  },
+  {
+    method: "agent/listSessions",
+    direction: "client → server",
+    kind: "request",
+    summary: "Lists the sessions saved under `.agent-lsp/conversations/`, newest first.",
+    params: listSessionsParams,
+    result: "{ sessions: [{ sessionId, title, updatedAt }] }",
+    errors: [],
+    example: { params: {}, result: { sessions: [{ sessionId: "s-mx2dissa-d770rr", title: "Why does this fail?", updatedAt: "2026-11-29T21:49:11.000Z" }] } },
+  },
+  {
+    method: "agent/loadSession",
+    direction: "client → server",
+    kind: "request",
+    summary: "Resumes a saved session. Its history is replayed as `agent/update` notifications (`user_message`, `text`, `thought`, `tool_call`, `tool_call_update`) before the answer.",
+    params: loadSessionParams,
+    result: "{ sessionId, mode, model }",
+    errors: ["-32602 when no saved session has that id"],
+    example: { params: { sessionId: "s-mx2dissa-d770rr" }, result: { sessionId: "s-mx2dissa-d770rr", mode: "ask", model: "anthropic/claude-sonnet-4-6" } },
+  },
+  {
+    method: "agent/setMode",
+    direction: "client → server",
+    kind: "request",
+    summary: "Changes the session's safety mode (see docs/safety.md).",
+    params: setModeParams,
+    result: "{ mode }",
+    errors: SESSION_ERRORS,
+    example: { params: { sessionId: "s-mx2dissa-d770rr", mode: "read_only" }, result: { mode: "read_only" } },
+  },
+  {
+    method: "agent/command",
+    direction: "client → server",
+    kind: "request",
+    summary: "Runs a slash command (`/help` lists them: /undo, /checkpoints, /restore, /logs, /stop, /model, /mode, /usage, /tools ...).",
+    params: commandParams,
+    result: "{ message: string }",
+    errors: [...SESSION_ERRORS, "-32602 for an unknown command (the message lists the known ones)", "-32803 when the command fails (the message says why)"],
+    example: { params: { sessionId: "s-mx2dissa-d770rr", command: "/model", args: ["openai/gpt-5"] }, result: { message: "Model set to openai/gpt-5." } },
+  },
+  {
+    method: "agent/update",
+    direction: "server → client",
+    kind: "notification",
+    summary:
+      "One streamed piece of a turn. `update.kind` is `user_message` (replays), `text` (the next piece of the answer), `thought`, `tool_call` ({id, name, title, input, status: pending|running|completed|failed}), `tool_call_update` ({id, status, output?, diff?}), `plan` ({entries: [{content, status, priority?}]}), `usage` ({inputTokens, outputTokens, cachedTokens, cost?, sessionCost?}), `status` ({text}, e.g. retries) or `error` ({message}).",
+    paramsText: "{ sessionId: string, update: SessionUpdate }",
+    errors: [],
+    example: { params: { sessionId: "s-mx2dissa-d770rr", update: { kind: "text", text: "The test fails because " } } },
+  },
+  {
+    method: "agent/requestPermission",
+    direction: "server → client",
+    kind: "request",
+    summary:
+      "Asks the user to allow a gated action; sent only to clients that declare `capabilities.experimental.agent.requestPermission`. Others get `window/showMessageRequest` with the actions `Yes`, `Yes, don't ask again`, `No`. `accepted` lets a client that reviewed the diff hunk by hunk say which final text each file gets; the server applies that instead of the proposal. An error, `null`, or no answer within `approval_timeout_s` counts as `reject`.",
+    paramsText: "{ sessionId, toolCall: {id, name, title, input}, summary: string, diff?: string, files?: [{uri, oldText, newText}], options: [{optionId, name, kind}] }",
+    result: "{ optionId: \"allow_once\" | \"allow_always\" | \"reject\", accepted?: [{ uri, text }] }",
+    errors: [],
+    example: {
+      params: {
+        sessionId: "s-mx2dissa-d770rr",
+        toolCall: { id: "toolu_01", name: "edit_file", title: "Edit src/main.ts", input: { path: "src/main.ts" } },
+        summary: "edit_file src/main.ts (+1 -1)",
+        diff: "--- a/src/main.ts\n+++ b/src/main.ts\n@@ -10 +10 @@\n-const x = 1\n+const x = 2\n",
+        options: [
+          { optionId: "allow_once", name: "Yes", kind: "allow_once" },
+          { optionId: "allow_always", name: "Yes, don't ask again", kind: "allow_always" },
+          { optionId: "reject", name: "No", kind: "reject_once" },
+        ],
+      },
+      result: { optionId: "allow_once" },
+    },
+  },
+  {
+    method: "agent/askUser",
+    direction: "server → client",
+    kind: "request",
+    summary: "Asks the user a question (the `ask_user_question` tool); sent only to clients that declare `capabilities.experimental.agent.askUser`, others get `window/showMessageRequest` with the choices as actions.",
+    paramsText: "{ sessionId, question: string, choices: string[], allowFreeText: boolean }",
+    result: "{ answer: string } or null",
+    errors: [],
+    example: { params: { sessionId: "s-mx2dissa-d770rr", question: "Which test runner?", choices: ["vitest", "jest"], allowFreeText: true }, result: { answer: "vitest" } },
+  },
+];
