@@ -1,0 +1,38 @@
+/**
+ * kill_command: stops a foreground command that is still running for this session (its whole
+ * process tree). read_only-class: it can only stop what the agent itself started.
+ */
+import { z } from "zod";
+import { defineTool, errorResult } from "./define-tool.js";
+import { requireProcessManager, summarizeCommand } from "./execute-command.js";
+
+const input = z.object({
+  id: z
+    .string()
+    .optional()
+    .describe("Which foreground command: its id (fg-N) or the tool call id of its execute_command. Default: every one still running."),
+});
+
+/** The kill_command tool. */
+export const killCommandTool = defineTool({
+  name: "kill_command",
+  description:
+    "Stop a foreground command started by execute_command that is still running in this session, with its whole process tree. " +
+    "For background processes use background_process with action stop.",
+  input,
+  policyClass: "read_only",
+  category: "system",
+  isMutating: true,
+  title: (i) => (i.id ? `Kill ${i.id}` : "Kill the running command"),
+  async execute(i, ctx) {
+    const processes = requireProcessManager(ctx);
+    const killed = processes.killForeground(ctx.sessionId, "kill_command", i.id?.trim() || undefined);
+    if (!killed.length) {
+      return i.id
+        ? errorResult(`No foreground command "${i.id}" is running in this session.`)
+        : "No foreground command is running in this session.";
+    }
+    await Promise.all(killed.map((k) => k.settled));
+    return killed.map((k) => `Killed ${k.id} ($ ${summarizeCommand(k.command, 80)}) and its process tree.`).join("\n");
+  },
+});
