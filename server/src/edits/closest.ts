@@ -2,7 +2,7 @@
  * Finds the region of a file that looks most like a target that matched nowhere, so a failed edit
  * can show the model what is really there (usually the target was written from memory and one
  * line is off). Only runs on the failure path, but still has to cope with large files: it compares
- * each file line once per sampled target line using sets of character bigrams.
+ * each file line once per sampled target line using hashed sets of character bigrams.
  */
 
 /** The part of a file most similar to a target that was not found. */
@@ -20,20 +20,62 @@ export interface ClosestRegion {
 /** Comparing more target lines than this adds cost but rarely changes which region wins. */
 const MAX_SAMPLED_LINES = 16;
 
-/** The set of character bigrams of a line, as numbers, whitespace-insensitive at the ends. */
-function bigrams(line: string): Set<number> {
-  const s = ` ${line.trim().replace(/\s+/g, " ")} `;
-  const set = new Set<number>();
-  for (let i = 0; i + 1 < s.length; i++) set.add(s.charCodeAt(i) * 65536 + s.charCodeAt(i + 1));
-  return set;
+/**
+ * Bigram sets are kept as fixed-size bitsets (bigrams hashed into 1024 bits): far cheaper than
+ * `Set`s on a file of a hundred thousand lines, and the rare hash collision only blurs a score
+ * that is a hint anyway.
+ */
+const WORDS = 32;
+
+/**
+ * Fills `bits` with the hashed character bigrams of a line, as if it were trimmed, its inner
+ * whitespace runs collapsed to one space and a space added at each end (so short lines and line
+ * edges count). Done in one pass without building that string: this runs once per file line.
+ */
+function bigrams(line: string, bits: Uint32Array): number {
+  bits.fill(0);
+  let prev = 32;
+  let pendingSpace = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 13 || c === 10 || c === 11 || c === 12 || c === 0xa0) {
+      pendingSpace = prev !== 32;
+      continue;
+    }
+    if (pendingSpace) {
+      addBigram(bits, prev, 32);
+      prev = 32;
+      pendingSpace = false;
+    }
+    addBigram(bits, prev, c);
+    prev = c;
+  }
+  if (prev !== 32) addBigram(bits, prev, 32);
+  return popcountAll(bits);
 }
 
-/** Dice coefficient of two bigram sets. */
-function dice(a: Set<number>, b: Set<number>): number {
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+function addBigram(bits: Uint32Array, a: number, b: number): void {
+  const h = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b)) >>> 22;
+  bits[h >>> 5]! |= 1 << (h & 31);
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+function popcountAll(bits: Uint32Array): number {
+  let n = 0;
+  for (let w = 0; w < WORDS; w++) n += popcount(bits[w]!);
+  return n;
+}
+
+/** Dice coefficient of two bigram bitsets with known sizes. */
+function dice(a: Uint32Array, aSize: number, b: Uint32Array, bSize: number): number {
   let shared = 0;
-  for (const x of small) if (large.has(x)) shared++;
-  return (2 * shared) / (a.size + b.size);
+  for (let w = 0; w < WORDS; w++) shared += popcount(a[w]! & b[w]!);
+  return (2 * shared) / (aSize + bSize);
 }
 
 /** Which target lines to compare: non-blank ones, evenly thinned out to a fixed budget. */
@@ -61,17 +103,22 @@ export function findClosestRegion(
   const k = Math.min(targetLines.length, n);
   const sampled = sampleTargetLines(targetLines.slice(0, k));
   if (sampled.length === 0) return undefined;
-  const targetSets = sampled.map((j) => bigrams(targetLines[j]!));
+  const targetSets = sampled.map((j) => {
+    const bits = new Uint32Array(WORDS);
+    return { bits, size: bigrams(targetLines[j]!, bits) };
+  });
   const windows = n - k + 1;
   const scores = new Float64Array(windows);
+  const scratch = new Uint32Array(WORDS);
   for (let p = 0; p < n; p++) {
     const line = fileLines[p]!;
-    if (line.trim() === "") continue;
-    const set = bigrams(line);
+    const size = bigrams(line, scratch);
+    if (size === 0) continue;
     for (let s = 0; s < sampled.length; s++) {
       const w = p - sampled[s]!;
       if (w < 0 || w >= windows) continue;
-      scores[w]! += dice(set, targetSets[s]!);
+      const t = targetSets[s]!;
+      scores[w]! += dice(scratch, size, t.bits, t.size);
     }
   }
   let best = 0;

@@ -185,6 +185,8 @@ export function parseHunks(body: readonly string[], label: string, firstLineNo: 
         flush();
         current = { raw: [], extras: { anchors: [] } };
       }
+      // Stacked anchors: blank lines between two @@ lines are spacing, not context.
+      current.raw.length = 0;
       const range = RANGE_HEADER.exec(t);
       if (range) current.extras.oldStart = Math.max(1, Number(range[1]) + (range[2] === "0" ? 1 : 0));
       else if (t.length > 2) current.extras.anchors.push(t.slice(2).replace(/^ /, "").trimEnd());

@@ -67,6 +67,15 @@ describe("parsePatch: the *** Begin Patch envelope", () => {
     ]);
   });
 
+  it("ignores blank lines between stacked anchors", () => {
+    const patch = ["*** Begin Patch", "*** Update File: a", "@@ class A", "", "@@ def f():", " x", "+y", "*** End Patch"].join("\n");
+    expect(ops(parsePatch(patch))[0]).toEqual({
+      type: "update",
+      path: "a",
+      hunks: [{ anchors: ["class A", "def f():"], lines: [ctx("x"), add("y")], endOfFile: false }],
+    });
+  });
+
   it("reads a unified range header inside the envelope as a line hint, not an anchor", () => {
     const patch = ["*** Begin Patch", "*** Update File: a", "@@ -12,2 +12,2 @@ def f():", "-x", "+y", "*** End Patch"].join("\n");
     expect(ops(parsePatch(patch))[0]).toEqual({
