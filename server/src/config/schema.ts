@@ -8,6 +8,13 @@ import { z } from "zod";
 export const SAFETY_MODES = ["read_only", "plan", "ask", "auto", "full_access"] as const;
 export type SafetyMode = (typeof SAFETY_MODES)[number];
 
+/**
+ * The destructive-command floors that hold in every safety mode (docs/safety.md). Config
+ * `[policy] lift_floors` may name some of them to lift them.
+ */
+export const FLOOR_NAMES = ["rm_root", "disk_format", "fork_bomb", "force_push_protected"] as const;
+export type FloorName = (typeof FLOOR_NAMES)[number];
+
 /** Wire APIs a provider table may name. */
 export const PROVIDER_TYPES = ["anthropic", "openai", "openai-compatible", "gemini"] as const;
 
@@ -60,6 +67,15 @@ export const configFileSchema = z
       })
       .strict()
       .optional(),
+    policy: z
+      .object({
+        lift_floors: z.array(z.enum(FLOOR_NAMES)).optional(),
+        protected_branches: z.array(z.string().min(1)).optional(),
+        classifier_model: z.string().optional(),
+        classifier_timeout_s: z.number().positive().optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -83,6 +99,16 @@ export interface Config {
   tools: { provider_native: boolean; output_budget: number };
   exec: { env_deny: string[] };
   log: { level: "error" | "warn" | "info" | "debug" };
+  policy: {
+    /** Floors to lift (none by default: every floor holds). */
+    lift_floors: FloorName[];
+    /** Branches a forced push may not reach (a trailing `*` matches any rest). */
+    protected_branches: string[];
+    /** Model for the auto-mode classifier; "" means the session's own model. */
+    classifier_model: string;
+    /** Seconds the classifier may take before its answer counts as "ask". */
+    classifier_timeout_s: number;
+  };
 }
 
 /** The defaults, in one place. */
@@ -99,4 +125,5 @@ export const DEFAULT_CONFIG: Config = {
   tools: { provider_native: true, output_budget: 50_000 },
   exec: { env_deny: [] },
   log: { level: "info" },
+  policy: { lift_floors: [], protected_branches: ["main", "master"], classifier_model: "", classifier_timeout_s: 30 },
 };
