@@ -1,0 +1,66 @@
+/**
+ * Overhead of execute_command: `true` end to end through the tool layer (input validation, the
+ * gate call, cwd resolution, the process manager, execa, the group/stray checks, formatting),
+ * beside spawning `sh -c true` directly, in the same run. Target: ratio under 1.5.
+ */
+import { spawn } from "node:child_process";
+import { pathToFileURL } from "node:url";
+import { commandTools } from "../server/src/tools/command-tools.js";
+import { fakeToolSetup } from "../test/unit/exec/fake-context.js";
+
+const RUNS = 30;
+const WARMUP = 5;
+
+/** Lines `name value unit`. */
+export async function benchCommands(): Promise<string[]> {
+  const setup = fakeToolSetup();
+  const tool = commandTools.find((t) => t.name === "execute_command")!;
+  try {
+    const viaTool = async () => {
+      const result = await tool.execute({ command: "true" }, setup.context());
+      if (result.isError) throw new Error(`execute_command "true" failed: ${JSON.stringify(result.content)}`);
+    };
+    const direct = () =>
+      new Promise<void>((resolve, reject) => {
+        const child = spawn("/bin/sh", ["-c", "true"], { stdio: ["ignore", "pipe", "pipe"] });
+        child.once("error", reject);
+        child.once("close", () => resolve());
+      });
+    for (let i = 0; i < WARMUP; i++) {
+      await viaTool();
+      await direct();
+    }
+    // Interleaved, so drift in machine load hits both alike.
+    const toolMs: number[] = [];
+    const directMs: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      toolMs.push(await time(viaTool));
+      directMs.push(await time(direct));
+    }
+    const t = median(toolMs);
+    const d = median(directMs);
+    return [
+      `commands.execute_command_true ${t.toFixed(2)} ms`,
+      `commands.spawn_sh_true ${d.toFixed(2)} ms`,
+      `commands.overhead_ratio ${(t / d).toFixed(2)} x`,
+    ];
+  } finally {
+    setup.dispose();
+  }
+}
+
+async function time(fn: () => Promise<void>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const line of await benchCommands()) process.stdout.write(`${line}\n`);
+}
