@@ -2,9 +2,8 @@
  * Entry point: picks a front end from argv. Each front end is imported only when chosen, so
  * `agent-lsp --stdio` loads the LSP server and nothing else.
  */
-declare const AGENT_LSP_VERSION: string;
-
-const HELP = `agent-lsp ${AGENT_LSP_VERSION}: an AI coding agent that runs inside your editor as a language server.
+import { VERSION } from "./version.js";
+const HELP = `agent-lsp ${VERSION}: an AI coding agent that runs inside your editor as a language server.
 
 Usage:
   agent-lsp [--stdio]                 Run the language server on stdin/stdout (the default when
@@ -24,7 +23,7 @@ Usage:
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === "--version" || first === "-v") {
-    process.stdout.write(`${AGENT_LSP_VERSION}\n`);
+    process.stdout.write(`${VERSION}\n`);
     return 0;
   }
   if (first === "--help" || first === "-h" || first === "help") {

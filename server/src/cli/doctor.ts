@@ -1,10 +1,9 @@
 /** `agent-lsp doctor`: what configuration was found, which providers can be called, which tools. */
+import { VERSION } from "../version.js";
 import { statSync } from "node:fs";
 import { loadConfig } from "../config/load.js";
 import { credentialStatus, knownProviders, parseModelRef } from "../providers/registry.js";
 import { createHeadlessRuntime } from "./headless-runtime.js";
-
-declare const AGENT_LSP_VERSION: string;
 
 /** Prints the report; exit 1 when something is broken (bad config, unknown model), else 0. */
 export async function doctorCommand(_argv: string[]): Promise<number> {
@@ -15,7 +14,7 @@ export async function doctorCommand(_argv: string[]): Promise<number> {
 
 /** The doctor report as lines; `ERROR` lines make doctor fail. */
 export function doctorReport(root: string): string[] {
-  const out: string[] = [`agent-lsp ${AGENT_LSP_VERSION}`, `node ${process.version}`, `project: ${root}`, "", "Config files:"];
+  const out: string[] = [`agent-lsp ${VERSION}`, `node ${process.version}`, `project: ${root}`, "", "Config files:"];
   const loaded = loadConfig({ root });
   for (const layer of loaded.layers) {
     out.push(`  ${layer.found ? "found  " : "missing"} ${layer.source}`);

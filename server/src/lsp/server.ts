@@ -2,6 +2,7 @@
  * The LSP front end: connection, text sync, and the wiring of the agent protocol onto it.
  * Thin by design: behaviour lives in the core; this file only connects the two.
  */
+import { VERSION } from "../version.js";
 import type { Readable, Writable } from "node:stream";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import {
@@ -24,8 +25,6 @@ import { CODE_ACTION_PROVIDER, registerCodeActions } from "./code-actions.js";
 import { registerExecuteCommands, EXECUTE_COMMANDS } from "./execute-commands.js";
 import { LspEditor } from "./lsp-editor.js";
 import { ResilientMessageReader } from "./message-reader.js";
-
-declare const AGENT_LSP_VERSION: string;
 
 /** Options of one server instance. */
 export interface ServerOptions {
@@ -84,7 +83,7 @@ export function startServer(options: ServerOptions): AgentLspServer {
       // the library keeps the initialized notification for itself, so do not wait for it.
       setImmediate(() => editor.showMessage("error", `agent-lsp configuration: ${errors.join("; ")}`));
     }
-    logger.info(`agent-lsp ${AGENT_LSP_VERSION} serving ${root}`);
+    logger.info(`agent-lsp ${VERSION} serving ${root}`);
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -92,7 +91,7 @@ export function startServer(options: ServerOptions): AgentLspServer {
         codeActionProvider: CODE_ACTION_PROVIDER,
         experimental: { agent: { version: 1 } },
       },
-      serverInfo: { name: "agent-lsp", version: AGENT_LSP_VERSION },
+      serverInfo: { name: "agent-lsp", version: VERSION },
     };
   });
 

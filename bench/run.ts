@@ -1,0 +1,35 @@
+/**
+ * `npm run bench`: every benchmark, printed as `name value unit` lines so runs can be compared.
+ * Speed is always reported beside a baseline measured in the same run (these machines are noisy).
+ */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { benchColdStart, benchIdleRss, benchLoopOverhead } from "./core.js";
+
+type Bench = () => Promise<string[]>;
+
+async function optional(file: string, name: string): Promise<Bench | undefined> {
+  if (!existsSync(fileURLToPath(new URL(file, import.meta.url)))) return undefined;
+  const mod = (await import(file)) as Record<string, Bench>;
+  return mod[name];
+}
+
+const benches: [string, Bench | undefined][] = [
+  ["cold start", benchColdStart],
+  ["idle rss", benchIdleRss],
+  ["loop overhead", () => benchLoopOverhead()],
+  ["files", await optional("./files.ts", "benchFiles")],
+  ["commands", await optional("./commands.ts", "benchCommands")],
+];
+
+let failed = false;
+for (const [label, bench] of benches) {
+  if (!bench) continue;
+  try {
+    for (const line of await bench()) console.log(line);
+  } catch (err) {
+    failed = true;
+    console.error(`bench ${label} failed: ${(err as Error).stack ?? err}`);
+  }
+}
+process.exit(failed ? 1 : 0);
