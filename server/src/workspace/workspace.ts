@@ -85,8 +85,16 @@ export class Workspace implements WorkspaceCore {
    */
   async readText(input: string | ResolvedPath): Promise<ReadResult> {
     const resolved = typeof input === "string" ? await this.resolve(input) : input;
+    const read = await this.readTextIfExists(resolved);
+    if (!read) throw new WorkspaceError(`${resolved.rel} does not exist.`);
+    return read;
+  }
+
+  /** Like {@link readText}, but undefined when nothing is at the path. */
+  async readTextIfExists(input: string | ResolvedPath): Promise<ReadResult | undefined> {
+    const resolved = typeof input === "string" ? await this.resolve(input) : input;
     const state = await loadFileState(this.editor, resolved);
-    if (!state.exists || state.source === "none") throw new WorkspaceError(`${resolved.rel} does not exist.`);
+    if (!state.exists || state.source === "none") return undefined;
     const { exists: _exists, ...rest } = state;
     return { ...rest, source: state.source, path: resolved };
   }

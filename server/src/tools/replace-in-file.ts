@@ -1,0 +1,52 @@
+/**
+ * replace_in_file: SEARCH/REPLACE blocks applied to one file (the edits/ engine's line rules),
+ * as one change set. The result reports the original line range each block replaced.
+ */
+import { z } from "zod";
+import { applySearchReplace, type BlockReport } from "../edits/search-replace.js";
+import { defineTool, ToolError } from "./define-tool.js";
+import { applyOptions, changeResult, withWorkspaceErrors } from "./file-tool-support.js";
+
+const input = z.object({
+  path: z.string().min(1).describe("The file to edit, relative to the project root (or absolute)."),
+  diff: z
+    .string()
+    .min(1)
+    .describe(
+      "One or more blocks:\n------- SEARCH\n[lines to find]\n=======\n[lines to put instead]\n+++++++ REPLACE\n" +
+        "Each SEARCH line matches a whole file line or its beginning (indentation may be omitted). " +
+        "A line '....... SKIP' inside SEARCH covers every line up to the next SEARCH lines.",
+    ),
+});
+
+/** One line per block: the lines it replaced, with what SKIP removed. */
+function describeBlock(b: BlockReport): string {
+  const range = b.endLine < b.startLine ? `the empty file` : `lines ${b.startLine}-${b.endLine}`;
+  const skip = b.skipped ? ` (SKIP covered ${b.skipped} lines)` : "";
+  return `block ${b.block}: replaced ${range}${skip} with ${b.replacementLines} lines`;
+}
+
+/** The replace_in_file tool. */
+export const replaceInFileTool = defineTool({
+  name: "replace_in_file",
+  description:
+    "Edit a file with SEARCH/REPLACE blocks. Each block must match exactly one place; every matched line is " +
+    "replaced in full by REPLACE, written verbatim (include indentation). All blocks apply or none.",
+  input,
+  policyClass: "read_write",
+  category: "file",
+  title: (a) => `Edit ${a.path}`,
+  execute: (args, ctx) =>
+    withWorkspaceErrors(async () => {
+      const read = await ctx.workspace.readText(args.path);
+      if (read.binary) throw new ToolError(`${read.path.rel} is a binary file; replace_in_file changes text files only.`);
+      const edit = applySearchReplace(read.text, args.diff);
+      if (!edit.ok) throw new ToolError(`${read.path.rel}: ${edit.error}`);
+      const result = await ctx.workspace.apply(
+        { tool: "replace_in_file", ops: [{ kind: "write", path: args.path, text: edit.text, base: read }] },
+        applyOptions(ctx),
+      );
+      const headline = [`Edited ${read.path.rel}:`, ...edit.blocks.map(describeBlock)].join("\n");
+      return changeResult(headline, result);
+    }),
+});
