@@ -5,6 +5,7 @@
  */
 import { formatForegroundList, formatJobList } from "../exec/format.js";
 import { UnknownProcessError, type ProcessManager } from "../exec/processes.js";
+import type { SlashCommands } from "./slash-commands.js";
 
 /** What the handlers need: whose processes, and the manager that has them. */
 export interface ProcessCommandContext {
@@ -58,4 +59,20 @@ function describeOrExplain(processes: ProcessManager, sessionId: string, id: str
     if (err instanceof UnknownProcessError) throw new Error(`No process "${id}" in this session. /logs lists them.`);
     throw err;
   }
+}
+
+/** Adds /logs and /stop to the server's slash-command table, working on `processes`. */
+export function addProcessCommands(commands: SlashCommands, processes: ProcessManager): void {
+  commands.add({
+    name: "logs",
+    usage: "logs [id]",
+    summary: "The session's processes, or the newest output of one background process.",
+    run: (args, session) => logsCommand(args, { sessionId: session.id, processes }),
+  });
+  commands.add({
+    name: "stop",
+    usage: "stop [id]",
+    summary: "Stop one of the session's processes, or all of them.",
+    run: (args, session) => stopCommand(args, { sessionId: session.id, processes }),
+  });
 }
