@@ -54,9 +54,10 @@ export function applyHunks(text: string, hunks: readonly Hunk[], label: string):
   const notes: string[] = [];
   let cursor = 0;
   let delta = 0;
+  // Kept in step with `lines` rather than rebuilt per hunk: a big file may get many hunks.
+  const bodies = lines.map((l) => l.body);
   for (const [h, hunk] of hunks.entries()) {
     const name = `${label}, hunk ${h + 1}`;
-    const bodies = lines.map((l) => l.body);
     let from = cursor;
     for (const anchor of hunk.anchors) {
       const found = findAnchor(bodies, anchor, from);
@@ -91,6 +92,7 @@ export function applyHunks(text: string, hunks: readonly Hunk[], label: string):
     }
     const written = writeHunk(lines, hunk, at, defaultEol);
     lines.splice(at, oldLines.length, ...written);
+    bodies.splice(at, oldLines.length, ...written.map((l) => l.body));
     cursor = at + written.length;
     delta += written.length - oldLines.length;
     if (hunk.finalNewline !== undefined) finalNewline = hunk.finalNewline;
