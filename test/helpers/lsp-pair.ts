@@ -47,6 +47,7 @@ export async function startLspPair(options: {
     initializationOptions: options.initializationOptions,
   })) as InitializeResult;
   await connection.sendNotification("initialized", {});
+  await server.ready(); // the agent loads after initialize; tests reach into it right away
   return {
     client,
     server,

@@ -7,7 +7,6 @@
 import type {
   ClientCapabilities,
   CodeAction,
-  CodeActionOptions,
   CodeActionParams,
   Command,
   Connection,
@@ -17,30 +16,9 @@ import type {
 import type { Agent } from "../agent/agent.js";
 import type { Logger } from "../util/log.js";
 import { AgentCommandRunner, type CommandEditor } from "./agent-commands.js";
+import { AGENT_ACTION_KINDS, type AgentActionCommand } from "./capabilities.js";
 
-/** The commands behind the code actions, in menu order. */
-export const AGENT_ACTION_COMMANDS = ["agent.fix", "agent.explain", "agent.refactor", "agent.tests"] as const;
-
-/** One of the code-action commands. */
-export type AgentActionCommand = (typeof AGENT_ACTION_COMMANDS)[number];
-
-/**
- * The kind of each action. Explain and refactor work on the selection (refactor family); tests
- * usually add code elsewhere in the project (source family). Sub-kinds keep `context.only`
- * filters on the standard roots working.
- */
-export const AGENT_ACTION_KINDS: Record<AgentActionCommand, string> = {
-  "agent.fix": "quickfix",
-  "agent.explain": "refactor.agent.explain",
-  "agent.refactor": "refactor.rewrite",
-  "agent.tests": "source.agent.tests",
-};
-
-/** What the server advertises as `codeActionProvider`. */
-export const CODE_ACTION_PROVIDER: CodeActionOptions = {
-  codeActionKinds: [...new Set(Object.values(AGENT_ACTION_KINDS))],
-  resolveProvider: false,
-};
+export { AGENT_ACTION_COMMANDS, AGENT_ACTION_KINDS, CODE_ACTION_PROVIDER, type AgentActionCommand } from "./capabilities.js";
 
 /** The single argument every agent action command carries. */
 export interface AgentActionArgs {

@@ -7,10 +7,7 @@ import type { Agent } from "../agent/agent.js";
 import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
 import type { Logger } from "../util/log.js";
 import type { AgentCommandRunner } from "./agent-commands.js";
-import { AGENT_ACTION_COMMANDS } from "./code-actions.js";
-
-/** Commands advertised in executeCommandProvider. */
-export const EXECUTE_COMMANDS = ["agent.newSession", "agent.prompt", "agent.cancel", ...AGENT_ACTION_COMMANDS] as const;
+import { EXECUTE_COMMANDS } from "./capabilities.js";
 
 /**
  * Routes workspace/executeCommand to the agent. `actions` runs the code-action commands

@@ -1,29 +1,27 @@
 /**
  * The LSP front end: connection, text sync, and the wiring of the agent protocol onto it.
- * Thin by design: behaviour lives in the core; this file only connects the two.
+ * Start-up loads only the LSP library and this file: initialize is answered at once, and the
+ * agent (config, tools, providers) loads right after, in lsp/boot.ts. Requests that arrive
+ * before it is ready wait for it.
  */
-import { VERSION } from "../version.js";
 import type { Readable, Writable } from "node:stream";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import {
   createConnection,
+  ErrorCodes,
+  ResponseError,
   StreamMessageWriter,
   TextDocuments,
-  TextDocumentSyncKind,
   type Connection,
   type InitializeParams,
   type InitializeResult,
 } from "vscode-languageserver/node.js";
-import type { Runtime } from "../agent/runtime.js";
-import { createRuntime } from "../agent/runtime.js";
-import { loadConfig } from "../config/load.js";
-import { DEFAULT_CONFIG, type Config } from "../config/schema.js";
-import { addSecrets, FileLogger, type Logger } from "../util/log.js";
+import type { createRuntime, Runtime } from "../agent/runtime.js";
+import { FileLogger, type Logger } from "../util/log.js";
+import { VERSION } from "../version.js";
 import { uriToPath } from "../workspace/paths.js";
-import { registerAgentMethods } from "./agent-methods.js";
-import { CODE_ACTION_PROVIDER, registerCodeActions } from "./code-actions.js";
-import { registerExecuteCommands, EXECUTE_COMMANDS } from "./execute-commands.js";
-import { LspEditor } from "./lsp-editor.js";
+import type { Booted } from "./boot.js";
+import { DEFERRED_NOTIFICATIONS, DEFERRED_REQUESTS, serverCapabilities } from "./capabilities.js";
 import { ResilientMessageReader } from "./message-reader.js";
 
 /** Options of one server instance. */
@@ -41,8 +39,10 @@ export interface ServerOptions {
 /** A running server. */
 export interface AgentLspServer {
   connection: Connection;
-  /** The runtime, once initialize has run. */
+  /** The runtime, once it has loaded. */
   runtime(): Runtime | undefined;
+  /** Resolves once the runtime has loaded (after initialize). */
+  ready(): Promise<Runtime>;
 }
 
 /** Starts an LSP server on the given streams. */
@@ -54,67 +54,53 @@ export function startServer(options: ServerOptions): AgentLspServer {
     void writer.write({ jsonrpc: "2.0", id: e.id, error: { code: e.code, message: e.message } } as never);
   });
   const connection = createConnection(reader, writer);
+  // Text sync starts with the connection: documents opened while the agent loads are kept.
   const documents = new TextDocuments(TextDocument);
-  const editor = new LspEditor(connection, documents);
-  let runtime: Runtime | undefined;
-  let config: Config = DEFAULT_CONFIG;
-  let root = process.cwd();
-  let initOptions: unknown;
-
-  const reloadConfig = () => {
-    const loaded = loadConfig({ root, initializationOptions: initOptions });
-    config = loaded.config;
-    editor.approvalTimeoutS = config.approval_timeout_s;
-    if (logger instanceof FileLogger) logger.setLevel(config.log.level);
-    addSecrets(...Object.values(config.providers).map((p) => p.api_key));
-    return loaded.errors;
-  };
+  let booted: Booted | undefined;
+  let signalBooted!: (b: Promise<Booted>) => void;
+  const booting = new Promise<Booted>((resolve, reject) => (signalBooted = (b) => b.then(resolve, reject)));
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    editor.capabilities = params.capabilities;
-    root = workspaceRoot(params);
-    initOptions = params.initializationOptions;
-    const errors = reloadConfig();
+    const root = workspaceRoot(params);
     if (logger instanceof FileLogger) logger.attachFile(root);
-    runtime = (options.createRuntime ?? createRuntime)({ editor, root, config: () => config });
-    for (const e of errors) logger.warn(`config: ${e}`);
-    if (errors.length) {
-      // window/showMessage is one of the few messages LSP allows while initialize is in flight;
-      // the library keeps the initialized notification for itself, so do not wait for it.
-      setImmediate(() => editor.showMessage("error", `agent-lsp configuration: ${errors.join("; ")}`));
-    }
     logger.info(`agent-lsp ${VERSION} serving ${root}`);
-    return {
-      capabilities: {
-        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-        executeCommandProvider: { commands: [...EXECUTE_COMMANDS] },
-        codeActionProvider: CODE_ACTION_PROVIDER,
-        experimental: { agent: { version: 1 } },
-      },
-      serverInfo: { name: "agent-lsp", version: VERSION },
-    };
+    // Loaded after this answer is on its way (setImmediate), not while the editor waits for it.
+    signalBooted(
+      new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => import("./boot.js"))
+        .then(({ boot }) => (booted = boot({ connection, documents, logger, params, root, createRuntime: options.createRuntime }))),
+    );
+    return { capabilities: serverCapabilities(), serverInfo: { name: "agent-lsp", version: VERSION } };
   });
 
-  connection.onDidChangeConfiguration(() => {
-    const errors = reloadConfig();
-    if (errors.length) editor.showMessage("error", `agent-lsp configuration: ${errors.join("; ")}`);
-  });
-
-  const agent = () => {
-    if (!runtime) throw new Error("The server is not initialized yet.");
-    return runtime.agent;
+  const dispatch = async (method: string, params: unknown, token?: unknown) => {
+    const ready = booted ?? (await booting.catch((err: Error) => {
+      logger.error(`agent failed to load: ${err.stack ?? err.message}`);
+      throw new ResponseError(ErrorCodes.InternalError, `agent-lsp failed to start: ${err.message}`);
+    }));
+    const handler = ready.handlers.get(method);
+    if (!handler) throw new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`);
+    return handler(params, token);
   };
-  registerAgentMethods(connection, agent, logger);
-  registerExecuteCommands(connection, agent, logger, registerCodeActions(connection, agent, editor, logger));
+  for (const method of DEFERRED_REQUESTS) connection.onRequest(method, (params: unknown, token) => dispatch(method, params, token));
+  for (const method of DEFERRED_NOTIFICATIONS) {
+    connection.onNotification(method, (params: unknown) => {
+      dispatch(method, params).catch((err: Error) => logger.warn(`${method}: ${err.message}`));
+    });
+  }
 
   connection.onShutdown(async () => {
-    await runtime?.dispose();
+    if (booted) await booted.runtime.dispose();
   });
   if (options.exitOnExit === false) connection.onExit(() => undefined);
 
   documents.listen(connection);
   connection.listen();
-  return { connection, runtime: () => runtime };
+  return {
+    connection,
+    runtime: () => booted?.runtime,
+    ready: () => booting.then((b) => b.runtime),
+  };
 }
 
 /** The project root an editor opened: first workspace folder, else rootUri/rootPath, else cwd. */

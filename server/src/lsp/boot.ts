@@ -1,0 +1,82 @@
+/**
+ * Everything the server needs beyond the LSP connection: config, the runtime (agent, tools,
+ * providers) and the handlers of the agent protocol. Loaded right after initialize has been
+ * answered, so the editor never waits for it to start.
+ */
+import type { Connection, InitializeParams, TextDocuments } from "vscode-languageserver/node.js";
+import type { TextDocument } from "vscode-languageserver-textdocument";
+import { createRuntime, type Runtime } from "../agent/runtime.js";
+import { loadConfig } from "../config/load.js";
+import type { Config } from "../config/schema.js";
+import { addSecrets, FileLogger, type Logger } from "../util/log.js";
+import { registerAgentMethods } from "./agent-methods.js";
+import { registerCodeActions } from "./code-actions.js";
+import { registerExecuteCommands } from "./execute-commands.js";
+import { LspEditor } from "./lsp-editor.js";
+
+/** A handler the deferred dispatch calls. */
+export type Handler = (params: unknown, token?: unknown) => unknown;
+
+/** What boot hands back to the server. */
+export interface Booted {
+  runtime: Runtime;
+  editor: LspEditor;
+  /** Handlers by method name, registered through the capturing connection. */
+  handlers: Map<string, Handler>;
+}
+
+/** What boot needs from the light server. */
+export interface BootContext {
+  connection: Connection;
+  documents: TextDocuments<TextDocument>;
+  logger: Logger;
+  params: InitializeParams;
+  root: string;
+  createRuntime?: typeof createRuntime;
+}
+
+/** Loads config, builds the runtime and collects the protocol handlers. */
+export function boot(ctx: BootContext): Booted {
+  const { logger, root } = ctx;
+  const editor = new LspEditor(ctx.connection, ctx.documents);
+  editor.capabilities = ctx.params.capabilities;
+  let config: Config;
+  const reloadConfig = (): string[] => {
+    const loaded = loadConfig({ root, initializationOptions: ctx.params.initializationOptions });
+    config = loaded.config;
+    editor.approvalTimeoutS = config.approval_timeout_s;
+    if (logger instanceof FileLogger) logger.setLevel(config.log.level);
+    addSecrets(...Object.values(config.providers).map((p) => p.api_key));
+    for (const e of loaded.errors) logger.warn(`config: ${e}`);
+    if (loaded.errors.length) editor.showMessage("error", `agent-lsp configuration: ${loaded.errors.join("; ")}`);
+    return loaded.errors;
+  };
+  reloadConfig();
+  const runtime = (ctx.createRuntime ?? createRuntime)({ editor, root, config: () => config });
+  const handlers = new Map<string, Handler>();
+  const capture = capturingConnection(ctx.connection, handlers);
+  const agent = () => runtime.agent;
+  registerAgentMethods(capture, agent, logger);
+  registerExecuteCommands(capture, agent, logger, registerCodeActions(capture, agent, editor, logger));
+  handlers.set("workspace/didChangeConfiguration", () => void reloadConfig());
+  return { runtime, editor, handlers };
+}
+
+/**
+ * A view of the connection whose handler registrations are collected instead of installed: the
+ * light server installed its own dispatchers for these methods before the handlers existed.
+ */
+function capturingConnection(connection: Connection, handlers: Map<string, Handler>): Connection {
+  const capture = Object.create(connection) as Connection;
+  const set = (method: string) => (handler: Handler) => {
+    handlers.set(method, handler);
+    return { dispose: () => handlers.delete(method) };
+  };
+  Object.assign(capture, {
+    onRequest: (method: string, handler: Handler) => set(method)(handler),
+    onNotification: (method: string, handler: Handler) => set(method)(handler),
+    onExecuteCommand: set("workspace/executeCommand"),
+    onCodeAction: set("textDocument/codeAction"),
+  });
+  return capture;
+}

@@ -1,0 +1,57 @@
+/**
+ * What the server advertises and which methods it serves, as plain constants. This module is on
+ * the start-up path, so it imports nothing heavy: the handlers themselves load after initialize.
+ */
+import { TextDocumentSyncKind, type CodeActionOptions, type ServerCapabilities } from "vscode-languageserver/node.js";
+
+/** The commands behind the code actions, in menu order. */
+export const AGENT_ACTION_COMMANDS = ["agent.fix", "agent.explain", "agent.refactor", "agent.tests"] as const;
+
+/** One of the code-action commands. */
+export type AgentActionCommand = (typeof AGENT_ACTION_COMMANDS)[number];
+
+/**
+ * The kind of each action. Explain and refactor work on the selection (refactor family); tests
+ * usually add code elsewhere in the project (source family). Sub-kinds keep `context.only`
+ * filters on the standard roots working.
+ */
+export const AGENT_ACTION_KINDS: Record<AgentActionCommand, string> = {
+  "agent.fix": "quickfix",
+  "agent.explain": "refactor.agent.explain",
+  "agent.refactor": "refactor.rewrite",
+  "agent.tests": "source.agent.tests",
+};
+
+/** What the server advertises as `codeActionProvider`. */
+export const CODE_ACTION_PROVIDER: CodeActionOptions = {
+  codeActionKinds: [...new Set(Object.values(AGENT_ACTION_KINDS))],
+  resolveProvider: false,
+};
+
+/** Commands advertised in executeCommandProvider. */
+export const EXECUTE_COMMANDS = ["agent.newSession", "agent.prompt", "agent.cancel", ...AGENT_ACTION_COMMANDS] as const;
+
+/** Requests served once the agent has loaded (every other method is -32601). */
+export const DEFERRED_REQUESTS = [
+  "agent/newSession",
+  "agent/prompt",
+  "agent/listSessions",
+  "agent/loadSession",
+  "agent/setMode",
+  "agent/command",
+  "workspace/executeCommand",
+  "textDocument/codeAction",
+] as const;
+
+/** Notifications served once the agent has loaded. */
+export const DEFERRED_NOTIFICATIONS = ["agent/cancel", "workspace/didChangeConfiguration"] as const;
+
+/** The server's capabilities. */
+export function serverCapabilities(): ServerCapabilities {
+  return {
+    textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+    executeCommandProvider: { commands: [...EXECUTE_COMMANDS] },
+    codeActionProvider: CODE_ACTION_PROVIDER,
+    experimental: { agent: { version: 1 } },
+  };
+}
