@@ -27,6 +27,21 @@ export interface GateCall {
   input: unknown;
 }
 
+/**
+ * Capability metadata by which a tool tells the gate that it asks for its own actions, so the
+ * gate asks at the right moment (with the diff, with the exact command) and exactly once. A
+ * mutating tool without them is asked about before it runs, from its input alone.
+ */
+export interface GateMetadata {
+  /**
+   * Every file change the tool makes goes through `Workspace.apply` with `ctx.authorize`, which
+   * shows the gate the diff (`file_change`) and each outside path (`external_path`).
+   */
+  authorizesChanges?: boolean;
+  /** The tool calls `ctx.authorize({kind: "command"})` before it starts any process. */
+  authorizesCommands?: boolean;
+}
+
 /** The policy gate. */
 export interface ToolGate {
   /** Which tools the model is offered in this session's trust and mode. */

@@ -1,0 +1,155 @@
+/**
+ * Decides one gated action the mode did not settle: rules first ("don't ask again"), then the
+ * classifier in auto mode, then the user in the editor. Every way of not getting a Yes (No, a
+ * dismissed prompt, a client that cannot answer, a timeout, a cancel) is a denial whose reason
+ * tells the model what happened; nothing here throws or waits forever.
+ */
+import type { Config } from "../config/schema.js";
+import type { Editor, PermissionAnswer } from "../editor/editor.js";
+import type { Message } from "../providers/messages.js";
+import type { GateDecision } from "../tools/types.js";
+import { classifierPrompt, classify, recentContext, type Complete, type Verdict } from "./classifier.js";
+import type { ApprovalBook } from "./rule-book.js";
+import { describeRule, type ApprovalRule, type Scope } from "./rules.js";
+import type { GateCall, GateSession } from "./types.js";
+
+/** One action to decide. */
+export interface Proposal {
+  session: GateSession;
+  call: GateCall;
+  /** One line: tool, path or command, +N/-M lines. */
+  summary: string;
+  /** A few lines for the classifier (command and folder, paths, start of the diff). */
+  details: string;
+  /** The parts that need approval; the action runs unasked when rules cover every one. */
+  scopes: Scope[];
+  diff?: string;
+  files?: { uri: string; oldText: string; newText: string }[];
+}
+
+/** What the approver needs. */
+export interface ApproverDeps {
+  editor: Editor;
+  book: ApprovalBook;
+  config(): Config;
+  /** The classifier's model call; without it auto mode asks the user. */
+  complete?: Complete;
+  /** A session's conversation, for the classifier's context. */
+  history?(sessionId: string): readonly Message[];
+}
+
+/** The decision that lets an action run. */
+export const ALLOW: GateDecision = { allowed: true };
+
+/** Decides proposals. */
+export class Approver {
+  constructor(private readonly deps: ApproverDeps) {}
+
+  /** Rules, then (auto) the classifier, then the user. */
+  async decide(p: Proposal, signal: AbortSignal): Promise<GateDecision> {
+    const mode = p.session.mode;
+    if (mode === "full_access") return ALLOW;
+    if (!(await this.needsDecision(p))) return ALLOW;
+    if (signal.aborted) return cancelled();
+    if (mode === "auto") {
+      const verdict = await this.classify(p, signal);
+      if (signal.aborted) return cancelled();
+      if (verdict.decision === "allow") return ALLOW;
+      if (verdict.decision === "deny") {
+        return { allowed: false, reason: `The safety check refused ${p.summary}: ${verdict.reason}. Nothing was done; take another approach or ask the user.` };
+      }
+    }
+    return this.ask(p, signal);
+  }
+
+  /** True when some part is neither run by the mode (auto) nor covered by a rule. */
+  private async needsDecision(p: Proposal): Promise<boolean> {
+    const remembered = this.deps.config().remember_approvals;
+    for (const scope of p.scopes) {
+      if (p.session.mode === "auto" && scope.autoAllowed) continue;
+      if (!scope.rule || !(await this.deps.book.covers(p.session, scope.rule, remembered))) return true;
+    }
+    return false;
+  }
+
+  private async classify(p: Proposal, signal: AbortSignal): Promise<Verdict> {
+    const verdict = this.deps.complete ? await this.runClassifier(p, this.deps.complete, signal) : noClassifier();
+    const shown = { allow: "allowed", deny: "refused", ask: "asking you" }[verdict.decision];
+    this.status(p, `Safety check ${shown}: ${p.summary} (${verdict.reason})`);
+    return verdict;
+  }
+
+  private runClassifier(p: Proposal, complete: Complete, signal: AbortSignal): Promise<Verdict> {
+    const config = this.deps.config();
+    const context = recentContext(this.deps.history?.(p.session.sessionId) ?? []);
+    const { system, prompt } = classifierPrompt({ summary: p.summary, details: p.details, root: p.session.root }, context);
+    const request = {
+      sessionId: p.session.sessionId,
+      system,
+      prompt,
+      maxTokens: 300,
+      ...(config.policy.classifier_model ? { model: config.policy.classifier_model } : {}),
+    };
+    return classify(complete, request, signal, config.policy.classifier_timeout_s * 1000);
+  }
+
+  /** Asks the user in the editor and turns the answer into a decision. */
+  private async ask(p: Proposal, signal: AbortSignal): Promise<GateDecision> {
+    const answer = await this.requestPermission(p, signal);
+    if (signal.aborted) return cancelled();
+    if (answer.optionId === "reject") {
+      if (answer.note) this.status(p, `No answer to the permission prompt for ${p.summary}: ${answer.note} Counted as No.`);
+      return { allowed: false, reason: declined(p.summary, answer.note) };
+    }
+    if (answer.optionId === "allow_always") await this.remember(p);
+    return answer.accepted ? { allowed: true, accepted: answer.accepted } : ALLOW;
+  }
+
+  private async requestPermission(p: Proposal, signal: AbortSignal): Promise<PermissionAnswer> {
+    try {
+      return await this.deps.editor.requestPermission(
+        {
+          sessionId: p.session.sessionId,
+          toolCall: { id: p.call.id, name: p.call.name, title: p.call.title, input: p.call.input },
+          summary: p.summary,
+          ...(p.diff ? { diff: p.diff } : {}),
+          ...(p.files ? { files: p.files } : {}),
+        },
+        signal,
+      );
+    } catch (err) {
+      // Editors promise never to throw here; one that does still gets a No, not a crash.
+      return { optionId: "reject", note: `The permission prompt failed: ${(err as Error).message}.` };
+    }
+  }
+
+  /** Keeps the rules of a "don't ask again", and says what was (and was not) remembered. */
+  private async remember(p: Proposal): Promise<void> {
+    const rules = p.scopes.map((s) => s.rule).filter((r): r is ApprovalRule => r !== undefined);
+    const persist = this.deps.config().remember_approvals;
+    await this.deps.book.remember(p.session, rules, persist);
+    const notes: string[] = [];
+    if (rules.length) notes.push(`Won't ask again ${persist ? "in this project" : "in this session"} for ${rules.map(describeRule).join("; ")}.`);
+    const never = [...new Set(p.scopes.map((s) => s.unremembered).filter((u): u is string => u !== undefined))];
+    if (never.length) notes.push(`Allowed this time only: ${never.join("; ")}.`);
+    this.status(p, notes.join(" "));
+  }
+
+  private status(p: Proposal, text: string): void {
+    if (text) this.deps.editor.update(p.session.sessionId, { kind: "status", text });
+  }
+}
+
+/** The reason a model gets when the user did not approve. */
+export function declined(summary: string, note?: string): string {
+  const why = note ? ` — ${note.replace(/\.$/, "")}` : "";
+  return `The user declined ${summary}${why}. It was not done. Do not retry it as it is; ask the user what they want, or take another approach.`;
+}
+
+function cancelled(): GateDecision {
+  return { allowed: false, reason: "Cancelled by the user before it was approved; nothing was done." };
+}
+
+function noClassifier(): Verdict {
+  return { decision: "ask", reason: "no model is available for the safety check" };
+}

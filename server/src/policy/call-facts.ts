@@ -1,0 +1,76 @@
+/**
+ * What the gate can tell about a call from its input alone, before the tool runs: the command it
+ * would run, the paths it names, and a one-line summary for the prompt. This is the safety net for
+ * tools that do not ask the gate themselves (see docs/safety.md, "For tool authors").
+ */
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import type { Capability } from "../tools/types.js";
+import { isInside, uriToPath } from "../workspace/paths.js";
+
+/** Input fields that name a file or folder. */
+const PATH_FIELDS = ["path", "file_path", "cwd", "directory", "dir"] as const;
+
+/** The command an exec tool's input names, with its folder (absolute). */
+export function commandOf(capability: Capability, input: unknown, root: string): { command: string; cwd: string } | undefined {
+  if (capability.policyClass !== "exec") return undefined;
+  const command = field(input, "command");
+  if (typeof command !== "string") return undefined;
+  const cwd = field(input, "cwd");
+  return { command, cwd: typeof cwd === "string" ? path.resolve(root, cwd) : root };
+}
+
+/** Every path the input names (absolute), from the usual field names. */
+export function inputPaths(input: unknown, root: string): string[] {
+  const out: string[] = [];
+  for (const name of [...PATH_FIELDS, "paths"]) {
+    const v = field(input, name);
+    const values = Array.isArray(v) ? v : [v];
+    for (const p of values) if (typeof p === "string" && p) out.push(path.resolve(root, expandFileUri(p)));
+  }
+  return [...new Set(out)];
+}
+
+/** The paths of `paths` outside `root`. */
+export function outside(paths: readonly string[], root: string): string[] {
+  return paths.filter((p) => !isInside(root, p));
+}
+
+/** The folder a path stands for: itself when it is a folder, else the folder containing it. */
+export async function folderOf(abs: string): Promise<string> {
+  const st = await stat(abs).catch(() => undefined);
+  return st?.isDirectory() ? abs : path.dirname(abs);
+}
+
+/** Text on one line (newlines shown as ⏎), cut to `max` characters. */
+export function oneLine(text: string, max = 200): string {
+  const flat = text.replace(/\r?\n/g, " ⏎ ").replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** A path as the user knows it: relative inside the project, absolute outside. */
+export function shownPath(abs: string, root: string): string {
+  if (!isInside(root, abs)) return abs;
+  return path.relative(root, abs).split(path.sep).join("/") || ".";
+}
+
+/** "execute_command: npm test (in packages/app)". */
+export function commandSummary(tool: string, command: string, cwd: string, root: string): string {
+  const where = cwd === root ? "" : ` (in ${shownPath(cwd, root)})`;
+  return `${tool}: ${oneLine(command, 160)}${where}`;
+}
+
+/** "web_fetch: Fetch https://example.com" or, without a useful title, the input in brief. */
+export function callSummary(tool: string, title: string, input: unknown): string {
+  if (title && title !== tool) return `${tool}: ${oneLine(title, 160)}`;
+  const json = JSON.stringify(input ?? {});
+  return json === "{}" ? tool : `${tool} ${oneLine(json, 160)}`;
+}
+
+function field(input: unknown, name: string): unknown {
+  return input && typeof input === "object" ? (input as Record<string, unknown>)[name] : undefined;
+}
+
+function expandFileUri(p: string): string {
+  return p.startsWith("file:") ? (uriToPath(p) ?? p) : p;
+}

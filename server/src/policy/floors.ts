@@ -1,0 +1,249 @@
+/**
+ * The floors: a small deny list of destructive commands that holds in every safety mode, full
+ * access included, unless config `[policy] lift_floors` names the floor. They are a seatbelt for
+ * the handful of commands that destroy a machine or a shared branch in one line, not a sandbox:
+ * anything subtler is the job of the mode, the prompts and the classifier.
+ */
+import path from "node:path";
+import type { FloorName } from "../config/schema.js";
+import { isInside } from "../workspace/paths.js";
+import {
+  basename,
+  effectiveWords,
+  innerCommandLine,
+  parseCommandLine,
+  type SimpleCommand,
+} from "./command-line.js";
+
+/** What the floors need to know about where a command runs. */
+export interface FloorContext {
+  /** Absolute working directory of the command. */
+  cwd: string;
+  /** The project root. */
+  root: string;
+  /** The user's home directory. */
+  home: string;
+  /** Floors config lifted. */
+  lifted: readonly FloorName[];
+  /** Branch patterns a forced push may not reach (`release/*` style globs). */
+  protectedBranches: readonly string[];
+  /** The branch checked out in the repository at `dir`, for a push that names none. */
+  currentBranch(dir: string): string | undefined;
+}
+
+/** A floor a command hits, and why, in words for the model and the user. */
+export interface FloorHit {
+  floor: FloorName;
+  reason: string;
+}
+
+/** How deep `bash -c "bash -c ..."` is followed. */
+const MAX_DEPTH = 4;
+
+/** The first floor `command` hits, or undefined when it hits none (or all it hits are lifted). */
+export function checkFloors(command: string, ctx: FloorContext): FloorHit | undefined {
+  return checkLine(command, ctx, ctx.cwd, 0);
+}
+
+function checkLine(line: string, ctx: FloorContext, startCwd: string, depth: number): FloorHit | undefined {
+  if (isForkBomb(line)) {
+    const hit = lift(ctx, "fork_bomb", "it is a fork bomb: it spawns processes until the machine stops responding");
+    if (hit) return hit;
+  }
+  let cwd = startCwd;
+  for (const cmd of parseCommandLine(line).commands) {
+    const hit = checkCommand(cmd, ctx, cwd, depth);
+    if (hit) return hit;
+    cwd = followCd(cmd, cwd, ctx.home);
+  }
+  return undefined;
+}
+
+function checkCommand(cmd: SimpleCommand, ctx: FloorContext, cwd: string, depth: number): FloorHit | undefined {
+  const inner = innerCommandLine(cmd.words);
+  if (inner !== undefined && depth < MAX_DEPTH) {
+    const hit = checkLine(inner, ctx, cwd, depth + 1);
+    if (hit) return hit;
+  }
+  const rm = removesProtectedDir(cmd, ctx, cwd);
+  if (rm) return lift(ctx, "rm_root", rm);
+  const disk = writesDisk(cmd);
+  if (disk) return lift(ctx, "disk_format", disk);
+  const push = forcePushesProtected(cmd, ctx, cwd);
+  if (push) return lift(ctx, "force_push_protected", push);
+  return undefined;
+}
+
+/** The hit, unless config lifted that floor. */
+function lift(ctx: FloorContext, floor: FloorName, why: string): FloorHit | undefined {
+  if (ctx.lifted.includes(floor)) return undefined;
+  return {
+    floor,
+    reason: `Refused in every safety mode: ${why}. This safety floor ("${floor}") can only be lifted in the configuration ([policy] lift_floors); do not try to work around it.`,
+  };
+}
+
+/** The classic shell fork bomb, `:(){ :|:& };:` and its renamings. */
+export function isForkBomb(line: string): boolean {
+  const flat = line.replace(/\s+/g, "");
+  return /([\w:.-]+)\(\)\{\1\|\1&?;?\};?\1/.test(flat);
+}
+
+/** Where `cd` leaves the rest of the line (unknown targets leave it as it was). */
+function followCd(cmd: SimpleCommand, cwd: string, home: string): string {
+  const eff = effectiveWords(cmd.words);
+  if (eff[0] !== "cd" && eff[0] !== "pushd") return cwd;
+  const target = eff.slice(1).find((w) => !w.startsWith("-"));
+  if (target === undefined) return home;
+  return path.resolve(cwd, expandHome(target, home));
+}
+
+/** `~`, `$HOME` and `${HOME}` at the start of a word, expanded. */
+function expandHome(word: string, home: string): string {
+  return word.replace(/^(~|\$HOME|\$\{HOME\})(?=\/|$)/, home);
+}
+
+/** `rm -r` of `/`, the home folder, the project root, or a folder containing one of them. */
+function removesProtectedDir(cmd: SimpleCommand, ctx: FloorContext, cwd: string): string | undefined {
+  const eff = effectiveWords(cmd.words);
+  if (eff[0] === undefined || basename(eff[0]) !== "rm") return undefined;
+  let recursive = false;
+  let optionsEnded = false;
+  const targets: string[] = [];
+  for (const w of eff.slice(1)) {
+    if (!optionsEnded && w === "--") optionsEnded = true;
+    else if (!optionsEnded && w.startsWith("--")) recursive ||= w === "--recursive";
+    else if (!optionsEnded && /^-[A-Za-z]+$/.test(w)) recursive ||= /[rR]/.test(w);
+    else targets.push(w);
+  }
+  if (!recursive) return undefined;
+  for (const t of targets) {
+    const abs = resolveRmTarget(t, cwd, ctx.home);
+    if (abs === undefined) continue;
+    const what = protectedDirName(abs, ctx);
+    if (what) return `"rm ${eff.slice(1).join(" ")}" would delete ${what}`;
+  }
+  return undefined;
+}
+
+/** The folder an rm target removes (or empties: `dir/*`), absolute. */
+function resolveRmTarget(target: string, cwd: string, home: string): string | undefined {
+  let t = expandHome(target, home);
+  // "dir/*" and "*" empty the folder: as bad as removing it when the folder is protected.
+  t = t.replace(/(^|\/)(\.?\*)$/, "$1") || ".";
+  if (/[*?[]/.test(t)) return undefined;
+  return path.resolve(cwd, t);
+}
+
+function protectedDirName(abs: string, ctx: FloorContext): string | undefined {
+  if (abs === path.parse(abs).root) return `the filesystem root (${abs})`;
+  if (isInside(abs, ctx.home)) return abs === ctx.home ? `the home folder (${abs})` : `${abs}, which contains the home folder`;
+  if (isInside(abs, ctx.root)) return abs === ctx.root ? `the project root (${abs})` : `${abs}, which contains the project`;
+  return undefined;
+}
+
+/** Block devices that hold file systems (partitions included). */
+const DISK_DEVICE = /^\/dev\/(sd[a-z]+\d*|hd[a-z]+\d*|vd[a-z]+\d*|xvd[a-z]+\d*|nvme\d+n\d+(p\d+)?|mmcblk\d+(p\d+)?|r?disk\d+(s\d+)?|md\d+|dm-\d+|mapper\/.+)$/;
+
+/** Programs that make or wipe a file system whatever their target. */
+const FORMATTERS = /^(mkfs(\..+)?|mke2fs|mkdosfs|mkntfs|mkexfatfs|newfs(_.+)?|wipefs|blkdiscard)$/;
+
+const DISKUTIL_ERASE = new Set(["eraseDisk", "eraseVolume", "partitionDisk", "zeroDisk", "randomDisk", "secureErase", "reformat"]);
+
+/** Formatting a disk, or writing over a disk device (`dd of=/dev/sda`, `> /dev/sda`, `shred /dev/sda`). */
+function writesDisk(cmd: SimpleCommand): string | undefined {
+  const eff = effectiveWords(cmd.words);
+  const program = eff[0] === undefined ? "" : basename(eff[0]);
+  const devices = eff.slice(1).filter((w) => DISK_DEVICE.test(w));
+  if (FORMATTERS.test(program)) return `"${program}" formats or wipes a disk`;
+  if (program === "diskutil" && eff.slice(1).some((w) => DISKUTIL_ERASE.has(w))) return `"diskutil ${eff[1]}" erases a disk`;
+  if (program === "dd") {
+    const of = eff.find((w) => w.startsWith("of="))?.slice(3);
+    if (of && DISK_DEVICE.test(of)) return `"dd of=${of}" writes over a disk device`;
+  }
+  if (["shred", "mkswap", "tee", "cp"].includes(program) && devices.length) return `"${program}" would overwrite the disk device ${devices[0]}`;
+  const redirect = cmd.redirects.find((r) => r.op.includes(">") && DISK_DEVICE.test(r.target));
+  if (redirect) return `redirecting output to ${redirect.target} writes over a disk device`;
+  return undefined;
+}
+
+/** Options of `git push` that take the next word as their value. */
+const PUSH_VALUE_OPTIONS = new Set(["-o", "--push-option", "--receive-pack", "--exec", "--repo"]);
+
+/** `git push --force` (or a `+refspec`) to a protected branch. */
+function forcePushesProtected(cmd: SimpleCommand, ctx: FloorContext, cwd: string): string | undefined {
+  const eff = effectiveWords(cmd.words);
+  if (eff[0] === undefined || basename(eff[0]) !== "git") return undefined;
+  let i = 1;
+  let dir = cwd;
+  for (; i < eff.length && eff[i]!.startsWith("-"); i++) {
+    if (eff[i] === "-C") dir = path.resolve(dir, eff[++i] ?? ".");
+    else if (eff[i] === "-c") i++;
+  }
+  if (eff[i] !== "push") return undefined;
+  const push = readPushArgs(eff.slice(i + 1));
+  const forcedTo = forcedBranches(push, () => ctx.currentBranch(dir));
+  if (forcedTo === "all") return "a forced push of every branch reaches the protected branches";
+  if (forcedTo === "unknown") return "a forced push without a branch name, and the checked-out branch could not be read";
+  const hit = forcedTo.find((b) => isProtectedBranch(b, ctx.protectedBranches));
+  return hit === undefined ? undefined : `a forced push to the protected branch "${hit}" rewrites shared history`;
+}
+
+interface PushArgs {
+  force: boolean;
+  all: boolean;
+  refspecs: string[];
+}
+
+function readPushArgs(args: string[]): PushArgs {
+  const out: PushArgs = { force: false, all: false, refspecs: [] };
+  const positional: string[] = [];
+  for (let j = 0; j < args.length; j++) {
+    const a = args[j]!;
+    if (a === "--force" || a.startsWith("--force-with-lease")) out.force = true;
+    else if (a === "--all" || a === "--mirror" || a === "--branches") out.all = true;
+    else if (PUSH_VALUE_OPTIONS.has(a)) j++;
+    else if (/^-[A-Za-z]+$/.test(a)) out.force ||= a.includes("f");
+    else if (!a.startsWith("-")) positional.push(a);
+  }
+  out.refspecs = positional.slice(1); // the first is the remote
+  return out;
+}
+
+/** The branches a push forces, "all", or "unknown" when it forces the unreadable current branch. */
+function forcedBranches(push: PushArgs, current: () => string | undefined): string[] | "all" | "unknown" {
+  if (push.force && push.all) return "all";
+  if (push.refspecs.length === 0) {
+    if (!push.force) return [];
+    const branch = current();
+    return branch === undefined ? "unknown" : [branch];
+  }
+  const out: string[] = [];
+  for (const spec of push.refspecs) {
+    const plus = spec.startsWith("+");
+    if (!plus && !push.force) continue;
+    const body = plus ? spec.slice(1) : spec;
+    const colon = body.lastIndexOf(":");
+    let dst = colon === -1 ? body : body.slice(colon + 1);
+    if (colon !== -1 && colon === 0) continue; // ":branch" deletes, it does not force
+    if (dst === "HEAD" || dst === "@") {
+      const c = current();
+      if (c === undefined) return "unknown";
+      dst = c;
+    }
+    out.push(dst.replace(/^refs\/heads\//, ""));
+  }
+  return out;
+}
+
+/** True when `branch` matches one of the patterns (`*` matches any run of characters). */
+export function isProtectedBranch(branch: string, patterns: readonly string[]): boolean {
+  return patterns.some((p) => {
+    const re = new RegExp(`^${p.split("*").map(escapeRegExp).join(".*")}$`);
+    return re.test(branch);
+  });
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

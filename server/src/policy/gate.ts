@@ -1,0 +1,281 @@
+/**
+ * The policy gate: every tool call passes `check` before it runs, and every change set, outside
+ * path and command a running tool finds passes `authorize`. Order of questions, each able to
+ * refuse: trust, the mode, the floors, then (rules, classifier, user) in the Approver.
+ *
+ * Each gated action is decided exactly once per call. A tool that asks for its own actions
+ * (GateMetadata) passes `check` and is asked at `authorize`, where the diff or the exact command
+ * exists; any other mutating tool is asked at `check` from its input, and what it later
+ * authorizes within the same call is covered by that answer. See docs/safety.md.
+ */
+import os from "node:os";
+import path from "node:path";
+import type { ListFilter } from "../tools/registry.js";
+import type { Capability, GateDecision, GatedAction } from "../tools/types.js";
+import { isInside } from "../workspace/paths.js";
+import { ALLOW, Approver, type ApproverDeps, type Proposal } from "./approver.js";
+import { callSummary, commandOf, commandSummary, folderOf, inputPaths, oneLine, outside } from "./call-facts.js";
+import { checkFloors, type FloorHit } from "./floors.js";
+import { currentBranch } from "./git-head.js";
+import { isReadOnlyMode, modeActionRefusal, modeRefusal, PLAN_ONLY_TOOLS } from "./modes.js";
+import { ApprovalBook } from "./rule-book.js";
+import { commandScopes, externalScope, fileChangeScopes, ruleCovers, toolPathScope, toolScope, type Scope } from "./rules.js";
+import { policyForTrust, trustRefusal } from "./trust.js";
+import type { GateCall, GateMetadata, GateSession, ToolGate } from "./types.js";
+
+/** What the gate is built from. */
+export interface PolicyGateDeps extends Omit<ApproverDeps, "book"> {
+  /** The user's home folder (the floors protect it); os.homedir() by default. */
+  home?: string;
+  /** The checked-out branch at a folder; read from .git/HEAD by default. */
+  currentBranch?(dir: string): string | undefined;
+}
+
+/** What one call has had approved so far (the gate never asks twice within a call). */
+interface CallMemory {
+  /** The call itself was approved at check: its in-project changes and commands are covered. */
+  approved: boolean;
+  commands: Set<string>;
+  external: { dir: string; access: "read" | "write" }[];
+  /** Outside folders a file tool will write; decided with the diff in its file_change. */
+  deferred: string[];
+}
+
+type OutsideAccess = "read" | "write";
+
+/** The real gate. */
+export class PolicyGate implements ToolGate {
+  /** The approval rules in force (session and remembered). */
+  readonly book: ApprovalBook;
+  private readonly approver: Approver;
+  private readonly calls = new WeakMap<GateCall, CallMemory>();
+
+  constructor(private readonly deps: PolicyGateDeps) {
+    this.book = new ApprovalBook((message) => deps.editor.showMessage("warning", `agent-lsp approvals: ${message}`));
+    this.approver = new Approver({ ...deps, book: this.book });
+  }
+
+  /** Trust decides the classes offered; write tools stay offered in read-only modes (refused with a reason). */
+  filter(session: GateSession): ListFilter {
+    return {
+      kind: "all",
+      policy: policyForTrust(session.trust),
+      excludedNames: session.mode === "plan" ? [] : PLAN_ONLY_TOOLS,
+    };
+  }
+
+  async check(session: GateSession, call: GateCall, capability: Capability, signal: AbortSignal): Promise<GateDecision> {
+    const refusal = trustRefusal(session.trust, capability) ?? modeRefusal(session.mode, capability);
+    if (refusal) return deny(refusal);
+    const command = commandOf(capability, call.input, session.root);
+    const floor = command && this.floor(session, command.command, command.cwd);
+    if (floor) return deny(floor.reason);
+    const external = asksChanges(capability) ? [] : outside(inputPaths(call.input, session.root), session.root);
+    if (external.length && isReadOnlyMode(session.mode)) {
+      return deny(outsideRefusal(session, capability.policyClass === "read_only" ? "read" : "write", external[0]!));
+    }
+    const scopes = await this.callScopes(session, call, capability, command, external);
+    if (!scopes.length) return ALLOW;
+    const proposal: Proposal = {
+      session,
+      call,
+      summary: checkSummary(session, call, command, external),
+      details: checkDetails(capability, call, command, external),
+      scopes,
+    };
+    const decision = await this.approver.decide(proposal, signal);
+    if (!decision.allowed) return decision;
+    await this.rememberCall(call, capability, command?.command, external);
+    return ALLOW;
+  }
+
+  async authorize(session: GateSession, call: GateCall, capability: Capability, action: GatedAction, signal: AbortSignal): Promise<GateDecision> {
+    if (action.kind === "file_change") return this.fileChange(session, call, action, signal);
+    if (action.kind === "external_path") return this.externalPath(session, call, capability, action, signal);
+    return this.command(session, call, action, signal);
+  }
+
+  private async fileChange(
+    session: GateSession,
+    call: GateCall,
+    action: Extract<GatedAction, { kind: "file_change" }>,
+    signal: AbortSignal,
+  ): Promise<GateDecision> {
+    const refusal = guestRefusal(session, "Changing files") ?? modeActionRefusal(session.mode, `Changing files (${action.summary})`);
+    if (refusal) return deny(refusal);
+    const memory = this.memory(call);
+    const deferred = memory.deferred.splice(0).map((dir) => externalScope(dir, "write"));
+    const scopes = [...fileChangeScopes(call.name, session.root, action.files.map((f) => f.path)), ...deferred].filter(
+      (s) => !(memory.approved && s.rule?.kind === "file") && !(s.rule?.kind === "external" && coveredInCall(memory, s.rule)),
+    );
+    if (!scopes.length) return ALLOW;
+    return this.approver.decide(
+      {
+        session,
+        call,
+        summary: action.external ? `${action.summary} — outside the project` : action.summary,
+        details: `Diff:\n${action.diff.slice(0, 3000)}`,
+        scopes,
+        diff: action.diff,
+        files: action.files.map((f) => ({ uri: f.uri, oldText: f.oldText, newText: f.newText })),
+      },
+      signal,
+    );
+  }
+
+  private async externalPath(
+    session: GateSession,
+    call: GateCall,
+    capability: Capability,
+    action: Extract<GatedAction, { kind: "external_path" }>,
+    signal: AbortSignal,
+  ): Promise<GateDecision> {
+    const abs = path.resolve(session.root, action.path);
+    if (isReadOnlyMode(session.mode)) return deny(outsideRefusal(session, action.access, abs));
+    const memory = this.memory(call);
+    const dir = await folderOf(abs);
+    if (coveredInCall(memory, { kind: "external", dir, access: action.access })) return ALLOW;
+    if (action.access === "write" && asksChanges(capability) && session.mode !== "full_access") {
+      // The file_change that follows carries the diff: decide both there, in one prompt.
+      memory.deferred.push(dir);
+      return ALLOW;
+    }
+    const decision = await this.approver.decide(
+      {
+        session,
+        call,
+        summary: `${call.name}: ${action.access} ${abs} (outside the project)`,
+        details: `${action.access === "read" ? "Read" : "Write"} outside the project: ${abs}`,
+        scopes: [externalScope(dir, action.access)],
+      },
+      signal,
+    );
+    if (decision.allowed) memory.external.push({ dir, access: action.access });
+    return decision;
+  }
+
+  private async command(
+    session: GateSession,
+    call: GateCall,
+    action: Extract<GatedAction, { kind: "command" }>,
+    signal: AbortSignal,
+  ): Promise<GateDecision> {
+    const floor = this.floor(session, action.command, action.cwd);
+    if (floor) return deny(floor.reason);
+    const refusal = guestRefusal(session, "Running commands") ?? modeActionRefusal(session.mode, "Running commands");
+    if (refusal) return deny(refusal);
+    const memory = this.memory(call);
+    if (memory.commands.has(action.command)) return ALLOW;
+    const scopes = commandScopes(action.command);
+    if (!isInside(session.root, action.cwd)) scopes.push(externalScope(action.cwd, "write"));
+    const decision = await this.approver.decide(
+      {
+        session,
+        call,
+        summary: commandSummary(call.name, action.command, action.cwd, session.root),
+        details: `Command: ${action.command.slice(0, 2000)}\nFolder: ${action.cwd}`,
+        scopes,
+      },
+      signal,
+    );
+    if (decision.allowed) memory.commands.add(action.command);
+    return decision;
+  }
+
+  /** The parts of a call that need approval before it runs. */
+  private async callScopes(
+    session: GateSession,
+    call: GateCall,
+    capability: Capability,
+    command: { command: string; cwd: string } | undefined,
+    external: string[],
+  ): Promise<Scope[]> {
+    const access: OutsideAccess = capability.policyClass === "read_only" ? "read" : "write";
+    const scopes: Scope[] = [];
+    for (const p of external) scopes.push(externalScope(await folderOf(p), access));
+    if (capability.policyClass === "read_only" || asksItself(capability)) return scopes;
+    if (command) return [...scopes, ...commandScopes(command.command)];
+    const inside = inputPaths(call.input, session.root).filter((p) => isInside(session.root, p));
+    if (!inside.length) return [...scopes, toolScope(call.name, capability.policyClass)];
+    for (const p of inside) scopes.push(toolPathScope(call.name, capability.policyClass, await folderOf(p)));
+    return scopes;
+  }
+
+  private async rememberCall(call: GateCall, capability: Capability, command: string | undefined, external: string[]): Promise<void> {
+    const memory = this.memory(call);
+    memory.approved = true;
+    if (command !== undefined) memory.commands.add(command);
+    const access: OutsideAccess = capability.policyClass === "read_only" ? "read" : "write";
+    for (const p of external) memory.external.push({ dir: await folderOf(p), access });
+  }
+
+  private memory(call: GateCall): CallMemory {
+    let m = this.calls.get(call);
+    if (!m) this.calls.set(call, (m = { approved: false, commands: new Set(), external: [], deferred: [] }));
+    return m;
+  }
+
+  private floor(session: GateSession, command: string, cwd: string): FloorHit | undefined {
+    const policy = this.deps.config().policy;
+    return checkFloors(command, {
+      cwd,
+      root: session.root,
+      home: this.deps.home ?? os.homedir(),
+      lifted: policy.lift_floors,
+      protectedBranches: policy.protected_branches,
+      currentBranch: this.deps.currentBranch ?? currentBranch,
+    });
+  }
+}
+
+/** Builds the gate the runtime uses. */
+export function createPolicyGate(deps: PolicyGateDeps): PolicyGate {
+  return new PolicyGate(deps);
+}
+
+function deny(reason: string): GateDecision {
+  return { allowed: false, reason };
+}
+
+function metadata(capability: Capability): GateMetadata {
+  return capability.metadata as GateMetadata;
+}
+
+/** The tool shows its file changes to the gate itself (with the diff). */
+function asksChanges(capability: Capability): boolean {
+  return metadata(capability).authorizesChanges === true;
+}
+
+/** The tool asks for its own effect, so check lets it start. */
+function asksItself(capability: Capability): boolean {
+  const m = metadata(capability);
+  if (capability.policyClass === "read_write") return m.authorizesChanges === true || m.authorizesCommands === true;
+  if (capability.policyClass === "exec") return m.authorizesCommands === true;
+  return false;
+}
+
+function coveredInCall(memory: CallMemory, wanted: { kind: "external"; dir: string; access: OutsideAccess }): boolean {
+  return memory.external.some((e) => ruleCovers({ kind: "external", ...e }, wanted));
+}
+
+function guestRefusal(session: GateSession, what: string): string | undefined {
+  return session.trust === "operator" ? undefined : `${what} is not allowed: this session has guest trust (read-only).`;
+}
+
+function outsideRefusal(session: GateSession, access: OutsideAccess, abs: string): string {
+  const verb = access === "read" ? "Reading" : "Writing";
+  return `${verb} ${abs} is not allowed: it is outside the project (${session.root}) and the session is ${session.mode === "plan" ? "in plan mode" : "read-only"}.`;
+}
+
+function checkSummary(session: GateSession, call: GateCall, command: { command: string; cwd: string } | undefined, external: string[]): string {
+  const base = command ? commandSummary(call.name, command.command, command.cwd, session.root) : callSummary(call.name, call.title, call.input);
+  return external.length ? `${base} — outside the project: ${oneLine(external.join(", "), 120)}` : base;
+}
+
+function checkDetails(capability: Capability, call: GateCall, command: { command: string; cwd: string } | undefined, external: string[]): string {
+  const lines = command
+    ? [`Command: ${command.command.slice(0, 2000)}`, `Folder: ${command.cwd}`]
+    : [`Tool: ${call.name} (${capability.policyClass}): ${oneLine(capability.description, 200)}`, `Input: ${JSON.stringify(call.input ?? {}).slice(0, 1500)}`];
+  if (external.length) lines.push(`Outside the project: ${external.join(", ")}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,139 @@
+/**
+ * Approval rules: what "Yes, don't ask again" remembers, and the scopes an action is asked in.
+ * A rule is deliberately narrow: a file tool under one directory, one program in this project,
+ * one directory outside the project, or one tool that has neither a path nor a command.
+ */
+import path from "node:path";
+import type { PolicyClass } from "../tools/types.js";
+import { isInside } from "../workspace/paths.js";
+import { basename, effectiveWords, parseCommandLine } from "./command-line.js";
+
+/** One remembered approval. Directories are absolute. */
+export type ApprovalRule =
+  | { kind: "file"; tool: string; dir: string }
+  | { kind: "program"; program: string }
+  | { kind: "external"; dir: string; access: "read" | "write" }
+  | { kind: "tool"; tool: string };
+
+/** One part of an action that needs approval. */
+export interface Scope {
+  /** What "don't ask again" remembers for this part; absent when it may never be remembered. */
+  rule?: ApprovalRule;
+  /** Why it cannot be remembered, in words for the user. */
+  unremembered?: string;
+  /** In auto mode this part runs without the classifier (in-root edits, local state). */
+  autoAllowed: boolean;
+}
+
+/** True when `rule` grants what `wanted` asks for. */
+export function ruleCovers(rule: ApprovalRule, wanted: ApprovalRule): boolean {
+  switch (wanted.kind) {
+    case "file":
+      return rule.kind === "file" && rule.tool === wanted.tool && isInside(rule.dir, wanted.dir);
+    case "program":
+      return rule.kind === "program" && rule.program === wanted.program;
+    case "external":
+      return (
+        rule.kind === "external" && isInside(rule.dir, wanted.dir) && (rule.access === "write" || wanted.access === "read")
+      );
+    case "tool":
+      return rule.kind === "tool" && rule.tool === wanted.tool;
+  }
+}
+
+/** True when the same rule (ignoring order of keys). */
+export function sameRule(a: ApprovalRule, b: ApprovalRule): boolean {
+  return ruleCovers(a, b) && ruleCovers(b, a);
+}
+
+/** A rule in words, for status updates and the docs' examples. */
+export function describeRule(rule: ApprovalRule): string {
+  switch (rule.kind) {
+    case "file":
+      return `${rule.tool} under ${rule.dir}`;
+    case "program":
+      return `the program "${rule.program}"`;
+    case "external":
+      return `${rule.access === "write" ? "reading and writing" : "reading"} under ${rule.dir}`;
+    case "tool":
+      return `the tool ${rule.tool}`;
+  }
+}
+
+/** The folder of agent-lsp's own settings (config, remembered approvals) inside a project. */
+const SETTINGS_DIR = ".agent-lsp";
+
+/**
+ * Scopes of a file change: that tool under each file's directory, plus each outside directory.
+ * A change to agent-lsp's own settings (`.agent-lsp/`, where config and approvals live) is asked
+ * every time, even in auto mode: a model must not grant itself permissions.
+ */
+export function fileChangeScopes(tool: string, root: string, paths: readonly string[]): Scope[] {
+  // A change that only creates folders names no file: the rule then covers the whole project.
+  const dirs = paths.length ? paths.map((p) => path.dirname(path.resolve(root, p))) : [root];
+  const settings = path.join(root, SETTINGS_DIR);
+  const scopes: Scope[] = unique(dirs).map((dir) =>
+    isInside(settings, dir)
+      ? { unremembered: "changes to agent-lsp's own settings are always asked", autoAllowed: false }
+      : { rule: { kind: "file", tool, dir }, autoAllowed: true },
+  );
+  for (const dir of unique(dirs.filter((d) => !isInside(root, d)))) scopes.push(externalScope(dir, "write"));
+  return dedupe(scopes);
+}
+
+/** The scope of a path outside the project (its directory, or itself when it is one). */
+export function externalScope(dir: string, access: "read" | "write"): Scope {
+  return { rule: { kind: "external", dir, access }, autoAllowed: false };
+}
+
+/** Programs that run whatever command they are given: approving one would approve everything. */
+const LAUNCHERS = new Set([
+  "sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "eval", "exec", "xargs", "sudo", "doas", "su", "env",
+  "command", "nohup", "time", "timeout", "nice", "ionice", "stdbuf", "source", ".", "parallel", "watch",
+]);
+
+/**
+ * Scopes of a command line: one per program it runs (`npm test && npm run lint` is "npm"), so a
+ * remembered program never approves a line that also runs something else. Lines that hide a
+ * command (substitution) or hand one to a launcher (`bash -c`, `xargs`) are never remembered.
+ */
+export function commandScopes(command: string): Scope[] {
+  const line = parseCommandLine(command);
+  const scopes: Scope[] = [];
+  if (line.opaque) {
+    scopes.push({ unremembered: "a command with $(...) or backticks is never remembered", autoAllowed: false });
+  }
+  for (const cmd of line.commands) {
+    const program = effectiveWords(cmd.words)[0];
+    if (program === undefined) continue;
+    const launcher = [cmd.words[0] ?? "", program].map(basename).find((w) => LAUNCHERS.has(w));
+    if (launcher) scopes.push({ unremembered: `commands run through "${launcher}" are never remembered`, autoAllowed: false });
+    else scopes.push({ rule: { kind: "program", program: basename(program) }, autoAllowed: false });
+  }
+  if (!scopes.length) scopes.push({ unremembered: "an empty command", autoAllowed: false });
+  return dedupe(scopes);
+}
+
+/** The scope of a tool that has neither a path nor a command to scope by. */
+export function toolScope(tool: string, policyClass: PolicyClass): Scope {
+  return { rule: { kind: "tool", tool }, autoAllowed: policyClass === "read_only" || policyClass === "read_write" };
+}
+
+/** The scope of a mutating tool with a path in the project: that tool under that directory. */
+export function toolPathScope(tool: string, policyClass: PolicyClass, dir: string): Scope {
+  return { rule: { kind: "file", tool, dir }, autoAllowed: policyClass === "read_only" || policyClass === "read_write" };
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items)];
+}
+
+function dedupe(scopes: Scope[]): Scope[] {
+  const seen = new Set<string>();
+  return scopes.filter((s) => {
+    const key = JSON.stringify(s.rule ?? s.unremembered);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
