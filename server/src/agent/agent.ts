@@ -5,7 +5,7 @@
 import path from "node:path";
 import type { Config, SafetyMode } from "../config/schema.js";
 import type { Editor } from "../editor/editor.js";
-import { ZERO_USAGE, type Usage } from "../providers/messages.js";
+import { ZERO_USAGE, type Message, type Usage } from "../providers/messages.js";
 import type { Provider } from "../providers/provider.js";
 import { createProvider, parseModelRef, providerSettings } from "../providers/registry.js";
 import type { PromptParams, StopReason } from "../protocol/schemas.js";
@@ -59,7 +59,7 @@ export class Agent {
     const id = newSessionId();
     const mode = params.mode ?? config.safety;
     const log = HistoryLog.create(root, { type: "session", sessionId: id, created: new Date().toISOString(), cwd: root, mode, model });
-    const session = new Session(id, new Workspace(root, this.deps.editor), log, { mode, model });
+    const session = new Session(id, this.workspaceFor(root), log, { mode, model });
     this.sessions.set(id, session);
     return { sessionId: id, mode, model };
   }
@@ -110,7 +110,7 @@ export class Agent {
       }
       const log = HistoryLog.reopen(root, sessionId, loaded.messages.length);
       const sessionRoot = loaded.header.cwd || root;
-      session = new Session(sessionId, new Workspace(sessionRoot, this.deps.editor), log, {
+      session = new Session(sessionId, this.workspaceFor(sessionRoot), log, {
         mode: (loaded.mode || this.deps.config().safety) as SafetyMode,
         model: loaded.model || this.deps.config().model,
         history: loaded.messages,
@@ -177,6 +177,35 @@ export class Agent {
     for (const s of this.all()) s.log.close();
   }
 
+  /**
+   * One short model call outside the conversation (the auto-mode safety check): the session's
+   * model, or `request.model` when given. Returns the whole text; throws when the call fails.
+   */
+  async complete(
+    sessionId: string,
+    request: { system: string; prompt: string; model?: string; maxTokens: number },
+    signal: AbortSignal,
+  ): Promise<string> {
+    const session = this.get(sessionId);
+    const { provider, model } = await this.resolveProvider({ model: request.model ?? session.model }, this.deps.config());
+    const messages: Message[] = [{ role: "user", content: [{ type: "text", text: request.prompt }] }];
+    let text = "";
+    for await (const ev of provider.stream({ model, system: request.system, messages, tools: [], maxTokens: request.maxTokens }, signal)) {
+      if (ev.type === "text_delta") text += ev.text;
+      else if (ev.type === "error") throw new Error(ev.message);
+    }
+    if (signal.aborted) throw new Error("Cancelled.");
+    return text;
+  }
+
+  /**
+   * A session's Workspace. Writes outside the root are let through to the gate, which asks,
+   * classifies or refuses them by mode (the Workspace alone would refuse them all).
+   */
+  private workspaceFor(root: string): Workspace {
+    return new Workspace(root, this.deps.editor, { allowExternalWrites: true });
+  }
+
   private validateModel(model: string, config: Config): void {
     try {
       const ref = parseModelRef(model, config);
@@ -199,7 +228,7 @@ export class Agent {
     };
   }
 
-  private async resolveProvider(session: Session, config: Config): Promise<{ provider: Provider; model: string }> {
+  private async resolveProvider(session: { model: string }, config: Config): Promise<{ provider: Provider; model: string }> {
     const ref = parseModelRef(session.model, config);
     const settings = providerSettings(ref.provider, config);
     if (!ref.model) throw new Error(`No model id for provider "${ref.provider}": set model = "${ref.provider}/MODEL-ID".`);

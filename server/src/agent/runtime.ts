@@ -4,7 +4,8 @@
  */
 import type { Config } from "../config/schema.js";
 import type { Editor } from "../editor/editor.js";
-import { allowAllGate, type ToolGate } from "../policy/types.js";
+import { createPolicyGate } from "../policy/gate.js";
+import type { ToolGate } from "../policy/types.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { registerBuiltinTools } from "./builtins.js";
 import type { ToolServices } from "../tools/types.js";
@@ -16,6 +17,8 @@ import { SlashCommands } from "./slash-commands.js";
 export interface Runtime {
   agent: Agent;
   registry: ToolRegistry;
+  /** The policy gate every tool call passes. */
+  gate: ToolGate;
   services: ToolServices;
   commands: SlashCommands;
   /** Stops what the runtime started (turns, processes) and closes logs. */
@@ -34,10 +37,23 @@ export function createRuntime(options: {
   const services: ToolServices = {};
   const commands = new SlashCommands();
   const builtins = registerBuiltinTools(registry, services, commands, options.config);
-  const agent = new Agent({
+  // The gate's classifier calls the session's model through the agent, built just below.
+  let agent: Agent | undefined;
+  const gate =
+    options.gate ??
+    createPolicyGate({
+      editor: options.editor,
+      config: options.config,
+      complete: (request, signal) => {
+        if (!agent) throw new Error("The agent is not running.");
+        return agent.complete(request.sessionId, request, signal);
+      },
+      history: (sessionId) => agent?.all().find((s) => s.id === sessionId)?.history ?? [],
+    });
+  agent = new Agent({
     editor: options.editor,
     registry,
-    gate: options.gate ?? allowAllGate,
+    gate,
     services,
     commands,
     config: options.config,
@@ -48,6 +64,7 @@ export function createRuntime(options: {
   return {
     agent,
     registry,
+    gate,
     services,
     commands,
     async dispose() {
