@@ -18,7 +18,9 @@ let h: AgentHarness;
  * The command tools, their process manager and /logs + /stop, as the server wires them. Where
  * the server already registers them (agent/builtins.ts), that wiring is what gets tested.
  */
-function ensureCommandWiring(): ProcessManager {
+async function ensureCommandWiring(): Promise<ProcessManager> {
+  // The agent may load just after initialize is answered: wait for it.
+  await until(() => h.server.runtime() !== undefined);
   const rt = h.server.runtime()!;
   for (const tool of commandTools) if (!rt.registry.find(tool.name)) rt.registry.register(tool);
   const processes = processManagerFrom(rt.services) ?? new ProcessManager({ killGraceMs: 500 });
@@ -30,7 +32,7 @@ function ensureCommandWiring(): ProcessManager {
 let processes: ProcessManager;
 beforeEach(async () => {
   h = await startAgentHarness();
-  processes = ensureCommandWiring();
+  processes = await ensureCommandWiring();
 });
 afterEach(async () => {
   processes.stopAll();
