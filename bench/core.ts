@@ -67,7 +67,7 @@ export async function benchIdleRss(): Promise<string[]> {
 
 /** Loop overhead: 100 tool round trips through the whole server, minus the same calls made directly. */
 export async function benchLoopOverhead(rounds = 100): Promise<string[]> {
-  const h = await startAgentHarness();
+  const h = await startAgentHarness({ options: { max_turns: rounds + 10 } });
   try {
     h.server.runtime()!.registry.register(
       defineTool({ name: "noop", description: "does nothing", input: z.object({}), policyClass: "read_only", category: "bench", execute: async () => "ok" }),
