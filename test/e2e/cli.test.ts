@@ -1,0 +1,94 @@
+/** The built binary's terminal front ends: run, tool, doctor, --version, --help. */
+import { execFile } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempProject } from "../helpers/agent-setup.js";
+import { startFakeProvider, type FakeProvider } from "../helpers/fake-provider/index.js";
+import { BINARY } from "../helpers/spawn-server.js";
+
+const exec = promisify(execFile);
+let fake: FakeProvider;
+let root: string;
+let home: string;
+
+beforeAll(async () => {
+  fake = await startFakeProvider();
+  root = tempProject();
+  home = tempProject("agent-lsp-home-");
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+/** Runs the binary in the project with the fake as Anthropic; never throws on exit status. */
+async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [BINARY, ...args], {
+      cwd: root,
+      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-ant-cli-test-0000", ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe("agent-lsp CLI", () => {
+  it("prints its version and help", async () => {
+    expect((await cli(["--version"])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const help = await cli(["--help"]);
+    for (const word of ["--stdio", "run", "tool NAME --input JSON", "doctor"]) expect(help.stdout).toContain(word);
+  });
+
+  it("run streams the answer to stdout and exits 0", async () => {
+    fake.enqueue({ text: "Hello from a headless turn." });
+    const res = await cli(["run", "say hello"]);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe("Hello from a headless turn.\n");
+    expect(res.stderr).toContain("tokens:");
+  });
+
+  it("run --json writes one JSON line per update and a final result", async () => {
+    fake.enqueue({ text: "json answer" });
+    const res = await cli(["run", "hi", "--json"]);
+    const lines = res.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.filter((l) => l.update?.kind === "text").map((l) => l.update.text).join("")).toBe("json answer");
+    expect(lines.at(-1)).toMatchObject({ result: { stopReason: "end_turn" } });
+  });
+
+  it("run exits 1 and says why when the provider fails", async () => {
+    fake.enqueue({ error: { status: 401, message: "invalid x-api-key" } });
+    const res = await cli(["run", "hi"]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain("invalid x-api-key");
+  });
+
+  it("rejects a bad --mode with a clear message", async () => {
+    const res = await cli(["run", "hi", "--mode", "yolo"]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain("--mode must be one of read_only, plan, ask, auto, full_access");
+  });
+
+  it("tool rejects input that is not JSON, and an unknown tool, with exit 1", async () => {
+    const bad = await cli(["tool", "read_file", "--input", "{nope"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("--input is not valid JSON");
+    const unknown = await cli(["tool", "no_such_tool", "--input", "{}"]);
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stdout)).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining('no tool "no_such_tool"') }] });
+  });
+
+  it("doctor lists config files, providers and tools, and warns about a world-readable key", async () => {
+    mkdirSync(path.join(root, ".agent-lsp"), { recursive: true });
+    writeFileSync(path.join(root, ".agent-lsp", "config.toml"), '[providers.anthropic]\napi_key = "sk-ant-in-a-file-000"\n', { mode: 0o644 });
+    const res = await cli(["doctor"], { ANTHROPIC_API_KEY: "" });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain(`found   ${path.join(root, ".agent-lsp", "config.toml")}`);
+    expect(res.stdout).toMatch(/ok\s+anthropic: key set/);
+    expect(res.stdout).toContain("holds an API key and is readable by other users");
+    expect(res.stdout).not.toContain("sk-ant-in-a-file-000");
+  });
+});
