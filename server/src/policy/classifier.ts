@@ -109,19 +109,25 @@ export function parseVerdict(text: string): Verdict {
   return { decision: "ask", reason: `the safety check's answer could not be read (${JSON.stringify(clip(text.trim(), 80))})` };
 }
 
+/** The verdict of the JSON objects in the text; contradicting objects make it "ask". */
 function jsonVerdict(text: string): Verdict | undefined {
   const s = text.slice(0, 8000);
+  const found: Verdict[] = [];
   for (let start = s.indexOf("{"); start !== -1; start = s.indexOf("{", start + 1)) {
     for (let end = s.lastIndexOf("}"); end > start; end = s.lastIndexOf("}", end - 1)) {
       const value = tryJson(s.slice(start, end + 1));
       if (value === undefined) continue;
       const decision = DECISIONS[String(value.decision ?? value.verdict ?? "").trim().toLowerCase()];
-      if (!decision) break;
       const reason = typeof value.reason === "string" && value.reason.trim() ? value.reason.trim() : "no reason given";
-      return { decision, reason };
+      if (decision) found.push({ decision, reason });
+      break;
     }
   }
-  return undefined;
+  if (!found.length) return undefined;
+  if (found.some((v) => v.decision !== found[0]!.decision)) {
+    return { decision: "ask", reason: "the safety check's answer contradicted itself" };
+  }
+  return found[0];
 }
 
 function tryJson(s: string): Record<string, unknown> | undefined {

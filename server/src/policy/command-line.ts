@@ -75,7 +75,7 @@ class Tokenizer {
     const redirect = this.redirectAt();
     if (redirect) {
       this.endWord();
-      this.pendingRedirect = redirect;
+      this.pendingRedirect = redirect.op;
       this.i += redirect.length;
       return;
     }
@@ -90,18 +90,21 @@ class Tokenizer {
     this.i++;
   }
 
-  /** A redirection operator starting here (with its fd prefix when the word so far is digits). */
-  private redirectAt(): string | undefined {
+  /**
+   * A redirection operator starting here: the operator (with its fd prefix when the word so far
+   * is digits, as in `2>`) and how many characters of the line it takes.
+   */
+  private redirectAt(): { op: string; length: number } | undefined {
     const m = /^(&>>|&>|>>|>&|<&|>\||<>|<<<|<<-|<<|>|<)/.exec(this.s.slice(this.i));
     if (!m || this.s[this.i + m[0].length] === "(") return undefined;
+    const length = m[0].length;
     if (this.inWord && /^\d+$/.test(this.word)) {
-      // "2>" : the digits were the fd, not a word.
       const fd = this.word;
       this.word = "";
       this.inWord = false;
-      return fd + m[0];
+      return { op: fd + m[0], length };
     }
-    return m[0];
+    return { op: m[0], length };
   }
 
   private escaped(): void {
