@@ -98,8 +98,12 @@ export async function startCommand(options: RunOptions): Promise<RunningCommand>
   const streams = [child.stdout, child.stderr].filter((s): s is Readable => s != null);
   const streamsClosed = Promise.all(streams.map(collectInto(output)));
 
+  let shellExited = false;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null } | { error: true }>((resolve) => {
-    child.once("exit", (code, signal) => resolve({ code, signal }));
+    child.once("exit", (code, signal) => {
+      shellExited = true;
+      resolve({ code, signal });
+    });
     child.once("error", () => resolve({ error: true }));
   });
 
@@ -107,8 +111,9 @@ export async function startCommand(options: RunOptions): Promise<RunningCommand>
   let over = false;
   const grace = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const kill = (reason: KillReason) => {
-    // After the result settles the pid may belong to someone else: never signal it again.
-    if (killing || over || child.pid === undefined) return;
+    // Once the shell exited the command finished on its own (leftovers are stopped anyway), and
+    // after the result settles the pid may belong to someone else: never signal it then.
+    if (killing || over || shellExited || child.pid === undefined) return;
     killing = { reason, outcome: terminateGroup(child.pid, grace) };
   };
   const timer = setTimeout(() => kill("timeout"), options.timeoutMs);

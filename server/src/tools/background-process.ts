@@ -9,8 +9,9 @@ import { UnknownProcessError } from "../exec/processes.js";
 import { defineTool, errorResult, ToolError } from "./define-tool.js";
 import { requireProcessManager } from "./execute-command.js";
 
-/** wait's timeout when the model names none, and the most it may ask for. */
+/** wait's timeout when the model names none. */
 export const DEFAULT_WAIT_SECS = 300;
+/** The longest wait the model may ask for. */
 export const MAX_WAIT_SECS = 3600;
 
 const input = z.object({

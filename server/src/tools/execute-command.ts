@@ -11,8 +11,9 @@ import { processManagerFrom, type ProcessManager } from "../exec/processes.js";
 import { defineTool, errorResult, textResult, ToolError } from "./define-tool.js";
 import type { ToolContext, ToolResult } from "./types.js";
 
-/** Foreground timeout when the model names none, and the most it may ask for. */
+/** Foreground timeout when the model names none. */
 export const DEFAULT_TIMEOUT_SECS = 120;
+/** The longest foreground timeout the model may ask for. */
 export const MAX_TIMEOUT_SECS = 600;
 
 /** A command running longer than this reports progress, then every PROGRESS_EVERY_MS. */

@@ -12,7 +12,7 @@ const child = fileURLToPath(new URL("./fixtures/shutdown-child.ts", import.meta.
 /** Starts the stand-in server; resolves with it and the pids of its background job's tree. */
 async function startChild(mode: "exit" | "idle", parentPid?: number): Promise<{ proc: ChildProcess; pids: number[]; exited: Promise<{ code: number | null; signal: string | null }> }> {
   const args = ["--import", "tsx", child, root, mode, ...(parentPid ? [String(parentPid)] : [])];
-  const proc = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+  const proc = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "inherit"] });
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => proc.once("exit", (code, signal) => resolve({ code, signal })));
   const pids = await new Promise<number[]>((resolve, reject) => {
     let out = "";
@@ -30,7 +30,8 @@ async function startChild(mode: "exit" | "idle", parentPid?: number): Promise<{ 
 
 describe.skipIf(process.platform === "win32")("installShutdownHooks", () => {
   it("stops every process when the server exits", async () => {
-    const { pids, exited } = await startChild("exit");
+    const { proc, pids, exited } = await startChild("exit");
+    proc.stdin!.write("exit now\n");
     expect((await exited).code).toBe(0);
     expect(await survivors(pids, 500)).toEqual([]);
   });
