@@ -41,6 +41,7 @@ async function start(capabilities: ClientCapabilities = { ...defaultCapabilities
  * documents), so these tests follow the command path without depending on edit_file's rules.
  */
 function registerReplaceTool(): void {
+  h.server.runtime()!.registry.unregister("replace_text"); // the built-in of that name takes other params
   h.server.runtime()!.registry.register(
     defineTool({
       name: "replace_text",

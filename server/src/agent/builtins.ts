@@ -1,22 +1,62 @@
 /**
  * Registers every built-in tool and the services and slash commands they bring.
  */
-import type { SlashCommands } from "./slash-commands.js";
 import type { Config } from "../config/schema.js";
+import { PROCESSES_SERVICE, ProcessManager } from "../exec/processes.js";
+import { providerKeyEnvNames } from "../providers/registry.js";
+import { commandTools } from "../tools/command-tools.js";
+import { fileTools } from "../tools/file-tools.js";
+import { policyTools } from "../tools/policy-tools.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { ToolServices } from "../tools/types.js";
+import { checkpointsCommand, restoreCommand, undoCommand } from "./checkpoint-commands.js";
+import { addProcessCommands } from "./process-commands.js";
+import type { SlashCommands } from "./slash-commands.js";
 
 /** What the built-ins started and must stop. */
 export interface Builtins {
+  /** The processes the agent started (stopped by dispose, and by the shutdown hooks). */
+  processes: ProcessManager;
   dispose(): Promise<void>;
 }
 
 /** Registers the built-in tools into `registry`. */
 export function registerBuiltinTools(
   registry: ToolRegistry,
-  _services: ToolServices,
-  _commands: SlashCommands,
-  _config: () => Config,
+  services: ToolServices,
+  commands: SlashCommands,
+  config: () => Config,
 ): Builtins {
-  return { async dispose() {} };
+  for (const tool of [...fileTools, ...commandTools, ...policyTools]) registry.register(tool);
+  const processes = new ProcessManager({ envDeny: config().exec.env_deny, secretEnvNames: providerKeyEnvNames(config()) });
+  services[PROCESSES_SERVICE] = processes;
+  addProcessCommands(commands, processes);
+  addCheckpointCommands(commands);
+  return {
+    processes,
+    async dispose() {
+      processes.stopAll();
+    },
+  };
+}
+
+function addCheckpointCommands(commands: SlashCommands): void {
+  commands.add({
+    name: "undo",
+    usage: "undo",
+    summary: "Revert the agent's last change set in this session.",
+    run: (args, s) => undoCommand(args, { sessionId: s.id, workspace: s.workspace }),
+  });
+  commands.add({
+    name: "checkpoints",
+    usage: "checkpoints",
+    summary: "List this session's checkpoints.",
+    run: (args, s) => checkpointsCommand(args, { sessionId: s.id, workspace: s.workspace }),
+  });
+  commands.add({
+    name: "restore",
+    usage: "restore <id>",
+    summary: "Return every file the agent changed since checkpoint <id> to its state then.",
+    run: (args, s) => restoreCommand(args, { sessionId: s.id, workspace: s.workspace }),
+  });
 }

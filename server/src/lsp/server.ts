@@ -43,6 +43,8 @@ export interface AgentLspServer {
   runtime(): Runtime | undefined;
   /** Resolves once the runtime has loaded (after initialize). */
   ready(): Promise<Runtime>;
+  /** The editor's process id from initialize, when it sent one. */
+  clientProcessId(): number | undefined;
 }
 
 /** Starts an LSP server on the given streams. */
@@ -57,11 +59,13 @@ export function startServer(options: ServerOptions): AgentLspServer {
   // Text sync starts with the connection: documents opened while the agent loads are kept.
   const documents = new TextDocuments(TextDocument);
   let booted: Booted | undefined;
+  let clientProcessId: number | undefined;
   let signalBooted!: (b: Promise<Booted>) => void;
   const booting = new Promise<Booted>((resolve, reject) => (signalBooted = (b) => b.then(resolve, reject)));
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const root = workspaceRoot(params);
+    clientProcessId = params.processId ?? undefined;
     if (logger instanceof FileLogger) logger.attachFile(root);
     logger.info(`agent-lsp ${VERSION} serving ${root}`);
     // Loaded after this answer is on its way (setImmediate), not while the editor waits for it.
@@ -100,6 +104,7 @@ export function startServer(options: ServerOptions): AgentLspServer {
     connection,
     runtime: () => booted?.runtime,
     ready: () => booting.then((b) => b.runtime),
+    clientProcessId: () => clientProcessId,
   };
 }
 

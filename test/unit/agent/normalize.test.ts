@@ -1,12 +1,12 @@
 /** History normalisation before every model call: pairing repairs, merged user turns, image limit. */
 import { describe, expect, it } from "vitest";
 import { limitImages, normalizeHistory } from "../../../server/src/agent/normalize.js";
-import type { Message } from "../../../server/src/providers/messages.js";
+import type { ContentBlock, Message } from "../../../server/src/providers/messages.js";
 
 const img = (n: number) => ({ type: "image" as const, mediaType: "image/png", data: `img${n}` });
 const text = (t: string) => ({ type: "text" as const, text: t });
 const call = (id: string) => ({ type: "tool_call" as const, id, name: "read_file", input: {} });
-const result = (id: string, content = [text("ok")]) => ({ type: "tool_result" as const, toolCallId: id, name: "read_file", isError: false, content });
+const result = (id: string, content: ContentBlock[] = [text("ok")]) => ({ type: "tool_result" as const, toolCallId: id, name: "read_file", isError: false, content });
 
 describe("normalizeHistory", () => {
   it("answers tool calls left open by a crash or cancel", () => {
@@ -69,7 +69,7 @@ describe("limitImages", () => {
       { role: "tool", content: [result("a", [text("shot"), img(3), img(4)])] },
     ];
     const out = limitImages(history, 3);
-    const first = out[0] as { content: { type: string }[] };
+    const first = out[0] as unknown as { content: { type: string }[] };
     expect(first.content.map((b) => b.type)).toEqual(["text", "image"]);
     expect(JSON.stringify(out[2])).toContain("img4");
   });
