@@ -137,8 +137,8 @@ export async function searchFiles(opts: SearchOptions): Promise<SearchOutcome> {
   };
   await walk({ base: opts.base, start: opts.start, recursive: true, signal: opts.signal }, (entry) => {
     if (entry.isDir || (opts.filter && !opts.filter(entry.rel))) return;
-    seen.add(entry.abs);
-    const open = opts.overlay.get(entry.abs);
+    const open = opts.overlay.size ? opts.overlay.get(entry.abs) : undefined;
+    if (opts.overlay.size) seen.add(entry.abs);
     return consider(entry.rel, open ?? textForSearch(reader, entry.abs, literal));
   });
   // Open documents that are not on disk yet (new, unsaved) are part of the project too.

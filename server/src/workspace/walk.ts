@@ -94,7 +94,8 @@ export async function walk(opts: WalkOptions, visit: (entry: WalkEntry) => boole
     } catch {
       continue;
     }
-    const own = loadIgnore(dir.abs, dir.rel);
+    // Only a folder that lists a .gitignore is asked for one (no failing read per folder).
+    const own = dirents.some((d) => d.name === ".gitignore") ? loadIgnore(dir.abs, dir.rel) : undefined;
     const ignores = own ? [...dir.ignores, own] : dir.ignores;
     dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const dirent of dirents) {
