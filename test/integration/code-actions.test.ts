@@ -9,8 +9,6 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { CancellationTokenSource, type ClientCapabilities } from "vscode-languageserver/node.js";
-import { z } from "zod";
-import { defineTool } from "../../server/src/tools/define-tool.js";
 import { startAgentHarness, type AgentHarness } from "../helpers/agent-setup.js";
 import { defaultCapabilities } from "../helpers/lsp-client.js";
 import { waitFor } from "../helpers/wait.js";
@@ -32,32 +30,7 @@ async function start(capabilities: ClientCapabilities = { ...defaultCapabilities
   writeFileSync(path.join(h.root, "math.js"), SOURCE);
   const uri = pathToFileURL(path.join(h.root, "math.js")).href;
   h.client.open(uri, SOURCE, "javascript");
-  registerReplaceTool();
   return uri;
-}
-
-/**
- * A minimal mutating tool on the real Workspace (path guard, checkpoint, applyEdit to open
- * documents), so these tests follow the command path without depending on edit_file's rules.
- */
-function registerReplaceTool(): void {
-  h.server.runtime()!.registry.unregister("replace_text"); // the built-in of that name takes other params
-  h.server.runtime()!.registry.register(
-    defineTool({
-      name: "replace_text",
-      description: "Replaces text in a file",
-      input: z.object({ path: z.string(), old: z.string(), new: z.string() }),
-      policyClass: "read_write",
-      category: "test",
-      title: (i) => `replace_text ${i.path}`,
-      async execute(input, ctx) {
-        const read = await ctx.workspace.readText(input.path);
-        const text = read.text.replace(input.old, input.new);
-        const res = await ctx.workspace.apply({ tool: "replace_text", ops: [{ kind: "write", path: input.path, text, base: read }] }, { sessionId: ctx.sessionId, signal: ctx.signal });
-        return { isError: false, content: [{ type: "text", text: "replaced" }], diff: res.diff };
-      },
-    }),
-  );
 }
 
 const codeActions = (uri: string, r = range, diagnostics: unknown[] = [], only?: string[]) =>
@@ -103,7 +76,7 @@ describe("code actions", () => {
 
   it("agent.fix sends the editor context, lands the edit through applyEdit, reports progress and a summary", async () => {
     const uri = await start();
-    h.fake.enqueue({ toolCalls: [{ name: "replace_text", input: { path: "math.js", old: "a - b", new: "a + b" } }] }, { text: "Changed the minus to a plus." });
+    h.fake.enqueue({ toolCalls: [{ name: "edit_file", input: { path: "math.js", target_content: "a - b", replacement_content: "a + b" } }] }, { text: "Changed the minus to a plus." });
     const [fix] = await codeActions(uri, range, [diagnostic]);
     const res = await execute(fix.command.command, fix.command.arguments);
     expect(res).toMatchObject({ stopReason: "end_turn", sessionId: expect.stringMatching(/^s-/) });
@@ -119,7 +92,7 @@ describe("code actions", () => {
     // $/progress: begin with the task, a report for the tool call, end with the outcome.
     const progress = h.client.requests.filter((r) => r.method === "$/progress").map((r) => r.params.value);
     expect(progress[0]).toMatchObject({ kind: "begin", title: "Agent: fix math.js:2" });
-    expect(progress.some((v) => v.kind === "report" && v.message === "replace_text math.js")).toBe(true);
+    expect(progress.some((v) => v.kind === "report" && v.message === "Edit math.js")).toBe(true);
     expect(progress.at(-1)).toMatchObject({ kind: "end" });
     expect(progress.some((v) => v.kind === "report" && /done \(changed math\.js\)/.test(v.message ?? ""))).toBe(true);
     // No chat UI declared: the answer is summarised as window/showMessage.

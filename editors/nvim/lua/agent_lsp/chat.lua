@@ -1,0 +1,373 @@
+---@mod agent_lsp.chat The chat buffer: one per session, shown in a split.
+---
+--- A markdown buffer: the transcript on top, then a prompt line, then the text you type. <CR> in
+--- normal mode sends what is under the prompt line; the answer streams in above it.
+
+local client = require("agent_lsp.client")
+local config = require("agent_lsp.config")
+local render = require("agent_lsp.render")
+local util = require("agent_lsp.util")
+
+local M = {}
+
+---@class agent_lsp.Chat
+---@field client_id integer
+---@field session_id string
+---@field buf integer
+---@field mark integer extmark of the prompt line
+---@field prompt_text string
+---@field busy boolean a prompt is running
+---@field mode string|nil
+---@field model string|nil
+---@field tools table<string, table>
+---@field need_heading boolean
+---@field stream_kind string|nil
+---@field plan table|nil
+
+---@type table<integer, table<string, agent_lsp.Chat>> client id -> session id -> chat
+local chats = {}
+---@type table<integer, string> client id -> the session :AgentChat shows
+local current = {}
+---@type table<integer, agent_lsp.Chat> buffer -> chat
+local by_buf = {}
+
+-- Folds: a tool call's header opens a fold that holds its detail lines.
+local FOLDEXPR = [[getline(v:lnum)=~#'^▸ \['?'>1':(getline(v:lnum)=~#'^  │'?'1':'0')]]
+
+local function set_win_option(win, name, value)
+  if util.has("0.8") then
+    vim.api.nvim_set_option_value(name, value, { win = win, scope = "local" })
+  else
+    vim.wo[win][name] = value
+  end
+end
+
+local function setup_window(win)
+  for name, value in pairs({
+    wrap = true,
+    linebreak = true,
+    number = false,
+    relativenumber = false,
+    signcolumn = "no",
+    foldmethod = "expr",
+    foldexpr = FOLDEXPR,
+    foldtext = "getline(v:foldstart)",
+    foldlevel = 0,
+    foldminlines = 0,
+    foldenable = true,
+  }) do
+    set_win_option(win, name, value)
+  end
+end
+
+local function prompt_text()
+  local keys = config.options.keymaps.chat
+  local hints = {}
+  if keys.send then
+    table.insert(hints, keys.send .. " sends")
+  end
+  if keys.cancel then
+    table.insert(hints, keys.cancel .. " cancels")
+  end
+  return "─── Prompt" .. (#hints > 0 and (" (" .. table.concat(hints, ", ") .. ")") or "") .. " ───"
+end
+
+local function windows_of(buf)
+  local out = {}
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(win) == buf then
+      table.insert(out, win)
+    end
+  end
+  return out
+end
+
+--- Keeps chat windows other than the one the user is in scrolled to the end.
+---@param chat agent_lsp.Chat
+function M.follow(chat)
+  local here = vim.api.nvim_get_current_win()
+  for _, win in ipairs(windows_of(chat.buf)) do
+    if win ~= here then
+      vim.api.nvim_win_set_cursor(win, { vim.api.nvim_buf_line_count(chat.buf), 0 })
+    end
+  end
+end
+
+local function forget(chat)
+  by_buf[chat.buf] = nil
+  if chats[chat.client_id] then
+    chats[chat.client_id][chat.session_id] = nil
+  end
+  if current[chat.client_id] == chat.session_id then
+    current[chat.client_id] = nil
+  end
+end
+
+local function set_keymaps(chat)
+  local keys = config.options.keymaps.chat
+  util.map(chat.buf, "n", keys.send, function()
+    M.send_input(chat)
+  end, "agent-lsp: send the prompt")
+  util.map(chat.buf, { "n", "i" }, keys.cancel, function()
+    M.cancel(chat)
+  end, "agent-lsp: cancel the running turn")
+  util.map(chat.buf, "n", keys.close, function()
+    for _, win in ipairs(windows_of(chat.buf)) do
+      if #vim.api.nvim_list_wins() > 1 then
+        vim.api.nvim_win_close(win, false)
+      end
+    end
+  end, "agent-lsp: close the chat window")
+end
+
+--- Creates the chat of a session (without showing it).
+---@param client_id integer
+---@param session_id string
+---@param info table|nil {mode, model}
+---@return agent_lsp.Chat
+function M.create(client_id, session_id, info)
+  info = info or {}
+  local buf = util.scratch_buffer("agent-lsp://chat/" .. session_id, "markdown")
+  -- The transcript is a log: streamed text must not become undo steps of the prompt you type.
+  vim.bo[buf].undolevels = -1
+  local text = prompt_text()
+  local subtitle = { "session " .. session_id }
+  if info.mode then
+    table.insert(subtitle, "mode " .. info.mode)
+  end
+  if info.model then
+    table.insert(subtitle, info.model)
+  end
+  local lines = { "# agent-lsp chat", "_" .. table.concat(subtitle, " · ") .. "_", text, "" }
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  ---@type agent_lsp.Chat
+  local chat = {
+    client_id = client_id,
+    session_id = session_id,
+    buf = buf,
+    prompt_text = text,
+    mark = vim.api.nvim_buf_set_extmark(buf, render.ns, 2, 0, { hl_group = "Comment", end_row = 3, end_col = 0 }),
+    busy = false,
+    mode = info.mode,
+    model = info.model,
+    tools = {},
+    need_heading = false,
+  }
+  chats[client_id] = chats[client_id] or {}
+  chats[client_id][session_id] = chat
+  by_buf[buf] = chat
+  current[client_id] = current[client_id] or session_id
+  set_keymaps(chat)
+  local group = vim.api.nvim_create_augroup("agent_lsp_chat_" .. buf, { clear = true })
+  vim.api.nvim_create_autocmd("BufWinEnter", {
+    group = group,
+    buffer = buf,
+    callback = function()
+      setup_window(vim.api.nvim_get_current_win())
+    end,
+  })
+  vim.api.nvim_create_autocmd("BufWipeout", {
+    group = group,
+    buffer = buf,
+    callback = function()
+      forget(chat)
+    end,
+  })
+  return chat
+end
+
+--- Shows a chat in a split (reusing a window that already shows it).
+---@param chat agent_lsp.Chat
+---@param focus boolean move the cursor into the chat, to the end
+function M.show(chat, focus)
+  current[chat.client_id] = chat.session_id
+  local win = windows_of(chat.buf)[1]
+  if not win then
+    local here = vim.api.nvim_get_current_win()
+    local opts = config.options.chat
+    local cmd = ({ right = "botright vsplit", left = "topleft vsplit", bottom = "botright split", top = "topleft split" })[opts.position]
+    vim.cmd(cmd)
+    win = vim.api.nvim_get_current_win()
+    vim.api.nvim_win_set_buf(win, chat.buf)
+    setup_window(win)
+    if opts.position == "right" or opts.position == "left" then
+      vim.api.nvim_win_set_width(win, opts.size)
+    else
+      vim.api.nvim_win_set_height(win, opts.size)
+    end
+    if not focus then
+      vim.api.nvim_set_current_win(here)
+    end
+  end
+  vim.api.nvim_win_set_cursor(win, { vim.api.nvim_buf_line_count(chat.buf), 0 })
+  if focus then
+    vim.api.nvim_set_current_win(win)
+  end
+end
+
+---@param buf integer
+---@return agent_lsp.Chat|nil
+function M.by_buffer(buf)
+  return by_buf[buf]
+end
+
+--- The chat :AgentChat would show for a client.
+---@param client_id integer
+---@return agent_lsp.Chat|nil
+function M.current(client_id)
+  local sid = current[client_id]
+  return sid and chats[client_id] and chats[client_id][sid] or nil
+end
+
+--- Starts a session and its chat.
+---@param client_id integer
+---@param callback fun(chat: agent_lsp.Chat)
+function M.new_session(client_id, callback)
+  local opts = config.options
+  local params = { mode = opts.mode, model = opts.model }
+  client.request(client_id, "agent/newSession", params, function(err, result)
+    if err or not result then
+      util.error("agent/newSession failed: " .. (err and err.message or "no answer"))
+      return
+    end
+    local chat = M.create(client_id, result.sessionId, result)
+    current[client_id] = chat.session_id
+    callback(chat)
+  end)
+end
+
+--- The client's current chat, or a new session's.
+---@param client_id integer
+---@param callback fun(chat: agent_lsp.Chat)
+function M.with_chat(client_id, callback)
+  local chat = M.current(client_id)
+  if chat then
+    callback(chat)
+  else
+    M.new_session(client_id, callback)
+  end
+end
+
+local function stop_note(result)
+  if result.stopReason == "end_turn" then
+    return nil
+  elseif result.stopReason == "cancelled" then
+    return "_(cancelled)_"
+  elseif result.stopReason == "error" then
+    return nil -- the error update already said why
+  end
+  return "_(stopped: " .. tostring(result.stopReason) .. ")_"
+end
+
+local function run_command(chat, text)
+  local words = vim.split(vim.trim(text), "%s+")
+  local name = table.remove(words, 1)
+  render.user_message(chat, text)
+  chat.need_heading = false
+  client.request(chat.client_id, "agent/command", { sessionId = chat.session_id, command = name, args = words }, function(err, result)
+    render.note(chat, err and ("**Error:** " .. err.message) or (result and result.message or ""))
+    M.follow(chat)
+  end)
+end
+
+--- Sends a prompt in a chat. `context` is the agent/prompt context ({uri, range, diagnostics}).
+---@param chat agent_lsp.Chat
+---@param opts {text: string, context: table|nil}
+---@return boolean sent
+function M.prompt(chat, opts)
+  if chat.busy then
+    util.warn("the agent is still answering; cancel with :AgentCancel")
+    return false
+  end
+  if opts.text:match("^/") and not opts.context then
+    run_command(chat, opts.text)
+    return true
+  end
+  render.user_message(chat, opts.text)
+  chat.busy = true
+  local params = { sessionId = chat.session_id, prompt = opts.text, context = opts.context }
+  local sent = client.request(chat.client_id, "agent/prompt", params, function(err, result)
+    chat.busy = false
+    require("agent_lsp.permission").close_session(chat.client_id, chat.session_id)
+    if err then
+      render.note(chat, "**Error:** " .. (err.message or vim.inspect(err)))
+    elseif result then
+      local note = stop_note(result)
+      if note then
+        render.note(chat, note)
+      end
+    end
+    M.follow(chat)
+  end)
+  if not sent then
+    chat.busy = false
+  end
+  M.follow(chat)
+  return sent
+end
+
+--- Sends the text under the prompt line.
+---@param chat agent_lsp.Chat
+function M.send_input(chat)
+  local row = render.prompt_row(chat)
+  local lines = vim.api.nvim_buf_get_lines(chat.buf, row + 1, -1, false)
+  local text = vim.trim(table.concat(lines, "\n"))
+  if text == "" then
+    util.warn("type your prompt under the prompt line, then send it")
+    return
+  end
+  if chat.busy then
+    util.warn("the agent is still answering; cancel with " .. (config.options.keymaps.chat.cancel or ":AgentCancel"))
+    return
+  end
+  vim.api.nvim_buf_set_lines(chat.buf, row + 1, -1, false, { "" })
+  M.prompt(chat, { text = text })
+end
+
+--- Cancels the chat's running turn.
+---@param chat agent_lsp.Chat
+function M.cancel(chat)
+  require("agent_lsp.permission").close_session(chat.client_id, chat.session_id)
+  if not chat.busy then
+    util.notify("nothing to cancel")
+    return
+  end
+  client.notify(chat.client_id, "agent/cancel", { sessionId = chat.session_id })
+end
+
+--- agent/update: renders into the session's chat (created on first sight, e.g. on replay).
+---@param client_id integer
+---@param params table {sessionId, update}
+function M.on_update(client_id, params)
+  local sid = params.sessionId
+  if type(sid) ~= "string" or type(params.update) ~= "table" then
+    return
+  end
+  local chat = chats[client_id] and chats[client_id][sid] or M.create(client_id, sid)
+  util.try("rendering an agent update", render.update, chat, params.update)
+  M.follow(chat)
+end
+
+--- The client stopped: its chats stay readable but say so.
+---@param client_id integer
+function M.on_exit(client_id, code)
+  for _, chat in pairs(chats[client_id] or {}) do
+    if vim.api.nvim_buf_is_valid(chat.buf) then
+      chat.busy = false
+      render.note(chat, string.format("_(the agent-lsp server stopped, exit code %s; :AgentChat starts a new one)_", tostring(code)))
+    end
+    by_buf[chat.buf] = nil
+  end
+  chats[client_id] = nil
+  current[client_id] = nil
+end
+
+--- Sets the current chat of a client to a session that already has one.
+---@param client_id integer
+---@param session_id string
+---@return agent_lsp.Chat|nil
+function M.get(client_id, session_id)
+  return chats[client_id] and chats[client_id][session_id] or nil
+end
+
+return M

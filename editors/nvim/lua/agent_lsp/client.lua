@@ -1,0 +1,232 @@
+---@mod agent_lsp.client One agent-lsp client per project root.
+---
+--- Starts the server with `vim.lsp.start` where it exists (0.8+), else `vim.lsp.start_client`,
+--- attaches file buffers to the client of their root, declares the agent capabilities and
+--- routes the agent's server-to-client methods to the chat and permission modules.
+
+local config = require("agent_lsp.config")
+local util = require("agent_lsp.util")
+
+local M = {}
+
+--- The client name, also how other code recognises our clients.
+M.NAME = "agent-lsp"
+
+---@type table<string, integer> root directory -> client id
+local by_root = {}
+
+--- The capabilities Neovim declares, plus the agent protocol's experimental ones.
+---@return table
+local function capabilities()
+  local caps = vim.lsp.protocol.make_client_capabilities()
+  caps.experimental = caps.experimental or {}
+  caps.experimental.agent = { requestPermission = true, askUser = true }
+  caps.window = caps.window or {}
+  caps.window.workDoneProgress = true
+  return caps
+end
+
+--- Client-side handlers for the code-action commands: they run in the chat's session.
+---@return table<string, function>
+local function commands()
+  local out = {}
+  for _, name in ipairs({ "agent.fix", "agent.explain", "agent.refactor", "agent.tests" }) do
+    out[name] = function(command, ctx)
+      require("agent_lsp.actions").execute(command, ctx.client_id)
+    end
+  end
+  return out
+end
+
+local function handlers()
+  return {
+    ["agent/update"] = function(_, params, ctx)
+      if params then
+        require("agent_lsp.chat").on_update(ctx.client_id, params)
+      end
+    end,
+    ["agent/requestPermission"] = function(_, params, ctx)
+      return require("agent_lsp.permission").request_permission(params, ctx)
+    end,
+    ["agent/askUser"] = function(_, params, ctx)
+      return require("agent_lsp.permission").ask_user(params, ctx)
+    end,
+  }
+end
+
+--- The project root of a buffer: the nearest marker, else the current directory.
+---@param bufnr integer
+---@return string
+function M.root_for(bufnr)
+  local opts = config.options
+  return util.find_root(util.buf_dir(bufnr), opts.root_markers) or vim.fn.getcwd()
+end
+
+---@param id integer|nil
+---@return table|nil client
+function M.get(id)
+  if not id then
+    return nil
+  end
+  local client = vim.lsp.get_client_by_id(id)
+  if not client then
+    return nil
+  end
+  -- 0.11 made client methods take self.
+  local stopped
+  if util.has("0.11") then
+    stopped = client:is_stopped()
+  else
+    stopped = client.is_stopped()
+  end
+  return (not stopped) and client or nil
+end
+
+local function on_exit(root)
+  return function(code, signal, client_id)
+    if by_root[root] == client_id then
+      by_root[root] = nil
+    end
+    vim.schedule(function()
+      require("agent_lsp.chat").on_exit(client_id, code, signal)
+    end)
+  end
+end
+
+---@param root string
+---@return table
+local function client_config(root)
+  local opts = config.options
+  return {
+    name = M.NAME,
+    cmd = opts.cmd,
+    cmd_env = opts.cmd_env,
+    root_dir = root,
+    init_options = opts.init_options,
+    capabilities = capabilities(),
+    handlers = handlers(),
+    commands = commands(),
+    -- The agent reads the buffers as they are: send every change at once.
+    flags = { debounce_text_changes = 0 },
+    on_exit = on_exit(root),
+  }
+end
+
+--- Starts a client; a file buffer is attached as it starts. A chat or other non-file buffer is
+--- not attached: its name is no file the server could read.
+---@param cfg table
+---@param bufnr integer
+---@return integer|nil client_id
+local function start(cfg, bufnr)
+  local attach = util.is_file_buffer(bufnr)
+  if vim.lsp.start and attach then
+    return vim.lsp.start(cfg, { bufnr = bufnr })
+  end
+  if vim.lsp.start and util.has("0.11") then
+    -- 0.11 deprecates start_client in favour of start without attaching.
+    return vim.lsp.start(cfg, { bufnr = bufnr, attach = false })
+  end
+  return vim.lsp.start_client(cfg)
+end
+
+--- The client serving `bufnr`'s project, started (and the buffer attached) when needed.
+---@param bufnr integer
+---@return integer|nil client_id
+function M.ensure(bufnr)
+  local root = M.root_for(bufnr)
+  local id = by_root[root]
+  if not M.get(id) then
+    if vim.fn.executable(config.options.cmd[1]) ~= 1 then
+      util.error(string.format("cannot start the server: %q is not executable (see :checkhealth agent_lsp)", config.options.cmd[1]))
+      return nil
+    end
+    id = start(client_config(root), bufnr)
+    if not id then
+      util.error("the server did not start: " .. table.concat(config.options.cmd, " "))
+      return nil
+    end
+    by_root[root] = id
+  end
+  if util.is_file_buffer(bufnr) and not vim.lsp.buf_is_attached(bufnr, id) then
+    vim.lsp.buf_attach_client(bufnr, id)
+  end
+  return id
+end
+
+--- Attaches a buffer when autostart applies to it.
+---@param bufnr integer
+function M.maybe_attach(bufnr)
+  local opts = config.options
+  if not opts.autostart or not util.is_file_buffer(bufnr) then
+    return
+  end
+  if opts.filetypes and not vim.tbl_contains(opts.filetypes, vim.bo[bufnr].filetype) then
+    return
+  end
+  M.ensure(bufnr)
+end
+
+--- The client for the current context: the chat's own when in a chat buffer, else the current
+--- buffer's project (started when needed).
+---@return integer|nil client_id
+function M.current()
+  local buf = vim.api.nvim_get_current_buf()
+  local chat = require("agent_lsp.chat").by_buffer(buf)
+  if chat and M.get(chat.client_id) then
+    return chat.client_id
+  end
+  return M.ensure(buf)
+end
+
+--- Every running agent client id.
+---@return integer[]
+function M.all()
+  local ids = {}
+  for _, id in pairs(by_root) do
+    if M.get(id) then
+      table.insert(ids, id)
+    end
+  end
+  return ids
+end
+
+--- Sends a request on client `id`, reporting a failure to send.
+---@param id integer
+---@param method string
+---@param params table
+---@param handler fun(err: table|nil, result: any)
+---@return boolean sent
+function M.request(id, method, params, handler)
+  local client = M.get(id)
+  if not client then
+    util.error("the agent-lsp server is not running")
+    return false
+  end
+  local ok = util.request(client, method, params, function(err, result)
+    handler(err, result)
+  end)
+  if not ok then
+    util.error("could not send " .. method .. " (the server stopped?)")
+  end
+  return ok
+end
+
+--- Sends a notification on client `id`.
+---@param id integer
+---@param method string
+---@param params table
+---@return boolean sent
+function M.notify(id, method, params)
+  local client = M.get(id)
+  return client ~= nil and util.notify_server(client, method, params)
+end
+
+--- The offset encoding of client `id` (utf-16 unless the client negotiated otherwise).
+---@param id integer
+---@return string
+function M.encoding(id)
+  local client = M.get(id)
+  return (client and client.offset_encoding) or "utf-16"
+end
+
+return M

@@ -1,0 +1,127 @@
+---@mod agent_lsp.config Options of setup(), their defaults and validation.
+
+local M = {}
+
+---@class agent_lsp.ChatKeymaps
+---@field send string|false      send the text under the prompt line (normal mode)
+---@field cancel string|false    cancel the running turn (normal and insert mode)
+---@field close string|false     close the chat window
+
+---@class agent_lsp.ReviewKeymaps
+---@field accept_all string|false     take the whole proposal
+---@field accept_always string|false  take it, and do not ask again for this kind of change
+---@field reject_all string|false     refuse the whole proposal
+---@field accept_hunk string|false    take the hunk under the cursor into the result
+---@field finish string|false         answer with the result as it stands (hunks taken so far)
+---@field quit string|false           refuse and close the review
+
+---@class agent_lsp.GlobalKeymaps
+---@field chat string|false     open the chat (normal mode)
+---@field actions string|false  the agent's code actions for the line or selection
+---@field ask string|false      ask about the selection (visual mode)
+
+---@class agent_lsp.Keymaps
+---@field chat agent_lsp.ChatKeymaps
+---@field review agent_lsp.ReviewKeymaps
+---@field global agent_lsp.GlobalKeymaps
+
+---@class agent_lsp.ChatConfig
+---@field position "right"|"left"|"top"|"bottom"  where the chat split opens
+---@field size integer  width (left/right) or height (top/bottom) of the split
+
+---@class agent_lsp.Config
+---@field cmd string[]             command that starts the server
+---@field mode string|nil          safety mode of new sessions; nil: the server's configured default
+---@field model string|nil         model of new sessions ("provider/model-id"); nil: the server's default
+---@field init_options table|nil   initializationOptions: server settings, same keys as config.toml
+---@field cmd_env table|nil        extra environment variables for the server process
+---@field root_markers string[]    files or folders that mark a project root
+---@field autostart boolean        attach the server to file buffers as they are opened
+---@field filetypes string[]|nil   with autostart, only these filetypes (nil: every file buffer)
+---@field chat agent_lsp.ChatConfig
+---@field keymaps agent_lsp.Keymaps
+
+--- The safety modes the server knows, least to most permissive.
+M.MODES = { "read_only", "plan", "ask", "auto", "full_access" }
+
+---@type agent_lsp.Config
+M.defaults = {
+  cmd = { "agent-lsp", "--stdio" },
+  mode = nil,
+  model = nil,
+  init_options = nil,
+  cmd_env = nil,
+  root_markers = { ".agent-lsp", ".git", ".hg", ".svn" },
+  autostart = true,
+  filetypes = nil,
+  chat = { position = "right", size = 80 },
+  keymaps = {
+    chat = { send = "<CR>", cancel = "<C-c>", close = "q" },
+    review = {
+      accept_all = "ga",
+      accept_always = "gA",
+      reject_all = "gr",
+      accept_hunk = "gh",
+      finish = "<CR>",
+      quit = "q",
+    },
+    global = { chat = false, actions = false, ask = false },
+  },
+}
+
+---@type agent_lsp.Config
+M.options = vim.deepcopy(M.defaults)
+
+local function is_mode(v)
+  return v == nil or vim.tbl_contains(M.MODES, v)
+end
+
+--- Merges user options over the defaults and validates them.
+---@param opts table|nil
+---@return agent_lsp.Config|nil config
+---@return string|nil error
+function M.resolve(opts)
+  opts = opts or {}
+  if type(opts) ~= "table" then
+    return nil, "setup() takes one table of options"
+  end
+  local merged = vim.tbl_deep_extend("force", vim.deepcopy(M.defaults), opts)
+  -- Lists replace the default list instead of merging index by index.
+  for _, key in ipairs({ "cmd", "root_markers", "filetypes" }) do
+    if opts[key] ~= nil then
+      merged[key] = opts[key]
+    end
+  end
+  -- A hand-written check: vim.validate's table form is deprecated from 0.11, its new form
+  -- does not exist before 0.11.
+  local types = {
+    { "cmd", "table" },
+    { "model", "string", true },
+    { "init_options", "table", true },
+    { "cmd_env", "table", true },
+    { "root_markers", "table" },
+    { "autostart", "boolean" },
+    { "filetypes", "table", true },
+    { "chat", "table" },
+    { "keymaps", "table" },
+  }
+  for _, spec in ipairs(types) do
+    local name, want, optional = spec[1], spec[2], spec[3]
+    local value = merged[name]
+    if not (value == nil and optional) and type(value) ~= want then
+      return nil, string.format("%s: expected %s, got %s", name, want, type(value))
+    end
+  end
+  if not is_mode(merged.mode) then
+    return nil, "mode: expected one of " .. table.concat(M.MODES, ", ")
+  end
+  if #merged.cmd == 0 or type(merged.cmd[1]) ~= "string" then
+    return nil, "cmd: expected a list of strings, the program first"
+  end
+  if not vim.tbl_contains({ "right", "left", "top", "bottom" }, merged.chat.position) then
+    return nil, "chat.position: expected right, left, top or bottom"
+  end
+  return merged, nil
+end
+
+return M

@@ -1,0 +1,206 @@
+---@mod agent_lsp agent-lsp for Neovim: an AI coding agent running as a language server.
+---
+--- Public API (every function takes one table of options):
+---   setup(opts)       configure; attach file buffers to one server per project root
+---   chat(opts)        open the chat of the current project ({focus = true})
+---   new_session()     start a fresh session in a new chat
+---   cancel()          cancel the running turn of the current chat
+---   sessions()        pick a saved session and load it (history replayed into a chat)
+---   set_mode(opts)    {mode = "read_only"|"plan"|"ask"|"auto"|"full_access"}
+---   ask(opts)         {text, range?, line1?, line2?}: prompt with the buffer (and lines) as context
+---   actions(opts)     {range?, line1?, line2?}: the agent's code actions for the line or lines
+
+local config = require("agent_lsp.config")
+local util = require("agent_lsp.util")
+
+local M = {}
+
+local did_setup = false
+
+local function set_global_keymaps()
+  local keys = config.options.keymaps.global
+  if keys.chat then
+    vim.keymap.set("n", keys.chat, function()
+      M.chat({})
+    end, { desc = "agent-lsp: open the chat" })
+  end
+  if keys.actions then
+    vim.keymap.set("n", keys.actions, function()
+      M.actions({})
+    end, { desc = "agent-lsp: agent code actions" })
+    vim.keymap.set("x", keys.actions, ":AgentActions<CR>", { silent = true, desc = "agent-lsp: agent code actions" })
+  end
+  if keys.ask then
+    vim.keymap.set("x", keys.ask, ":AgentAsk ", { desc = "agent-lsp: ask about the selection" })
+  end
+end
+
+--- Configures the plugin. Safe to call again: the latest options win.
+---@param opts agent_lsp.Config|nil
+---@return boolean ok
+function M.setup(opts)
+  local resolved, err = config.resolve(opts)
+  if not resolved then
+    util.error("setup: " .. err)
+    return false
+  end
+  config.options = resolved
+  did_setup = true
+  local client = require("agent_lsp.client")
+  local group = vim.api.nvim_create_augroup("agent_lsp", { clear = true })
+  vim.api.nvim_create_autocmd({ "BufReadPost", "BufNewFile" }, {
+    group = group,
+    callback = function(args)
+      util.try("attaching agent-lsp", client.maybe_attach, args.buf)
+    end,
+  })
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(buf) then
+      util.try("attaching agent-lsp", client.maybe_attach, buf)
+    end
+  end
+  set_global_keymaps()
+  return true
+end
+
+--- Commands work before setup() too, with the defaults.
+local function ensure_setup()
+  if not did_setup then
+    M.setup({})
+  end
+end
+
+---@return integer|nil client_id
+local function current_client()
+  ensure_setup()
+  return require("agent_lsp.client").current()
+end
+
+--- Opens (or shows) the chat of the current project.
+---@param opts {focus: boolean|nil}|nil
+function M.chat(opts)
+  opts = opts or {}
+  local id = current_client()
+  if not id then
+    return
+  end
+  local chat = require("agent_lsp.chat")
+  chat.with_chat(id, function(c)
+    chat.show(c, opts.focus ~= false)
+  end)
+end
+
+--- Starts a new session in a new chat.
+function M.new_session(_)
+  local id = current_client()
+  if not id then
+    return
+  end
+  local chat = require("agent_lsp.chat")
+  chat.new_session(id, function(c)
+    chat.show(c, true)
+  end)
+end
+
+--- Cancels the running turn of the current chat.
+function M.cancel(_)
+  local id = current_client()
+  local chat = id and require("agent_lsp.chat").current(id)
+  if not chat then
+    util.notify("no chat to cancel")
+    return
+  end
+  require("agent_lsp.chat").cancel(chat)
+end
+
+local function load_session(id, session)
+  local chat = require("agent_lsp.chat")
+  local existing = chat.get(id, session.sessionId)
+  if existing then
+    chat.show(existing, true)
+    return
+  end
+  -- The server replays the history as agent/update before answering; the chat builds from it.
+  require("agent_lsp.client").request(id, "agent/loadSession", { sessionId = session.sessionId }, function(err, result)
+    if err or not result then
+      util.error("loading the session failed: " .. (err and err.message or "no answer"))
+      return
+    end
+    local c = chat.get(id, session.sessionId) or chat.create(id, session.sessionId, result)
+    c.mode = result.mode
+    chat.show(c, true)
+  end)
+end
+
+--- Lists the project's saved sessions and loads the one picked.
+function M.sessions(_)
+  local id = current_client()
+  if not id then
+    return
+  end
+  require("agent_lsp.client").request(id, "agent/listSessions", {}, function(err, result)
+    if err then
+      util.error("listing sessions failed: " .. (err.message or vim.inspect(err)))
+      return
+    end
+    local sessions = result and result.sessions or {}
+    if #sessions == 0 then
+      util.notify("no saved sessions in this project")
+      return
+    end
+    vim.ui.select(sessions, {
+      prompt = "Agent sessions",
+      kind = "agent_lsp.sessions",
+      format_item = function(s)
+        return string.format("%s  (%s)", s.title ~= "" and s.title or s.sessionId, s.updatedAt or "")
+      end,
+    }, function(choice)
+      if choice then
+        load_session(id, choice)
+      end
+    end)
+  end)
+end
+
+--- Switches the safety mode of the current chat's session (or of the next session).
+---@param opts {mode: string}
+function M.set_mode(opts)
+  local mode = opts and opts.mode
+  if not vim.tbl_contains(config.MODES, mode) then
+    util.error(string.format("unknown mode %q: one of %s", tostring(mode), table.concat(config.MODES, ", ")))
+    return
+  end
+  local id = current_client()
+  local chat_mod = require("agent_lsp.chat")
+  local chat = id and chat_mod.current(id)
+  if not chat then
+    config.options.mode = mode
+    util.notify("mode " .. mode .. " for the next session")
+    return
+  end
+  require("agent_lsp.client").request(id, "agent/setMode", { sessionId = chat.session_id, mode = mode }, function(err, result)
+    if err then
+      util.error("setting the mode failed: " .. (err.message or vim.inspect(err)))
+      return
+    end
+    chat.mode = result and result.mode or mode
+    require("agent_lsp.render").note(chat, "_mode: " .. chat.mode .. "_")
+    util.notify("mode: " .. chat.mode)
+  end)
+end
+
+--- Prompts with the current buffer (and the given lines) as context.
+---@param opts {text: string, range: boolean|nil, line1: integer|nil, line2: integer|nil}
+function M.ask(opts)
+  ensure_setup()
+  require("agent_lsp.actions").ask(opts or {})
+end
+
+--- The agent's code actions for the cursor line or the given lines.
+---@param opts {range: boolean|nil, line1: integer|nil, line2: integer|nil}|nil
+function M.actions(opts)
+  ensure_setup()
+  require("agent_lsp.actions").menu(opts or {})
+end
+
+return M

@@ -1,0 +1,168 @@
+---@mod agent_lsp.permission agent/requestPermission and agent/askUser.
+---
+--- A request that proposes file changes (`files`) opens the diff review (agent_lsp.diff); any
+--- other asks through vim.ui.select with the server's options (Yes / Yes, don't ask again / No).
+--- Questions use vim.ui.select for choices and vim.ui.input for free text.
+
+local reply = require("agent_lsp.reply")
+local util = require("agent_lsp.util")
+
+local M = {}
+
+local OTHER = "Something else…"
+
+local DEFAULT_OPTIONS = {
+  { optionId = "allow_once", name = "Yes" },
+  { optionId = "allow_always", name = "Yes, don't ask again" },
+  { optionId = "reject", name = "No" },
+}
+
+---@type table<string, table<table, fun()>> "client:session" -> open reviews -> close function
+local open_reviews = {}
+
+local function key(client_id, session_id)
+  return tostring(client_id) .. ":" .. tostring(session_id)
+end
+
+--- Registers an open review so a cancelled turn can close it; returns the unregister function.
+---@param client_id integer
+---@param session_id string
+---@param close fun()
+---@return fun()
+function M.track(client_id, session_id, close)
+  local k = key(client_id, session_id)
+  open_reviews[k] = open_reviews[k] or {}
+  local token = {}
+  open_reviews[k][token] = close
+  return function()
+    if open_reviews[k] then
+      open_reviews[k][token] = nil
+    end
+  end
+end
+
+--- Closes the reviews of a session (its turn ended or was cancelled; the server withdrew them).
+---@param client_id integer
+---@param session_id string
+function M.close_session(client_id, session_id)
+  local reviews = open_reviews[key(client_id, session_id)]
+  open_reviews[key(client_id, session_id)] = nil
+  for _, close in pairs(reviews or {}) do
+    pcall(close)
+  end
+end
+
+local function options_of(params)
+  local opts = {}
+  for _, o in ipairs(type(params.options) == "table" and params.options or {}) do
+    if type(o) == "table" and type(o.optionId) == "string" then
+      table.insert(opts, { optionId = o.optionId, name = o.name or o.optionId })
+    end
+  end
+  return #opts > 0 and opts or DEFAULT_OPTIONS
+end
+
+local function title(params)
+  local summary = params.summary
+  if type(summary) ~= "string" or summary == "" then
+    local call = type(params.toolCall) == "table" and params.toolCall or {}
+    summary = call.title or call.name or "a tool call"
+  end
+  return "agent-lsp wants to: " .. summary:gsub("\n", " ")
+end
+
+--- Asks with a blocking dialog: for Neovim builds whose handlers cannot answer later.
+local function ask_blocking(params)
+  local options = options_of(params)
+  local lines = { title(params) }
+  for i, o in ipairs(options) do
+    table.insert(lines, string.format("%d. %s", i, o.name))
+  end
+  local choice = vim.fn.inputlist(lines)
+  local picked = options[choice]
+  return { optionId = picked and picked.optionId or "reject" }
+end
+
+local function select_option(params, done)
+  local options = options_of(params)
+  vim.ui.select(options, {
+    prompt = title(params),
+    kind = "agent_lsp.permission",
+    format_item = function(o)
+      return o.name
+    end,
+  }, function(choice)
+    done({ optionId = choice and choice.optionId or "reject" })
+  end)
+end
+
+--- Handler of agent/requestPermission.
+---@param params table {sessionId, toolCall, summary, diff?, files?, options}
+---@param ctx table handler context (client_id)
+---@return any result for the rpc layer
+function M.request_permission(params, ctx)
+  if type(params) ~= "table" then
+    return { optionId = "reject" }
+  end
+  if not reply.can_defer() then
+    return ask_blocking(params)
+  end
+  return reply.async(function(done)
+    local files = params.files
+    if type(files) == "table" and #files > 0 then
+      local ok, err = pcall(require("agent_lsp.diff").review, { params = params, client_id = ctx.client_id, done = done })
+      if not ok then
+        util.error("the diff review failed to open: " .. tostring(err))
+        select_option(params, done)
+      end
+    else
+      select_option(params, done)
+    end
+  end)
+end
+
+local function ask_text(question, done)
+  vim.ui.input({ prompt = question .. " " }, function(text)
+    done(text and { answer = text } or vim.NIL)
+  end)
+end
+
+--- Handler of agent/askUser.
+---@param params table {sessionId, question, choices, allowFreeText}
+---@return any result for the rpc layer
+function M.ask_user(params, _)
+  if type(params) ~= "table" then
+    return vim.NIL
+  end
+  local question = "agent-lsp asks: " .. tostring(params.question or ""):gsub("\n", " ")
+  local choices = type(params.choices) == "table" and params.choices or {}
+  local function start(done)
+    if #choices == 0 then
+      ask_text(question, done)
+      return
+    end
+    local items = vim.deepcopy(choices)
+    if params.allowFreeText ~= false then
+      table.insert(items, OTHER)
+    end
+    vim.ui.select(items, { prompt = question, kind = "agent_lsp.ask" }, function(choice)
+      if choice == OTHER then
+        ask_text(question, done)
+      elseif choice then
+        done({ answer = choice })
+      else
+        done(vim.NIL)
+      end
+    end)
+  end
+  if not reply.can_defer() then
+    local answer
+    start(function(v)
+      answer = v
+    end)
+    return answer or vim.NIL
+  end
+  return reply.async(start)
+end
+
+return M

@@ -1,0 +1,268 @@
+---@mod agent_lsp.render Writes agent/update notifications into a chat buffer's transcript.
+---
+--- The transcript is everything above the prompt line (tracked by an extmark, so it survives
+--- edits). Text streams into the last transcript line; tool calls are a header line
+--- ("▸ [status] title") followed by detail lines ("  │ ...") that the chat window folds, so
+--- each call shows as one line until opened with zo/za.
+
+local M = {}
+
+M.ns = vim.api.nvim_create_namespace("agent_lsp_chat")
+
+--- Prefix of a tool call's header line; the fold expression keys on it.
+M.TOOL_PREFIX = "▸ "
+--- Prefix of a tool call's detail lines (input, output, diff).
+M.DETAIL = "  │ "
+
+local MAX_DETAIL_LINES = 200
+local STATUS_LABEL = { pending = "pending", running = "running", completed = "done", failed = "failed" }
+
+---@param chat table
+---@return integer row 0-based row of the prompt line
+function M.prompt_row(chat)
+  local buf = chat.buf
+  local pos = vim.api.nvim_buf_get_extmark_by_id(buf, M.ns, chat.mark, {})
+  local row = pos[1]
+  if row and (vim.api.nvim_buf_get_lines(buf, row, row + 1, false)[1] or "") == chat.prompt_text then
+    return row
+  end
+  -- The user edited the prompt line away: find it again, or put a new one at the end.
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  for i = #lines, 1, -1 do
+    if lines[i] == chat.prompt_text then
+      row = i - 1
+      break
+    end
+  end
+  if not row or lines[row + 1] ~= chat.prompt_text then
+    row = #lines
+    vim.api.nvim_buf_set_lines(buf, row, row, false, { chat.prompt_text })
+  end
+  chat.mark = vim.api.nvim_buf_set_extmark(buf, M.ns, row, 0, { id = chat.mark, hl_group = "Comment", end_row = row + 1, end_col = 0 })
+  return row
+end
+
+--- Inserts lines at the end of the transcript; returns the row of the first one.
+---@param chat table
+---@param lines string[]
+---@return integer row
+function M.insert(chat, lines)
+  local row = M.prompt_row(chat)
+  vim.api.nvim_buf_set_lines(chat.buf, row, row, false, lines)
+  return row
+end
+
+local function last_line(chat)
+  local row = M.prompt_row(chat)
+  if row == 0 then
+    return nil, -1
+  end
+  return vim.api.nvim_buf_get_lines(chat.buf, row - 1, row, false)[1], row - 1
+end
+
+--- Inserts lines as a new block: after a blank separator unless one (or a heading) is already
+--- there. Returns the row of the block's first line.
+local function block(chat, lines)
+  local prev = last_line(chat)
+  local sep = prev ~= nil and prev ~= "" and not prev:match("^#")
+  if sep then
+    table.insert(lines, 1, "")
+  end
+  return M.insert(chat, lines) + (sep and 1 or 0)
+end
+
+--- Writes the "## Agent" heading once per turn, before the first output.
+local function heading(chat)
+  if chat.need_heading then
+    chat.need_heading = false
+    block(chat, { "## Agent" })
+  end
+end
+
+--- Appends streamed text; `prefix` starts every new line ("> " for thoughts).
+local function stream(chat, kind, text, prefix)
+  heading(chat)
+  if chat.stream_kind ~= kind then
+    chat.stream_kind = kind
+    block(chat, { prefix })
+  end
+  local cur, row = last_line(chat)
+  local pieces = vim.split(text, "\n", { plain = true })
+  local lines = { (cur or "") .. pieces[1] }
+  for i = 2, #pieces do
+    table.insert(lines, prefix .. pieces[i])
+  end
+  vim.api.nvim_buf_set_lines(chat.buf, row, row + 1, false, lines)
+end
+
+--- Detail lines for one labelled value; multi-line strings get one line each.
+local function detail(label, value)
+  if type(value) ~= "string" then
+    local ok, encoded = pcall(vim.json.encode, value)
+    value = ok and encoded or vim.inspect(value)
+  end
+  local lines = vim.split(value, "\n", { plain = true })
+  if #lines == 1 then
+    return { M.DETAIL .. label .. ": " .. lines[1] }
+  end
+  local out = { M.DETAIL .. label .. ":" }
+  for i, l in ipairs(lines) do
+    if i > MAX_DETAIL_LINES then
+      table.insert(out, M.DETAIL .. string.format("  … (%d more lines)", #lines - MAX_DETAIL_LINES))
+      break
+    end
+    table.insert(out, M.DETAIL .. "  " .. l)
+  end
+  return out
+end
+
+local function input_lines(input)
+  local out = {}
+  -- A JSON object decodes to a table without list items (vim.tbl_islist is deprecated in 0.10).
+  if type(input) == "table" and input[1] == nil and next(input) ~= nil then
+    local keys = vim.tbl_keys(input)
+    table.sort(keys)
+    for _, k in ipairs(keys) do
+      vim.list_extend(out, detail(k, input[k]))
+    end
+  elseif input ~= nil and input ~= vim.NIL then
+    out = detail("input", input)
+  end
+  return out
+end
+
+local function header(entry)
+  return string.format("%s[%s] %s", M.TOOL_PREFIX, STATUS_LABEL[entry.status] or entry.status, entry.title)
+end
+
+local function tool_call(chat, u)
+  heading(chat)
+  chat.stream_kind = nil
+  local entry = { title = (u.title ~= nil and u.title ~= "") and u.title or u.name, status = u.status or "pending", result_lines = 0 }
+  local lines = { header(entry) }
+  vim.list_extend(lines, input_lines(u.input))
+  local row = block(chat, lines)
+  entry.count = #lines
+  entry.mark = vim.api.nvim_buf_set_extmark(chat.buf, M.ns, row, 0, {})
+  chat.tools[u.id] = entry
+end
+
+local function tool_update(chat, u)
+  local entry = chat.tools[u.id]
+  if not entry then
+    -- An update for a call this buffer never saw (replay from another client): show it anyway.
+    tool_call(chat, { id = u.id, name = "tool", title = "tool " .. tostring(u.id), status = u.status })
+    entry = chat.tools[u.id]
+  end
+  entry.status = u.status or entry.status
+  local row = vim.api.nvim_buf_get_extmark_by_id(chat.buf, M.ns, entry.mark, {})[1]
+  vim.api.nvim_buf_set_lines(chat.buf, row, row + 1, false, { header(entry) })
+  vim.api.nvim_buf_set_extmark(chat.buf, M.ns, row, 0, { id = entry.mark })
+  if u.output == nil and u.diff == nil then
+    return
+  end
+  local result = {}
+  if u.output ~= nil and u.output ~= vim.NIL then
+    vim.list_extend(result, detail("output", u.output))
+  end
+  if u.diff ~= nil and u.diff ~= vim.NIL then
+    vim.list_extend(result, detail("diff", u.diff))
+  end
+  -- A later result (progress, then the final output) replaces the previous one.
+  local first = row + entry.count - entry.result_lines
+  vim.api.nvim_buf_set_lines(chat.buf, first, row + entry.count, false, result)
+  entry.count = entry.count - entry.result_lines + #result
+  entry.result_lines = #result
+end
+
+local function plan(chat, u)
+  heading(chat)
+  chat.stream_kind = nil
+  local lines = { "**Plan**" }
+  for _, e in ipairs(u.entries or {}) do
+    local box = e.status == "completed" and "[x]" or (e.status == "in_progress" and "[-]" or "[ ]")
+    table.insert(lines, string.format("- %s %s", box, (e.content or ""):gsub("\n", " ")))
+  end
+  -- Each plan update replaces the turn's previous plan block.
+  if chat.plan then
+    local row = vim.api.nvim_buf_get_extmark_by_id(chat.buf, M.ns, chat.plan.mark, {})[1]
+    vim.api.nvim_buf_set_lines(chat.buf, row, row + chat.plan.count, false, lines)
+    vim.api.nvim_buf_set_extmark(chat.buf, M.ns, row, 0, { id = chat.plan.mark })
+    chat.plan.count = #lines
+    return
+  end
+  local row = block(chat, lines)
+  chat.plan = { mark = vim.api.nvim_buf_set_extmark(chat.buf, M.ns, row, 0, {}), count = #lines }
+end
+
+local function thousands(n)
+  local s = tostring(math.floor(tonumber(n) or 0))
+  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
+end
+
+--- One line: tokens in/out/cached and the cost when known.
+---@param u table usage update
+---@return string
+function M.usage_line(u)
+  local parts = {
+    thousands(u.inputTokens) .. " in",
+    thousands(u.outputTokens) .. " out",
+    thousands(u.cachedTokens) .. " cached",
+  }
+  if type(u.cost) == "number" then
+    local cost = string.format("$%.4f", u.cost)
+    if type(u.sessionCost) == "number" then
+      cost = cost .. string.format(" (session $%.4f)", u.sessionCost)
+    end
+    table.insert(parts, cost)
+  end
+  return "_Usage: " .. table.concat(parts, " · ") .. "_"
+end
+
+--- A line of the plugin's own (turn end, errors), as its own block.
+---@param chat table
+---@param text string
+function M.note(chat, text)
+  chat.stream_kind = nil
+  block(chat, vim.split(text, "\n", { plain = true }))
+end
+
+--- The user's prompt, as sent or replayed.
+---@param chat table
+---@param text string
+function M.user_message(chat, text)
+  chat.stream_kind = nil
+  chat.plan = nil
+  local lines = { "## You" }
+  vim.list_extend(lines, vim.split(text, "\n", { plain = true }))
+  block(chat, lines)
+  chat.need_heading = true
+end
+
+--- Renders one agent/update.
+---@param chat table
+---@param u table the update
+function M.update(chat, u)
+  local kind = u.kind
+  if kind == "text" then
+    stream(chat, "text", u.text or "", "")
+  elseif kind == "thought" then
+    stream(chat, "thought", u.text or "", "> ")
+  elseif kind == "tool_call" then
+    tool_call(chat, u)
+  elseif kind == "tool_call_update" then
+    tool_update(chat, u)
+  elseif kind == "plan" then
+    plan(chat, u)
+  elseif kind == "usage" then
+    M.note(chat, M.usage_line(u))
+  elseif kind == "status" then
+    M.note(chat, "_" .. (u.text or "") .. "_")
+  elseif kind == "error" then
+    M.note(chat, "**Error:** " .. (u.message or "unknown error"))
+  elseif kind == "user_message" then
+    M.user_message(chat, u.text or "")
+  end
+end
+
+return M

@@ -1,0 +1,46 @@
+-- agent-lsp user commands. Nothing is loaded until a command runs: each requires the plugin
+-- on use, and the server starts only from setup() (or the first command).
+if vim.g.loaded_agent_lsp then
+  return
+end
+vim.g.loaded_agent_lsp = true
+
+local function agent()
+  return require("agent_lsp")
+end
+
+local command = vim.api.nvim_create_user_command
+
+command("AgentChat", function()
+  agent().chat({ focus = true })
+end, { desc = "agent-lsp: open the chat of this project" })
+
+command("AgentNew", function()
+  agent().new_session({})
+end, { desc = "agent-lsp: start a new session" })
+
+command("AgentCancel", function()
+  agent().cancel({})
+end, { desc = "agent-lsp: cancel the running turn" })
+
+command("AgentSessions", function()
+  agent().sessions({})
+end, { desc = "agent-lsp: load a saved session" })
+
+command("AgentMode", function(args)
+  agent().set_mode({ mode = args.args })
+end, {
+  nargs = 1,
+  complete = function()
+    return { "read_only", "plan", "ask", "auto", "full_access" }
+  end,
+  desc = "agent-lsp: set the safety mode",
+})
+
+command("AgentAsk", function(args)
+  agent().ask({ text = args.args, range = args.range > 0, line1 = args.line1, line2 = args.line2 })
+end, { nargs = "+", range = true, desc = "agent-lsp: ask, with the buffer (or selection) as context" })
+
+command("AgentActions", function(args)
+  agent().actions({ range = args.range > 0, line1 = args.line1, line2 = args.line2 })
+end, { range = true, desc = "agent-lsp: the agent's code actions" })

@@ -1,0 +1,32 @@
+-- Minimal init for the headless editor tests: this repo's plugin and Neovim's runtime only (no
+-- user config, no packages, no shada or swap files), set up against the built server.
+--
+-- The vitest runner (test/editors/nvim.test.ts) sets:
+--   AGENT_LSP_TEST_OPTIONS  path of a JSON file: the server's initializationOptions (fake provider)
+--   AGENT_LSP_TEST_MODE     safety mode of new sessions (optional)
+local repo = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h:h:h")
+
+vim.opt.runtimepath = { repo .. "/editors/nvim", vim.fn.expand("$VIMRUNTIME") }
+vim.opt.packpath = {}
+vim.o.swapfile = false
+vim.o.shadafile = "NONE"
+vim.o.more = false
+vim.o.hidden = true
+
+local function read_json(path)
+  local f = assert(io.open(path, "r"), "cannot read " .. path)
+  local text = f:read("*a")
+  f:close()
+  return vim.json.decode(text)
+end
+
+local opts = {
+  cmd = { "node", repo .. "/server/dist/agent-lsp.js", "--stdio" },
+  mode = vim.env.AGENT_LSP_TEST_MODE,
+}
+if vim.env.AGENT_LSP_TEST_OPTIONS and vim.env.AGENT_LSP_TEST_OPTIONS ~= "" then
+  opts.init_options = read_json(vim.env.AGENT_LSP_TEST_OPTIONS)
+end
+-- plugin/ files are sourced after this init; load the commands now so setup can run here.
+vim.cmd("runtime plugin/agent_lsp.lua")
+assert(require("agent_lsp").setup(opts), "agent_lsp.setup failed")
