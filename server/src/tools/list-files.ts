@@ -39,6 +39,7 @@ export const listFilesTool = defineTool({
         if (entries.length >= MAX_LIST_ENTRIES) return false;
         entries.push(e.isDir ? `${e.rel}/` : e.rel);
       });
+      if (ctx.signal.aborted) throw new ToolError("Cancelled.");
       if (!entries.length) return textResult(`${dir.rel === "." ? "The project root" : `${dir.rel}/`} is empty (or holds only ignored files).`);
       entries.sort();
       if (!complete) entries.push(`[Stopped at ${MAX_LIST_ENTRIES} entries; list a subfolder to see more.]`);

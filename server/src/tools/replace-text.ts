@@ -43,6 +43,7 @@ async function planReplacements(ctx: ToolContext, args: Input): Promise<Planned[
   await walk({ base: ctx.workspace.root, start: ctx.workspace.root, recursive: true, signal: ctx.signal }, (e) => {
     if (!e.isDir && matches(e.rel)) rels.push(e.rel);
   });
+  if (ctx.signal.aborted) throw new ToolError("Cancelled.");
   const planned: Planned[] = [];
   for (const rel of rels) {
     const read = await ctx.workspace.readTextIfExists(rel);

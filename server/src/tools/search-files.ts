@@ -91,6 +91,7 @@ export const searchFilesTool = defineTool({
         context: 1,
         signal: ctx.signal,
       });
+      if (ctx.signal.aborted) throw new ToolError("Cancelled.");
       if (!out.matches) return textResult(`No matches in ${out.filesSearched} files.`);
       const head = `Found ${out.matches} matches in ${out.files.length} files${out.truncated ? ` (stopped at ${MAX_SEARCH_MATCHES}; narrow the search)` : ""}.`;
       return textResult([head, ...out.files.map(formatFile)].join("\n\n"));

@@ -11,6 +11,7 @@ import { commitPlan, type CommitContext, type CommitOutcome } from "./commit.js"
 import { unifiedDiff, type FileDiff } from "./diff.js";
 import { keepLineEndings } from "./encoding.js";
 import { WorkspaceError } from "./errors.js";
+import { hashBytes } from "./read-stamps.js";
 import { planChangeSet, withoutNoOps, type Plan, type PlanContext, type PlannedChange } from "./plan.js";
 
 /** What the pipeline needs from the Workspace. */
@@ -123,12 +124,10 @@ async function rememberWrites(core: WorkspaceCore, sessionId: string, plan: Plan
     }
     const inEditor = result.files.find((f) => f.path === c.path.rel)?.via === "editor";
     const st = inEditor ? undefined : await stat(c.path.real).catch(() => undefined);
-    core.stamps.record(sessionId, c.path.real, {
-      text: c.after,
-      source: inEditor ? "buffer" : "disk",
-      mtimeMs: st?.mtimeMs,
-      size: st?.size,
-    });
+    const bomLength = c.bytes && (c.bom ?? c.before.bom) ? 3 : 0;
+    const hash = !inEditor && c.bytes ? hashBytes(c.bytes.subarray(bomLength)) : undefined;
+    const current = { text: c.after, source: inEditor ? "buffer" : "disk", mtimeMs: st?.mtimeMs, size: st?.size } as const;
+    core.stamps.record(sessionId, c.path.real, current, hash);
   }
 }
 

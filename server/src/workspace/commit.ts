@@ -115,6 +115,8 @@ function diskOp(change: PlannedChange, prior: PriorFile, notes: string[], editor
   const { path: p, before } = change;
   if (change.after !== null) {
     const bytes = change.bytes ?? encodeText(change.after, change.bom ?? before.bom);
+    // Kept on the change: the session's stamp of the new text is hashed from these bytes.
+    change.bytes = bytes;
     return { kind: "write", target: p.real, rel: p.rel, bytes, mode: change.mode ?? before.mode, prior };
   }
   if (editor.openDocument(p.uri)) notes.push(`${p.rel} is still open in the editor; close its buffer without saving.`);

@@ -2,6 +2,7 @@
  * The `.agent-lsp/` folders the Workspace keeps inside the project root (checkpoints, the write
  * journal). Each gets a `.gitignore` of `*` so they never show up in `git status`.
  */
+import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 
@@ -11,11 +12,16 @@ export const STATE_DIR = ".agent-lsp";
 /** Folders below the state folder that belong to the Workspace (the agent must not write there). */
 export const INTERNAL_DIRS = ["checkpoints", "journal"] as const;
 
+/** Folders already made by this process (each commit would otherwise make them again). */
+const ensured = new Set<string>();
+
 /** Creates `<root>/.agent-lsp/<name>/` with its `.gitignore`, and returns its path. */
 export async function ensureStateDir(root: string, name: (typeof INTERNAL_DIRS)[number]): Promise<string> {
   const dir = path.join(root, STATE_DIR, name);
+  if (ensured.has(dir) && existsSync(dir)) return dir;
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => undefined);
+  ensured.add(dir);
   return dir;
 }
 

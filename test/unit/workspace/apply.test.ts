@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -308,6 +308,16 @@ describe("stale reads", () => {
     await p.ws.apply({ tool: "t", ops: [{ kind: "write", path: "a.txt", text: "v2\n" }] }, { sessionId: S });
     await p.ws.apply({ tool: "t", ops: [{ kind: "write", path: "a.txt", text: "v3\n" }] }, { sessionId: S });
     expect(readFileSync(p.at("a.txt"), "utf8")).toBe("v3\n");
+  });
+
+  it("remembers its own write of a BOM file by content, so a later touch is not a change", async () => {
+    p = makeProject();
+    writeFileSync(p.at("b.txt"), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("v1\n")]));
+    p.ws.markRead(S, await p.ws.readText("b.txt"));
+    await p.ws.apply({ tool: "t", ops: [{ kind: "write", path: "b.txt", text: "v2\n" }] }, { sessionId: S });
+    utimesSync(p.at("b.txt"), new Date(2000, 1, 1), new Date(2000, 1, 1));
+    await p.ws.apply({ tool: "t", ops: [{ kind: "write", path: "b.txt", text: "v3\n" }] }, { sessionId: S });
+    expect(readFileSync(p.at("b.txt")).subarray(3).toString()).toBe("v3\n");
   });
 
   it("requires a read before overwriting an existing file when asked to (write_file)", async () => {
