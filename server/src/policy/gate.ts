@@ -70,7 +70,7 @@ export class PolicyGate implements ToolGate {
     const command = commandOf(capability, call.input, session.root);
     const floor = command && this.floor(session, command.command, command.cwd);
     if (floor) return deny(floor.reason);
-    const external = asksChanges(capability) ? [] : outside(inputPaths(call.input, session.root), session.root);
+    const external = readsPaths(capability) ? outside(inputPaths(call.input, session.root), session.root) : [];
     if (external.length && isReadOnlyMode(session.mode)) {
       return deny(outsideRefusal(session, capability.policyClass === "read_only" ? "read" : "write", external[0]!));
     }
@@ -195,7 +195,7 @@ export class PolicyGate implements ToolGate {
     for (const p of external) scopes.push(externalScope(await folderOf(p), access));
     if (capability.policyClass === "read_only" || asksItself(capability)) return scopes;
     if (command) return [...scopes, ...commandScopes(command.command)];
-    const inside = inputPaths(call.input, session.root).filter((p) => isInside(session.root, p));
+    const inside = capability.kind === "builtin" ? inputPaths(call.input, session.root).filter((p) => isInside(session.root, p)) : [];
     if (!inside.length) return [...scopes, toolScope(call.name, capability.policyClass)];
     for (const p of inside) scopes.push(toolPathScope(call.name, capability.policyClass, await folderOf(p)));
     return scopes;
@@ -244,6 +244,15 @@ function metadata(capability: Capability): GateMetadata {
 /** The tool shows its file changes to the gate itself (with the diff). */
 function asksChanges(capability: Capability): boolean {
   return metadata(capability).authorizesChanges === true;
+}
+
+/**
+ * Whether check reads the paths a call's input names. Only for our own tools, whose `path` and
+ * `cwd` are files (an MCP tool's `path` may be a URL path); and not for tools that show their
+ * outside writes to the gate with the diff.
+ */
+function readsPaths(capability: Capability): boolean {
+  return capability.kind === "builtin" && !asksChanges(capability);
 }
 
 /** The tool asks for its own effect, so check lets it start. */

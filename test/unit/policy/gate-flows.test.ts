@@ -244,6 +244,31 @@ describe("commands decided at check", () => {
   });
 });
 
+describe("paths in the input", () => {
+  it("an MCP tool's path field is not taken for a file: its don't-ask-again covers the tool", async () => {
+    const fx = gateFixture();
+    const mcp = { ...capability("external_api", { name: "mcp__api__get" }), kind: "mcp" as const };
+    const session = fx.session("ask");
+    fx.editor.answers.push({ optionId: "allow_always" });
+    await fx.gate.check(session, callOf(mcp, { path: "/v1/users" }), mcp, never);
+    expect(fx.editor.permissions[0]!.summary).not.toContain("outside the project");
+    expect((await fx.gate.check(session, callOf(mcp, { path: "/v2/orders" }), mcp, never)).allowed).toBe(true);
+    expect(fx.editor.permissions).toHaveLength(1);
+  });
+
+  it("a built-in tool reading outside the project is asked once, though it also asks itself", async () => {
+    const fx = gateFixture();
+    const read = capability("read_only", { name: "read_file" });
+    const session = fx.session("ask");
+    const outside = path.join(path.sep, "elsewhere-agent-lsp-test", "x.txt");
+    const call = callOf(read, { path: outside });
+    expect((await fx.gate.check(session, call, read, never)).allowed).toBe(true);
+    expect((await fx.gate.authorize(session, call, read, { kind: "external_path", path: outside, access: "read" }, never)).allowed).toBe(true);
+    expect(fx.editor.permissions).toHaveLength(1);
+    expect(fx.editor.permissions[0]!.summary).toContain(`outside the project: ${outside}`);
+  });
+});
+
 describe("plan mode", () => {
   it.each(["write_file", "edit_file", "replace_in_file", "apply_patch", "delete_file"])("rejects %s even when it claims to be read-only", async (name) => {
     const fx = gateFixture();
