@@ -103,6 +103,14 @@ describe("floors", () => {
     expect(fx.editor.permissions).toHaveLength(0);
   });
 
+  it.each(DENIED)("with %s's floor (%s) lifted in config, the gate lets full access run it", async (command, floor) => {
+    const policy = { lift_floors: [floor], protected_branches: ["main", "master", "release/*"], classifier_model: "", classifier_timeout_s: 30 };
+    const fx = gateFixture({ root, home, branch: "feature/x", config: { policy } });
+    const exec = capability("exec", { name: "execute_command", metadata: { authorizesCommands: true } });
+    const decision = await fx.gate.authorize(fx.session("full_access"), callOf(exec), exec, { kind: "command", command, cwd: root }, never);
+    expect(decision).toEqual({ allowed: true });
+  });
+
   it("the gate protects the real home folder by default", async () => {
     const fx = gateFixture({ home: null });
     const exec = capability("exec", { name: "execute_command" });
