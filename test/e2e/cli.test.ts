@@ -1,6 +1,6 @@
 /** The built binary's terminal front ends: run, tool, doctor, --version, --help. */
 import { execFile } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -64,6 +64,32 @@ describe("agent-lsp CLI", () => {
     const res = await cli(["run", "hi"]);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain("invalid x-api-key");
+  });
+
+  it("in ask mode without a terminal refuses gated actions unless --allow-untrusted-tools", async () => {
+    const write = { toolCalls: [{ name: "write_file", input: { path: "made.txt", content: "hi\n" } }] };
+    fake.enqueue(write, { text: "could not" });
+    const refused = await cli(["run", "make a file", "--mode", "ask"]);
+    expect(refused.code).toBe(0);
+    expect(existsSync(path.join(root, "made.txt"))).toBe(false);
+    expect(JSON.stringify(fake.requests.at(-1)!.body.messages.at(-1))).toContain("--allow-untrusted-tools");
+    fake.enqueue(write, { text: "made it" });
+    const allowed = await cli(["run", "make a file", "--mode", "ask", "--allow-untrusted-tools"]);
+    expect(allowed.code).toBe(0);
+    expect(readFileSync(path.join(root, "made.txt"), "utf8")).toBe("hi\n");
+  });
+
+  it("tool runs one tool through the gate and prints its result", async () => {
+    writeFileSync(path.join(root, "hello.txt"), "line one\nline two\n");
+    const ok = await cli(["tool", "read_file", "--input", JSON.stringify({ path: "hello.txt" })]);
+    expect(ok.code).toBe(0);
+    const result = JSON.parse(ok.stdout);
+    expect(result.isError).toBe(false);
+    expect(result.content[0].text).toContain("line two");
+    const denied = await cli(["tool", "write_file", "--input", JSON.stringify({ path: "x.txt", content: "x" }), "--mode", "read_only"]);
+    expect(denied.code).toBe(1);
+    expect(JSON.parse(denied.stdout).isError).toBe(true);
+    expect(existsSync(path.join(root, "x.txt"))).toBe(false);
   });
 
   it("rejects a bad --mode with a clear message", async () => {
