@@ -47,16 +47,19 @@ async function timed(tool: Capability, input: unknown, ctx: ToolContext): Promis
 async function benchEditFile(): Promise<string[]> {
   const { root, ctx } = project("agent-lsp-bench-edit-");
   try {
-    const lines = Array.from({ length: 200_000 }, (_, i) => `const value${i} = compute(${i}); // padding for size`);
+    // About 10 MB; the one match is 10 lines before the end.
+    const count = 183_000;
+    const near = count - 10;
+    const lines = Array.from({ length: count }, (_, i) => `const value${i} = compute(${i}); // padding for size`);
     writeFileSync(path.join(root, "big.ts"), `${lines.join("\n")}\n`);
     const times: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const from = i % 2 ? "value199990 = compute(-1)" : "value199990 = compute(199990)";
-      const to = i % 2 ? "value199990 = compute(199990)" : "value199990 = compute(-1)";
+      const from = i % 2 ? `value${near} = compute(-1)` : `value${near} = compute(${near})`;
+      const to = i % 2 ? `value${near} = compute(${near})` : `value${near} = compute(-1)`;
       times.push(await timed(editFileTool, { path: "big.ts", target_content: from, replacement_content: to }, ctx));
     }
-    const size = readFileSync(path.join(root, "big.ts")).length / 1e6;
-    return [`files.edit_file_${size.toFixed(0)}mb ${median(times).toFixed(1)} ms`];
+    const mb = readFileSync(path.join(root, "big.ts")).length / 1e6;
+    return [`files.edit_file_10mb ${median(times).toFixed(1)} ms`, `files.edit_file_size ${mb.toFixed(1)} MB`];
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

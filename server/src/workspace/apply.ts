@@ -11,7 +11,6 @@ import { commitPlan, type CommitContext, type CommitOutcome } from "./commit.js"
 import { unifiedDiff, type FileDiff } from "./diff.js";
 import { keepLineEndings } from "./encoding.js";
 import { WorkspaceError } from "./errors.js";
-import { hashBytes } from "./read-stamps.js";
 import { planChangeSet, withoutNoOps, type Plan, type PlanContext, type PlannedChange } from "./plan.js";
 
 /** What the pipeline needs from the Workspace. */
@@ -77,14 +76,14 @@ function unchanged(notes: string[] = []): ApplyResult {
 
 /**
  * Checkpoints and commits a plan. On failure the checkpoint is discarded (the change never
- * happened) and the error is passed on.
+ * happened) and the error is passed on. Also returns the hash of each text written to disk.
  */
 export async function commitRecorded(
   core: WorkspaceCore,
   plan: Plan,
   meta: { sessionId: string; tool: string; kind: CheckpointKind },
   shown: ShownPlan,
-): Promise<ApplyResult> {
+): Promise<{ result: ApplyResult; hashes: Map<string, string> }> {
   const touched = plan.changes.map((c) => ({ path: c.path, state: c.before }));
   const checkpoint = await core.checkpoints.create(meta.sessionId, meta.tool, meta.kind, touched);
   const priors = new Map(
@@ -105,7 +104,7 @@ export async function commitRecorded(
   }
   checkpoint.createdDirs = outcome.createdDirs;
   await core.checkpoints.save(checkpoint);
-  return {
+  const result: ApplyResult = {
     changed: true,
     files: appliedFiles(plan, shown, outcome),
     dirs: plan.dirs.map((d) => d.rel),
@@ -113,10 +112,11 @@ export async function commitRecorded(
     checkpointId: checkpoint.id,
     notes: outcome.notes,
   };
+  return { result, hashes: outcome.hashes };
 }
 
 /** After a change, the session knows the new text of every file it wrote. */
-async function rememberWrites(core: WorkspaceCore, sessionId: string, plan: Plan, result: ApplyResult): Promise<void> {
+async function rememberWrites(core: WorkspaceCore, sessionId: string, plan: Plan, result: ApplyResult, hashes: Map<string, string>): Promise<void> {
   for (const c of plan.changes) {
     if (c.after === null) {
       core.stamps.forget(sessionId, c.path.real);
@@ -124,8 +124,7 @@ async function rememberWrites(core: WorkspaceCore, sessionId: string, plan: Plan
     }
     const inEditor = result.files.find((f) => f.path === c.path.rel)?.via === "editor";
     const st = inEditor ? undefined : await stat(c.path.real).catch(() => undefined);
-    const bomLength = c.bytes && (c.bom ?? c.before.bom) ? 3 : 0;
-    const hash = !inEditor && c.bytes ? hashBytes(c.bytes.subarray(bomLength)) : undefined;
+    const hash = inEditor ? undefined : hashes.get(c.path.real);
     const current = { text: c.after, source: inEditor ? "buffer" : "disk", mtimeMs: st?.mtimeMs, size: st?.size } as const;
     core.stamps.record(sessionId, c.path.real, current, hash);
   }
@@ -160,8 +159,9 @@ export function applyChangeSet(core: WorkspaceCore, set: ChangeSet, opts: ApplyO
       shown = showPlan(set.tool, plan);
     }
     if (opts.signal?.aborted) throw cancelled();
-    const result = await commitRecorded(core, plan, { sessionId: opts.sessionId, tool: set.tool, kind: "change" }, shown);
-    await rememberWrites(core, opts.sessionId, plan, result);
+    const meta = { sessionId: opts.sessionId, tool: set.tool, kind: "change" as const };
+    const { result, hashes } = await commitRecorded(core, plan, meta, shown);
+    await rememberWrites(core, opts.sessionId, plan, result, hashes);
     return result;
   });
 }

@@ -6,9 +6,11 @@
  * set never stays half applied.
  */
 import { copyFile, mkdir, open, rename, rmdir, unlink } from "node:fs/promises";
+import { writeSync } from "node:fs";
 import path from "node:path";
 import { describeFsError, errnoCode, WorkspaceError } from "./errors.js";
 import { closeJournal, openJournal, tempPathFor } from "./journal.js";
+import { writeText } from "./scratch.js";
 
 /** What was at a target before, so a failed commit can put it back. */
 export interface PriorFile {
@@ -18,24 +20,35 @@ export interface PriorFile {
   mode?: number;
 }
 
+/** What a write puts in the file: text (encoded as UTF-8, behind a BOM if asked) or exact bytes. */
+export type WriteContent = { text: string; bom: boolean } | { bytes: Buffer };
+
 /** One disk operation of a commit. `target` is where the bytes really are (symlinks resolved). */
 export type DiskOp =
-  | { kind: "write"; target: string; rel: string; bytes: Buffer; mode?: number; prior: PriorFile }
+  | { kind: "write"; target: string; rel: string; content: WriteContent; mode?: number; prior: PriorFile }
   | { kind: "delete"; target: string; rel: string; prior: PriorFile }
   | { kind: "mkdir"; target: string; rel: string };
 
-/** What a successful commit created besides files (for undo). */
+/** What a successful commit created besides files (for undo), and the hash of each text written. */
 export interface DiskCommit {
   createdDirs: string[];
+  /** By target: hash of the text written (as read stamps keep it). */
+  hashes: Map<string, string>;
 }
 
-/** Writes `bytes` to a new file at `file`, with `mode` when given, and syncs it. */
-async function writeSynced(file: string, bytes: Buffer, mode?: number): Promise<void> {
+/**
+ * Writes `content` to a new file at `file`, with `mode` when given, and syncs it. Returns the
+ * hash of the text written, when it was text.
+ */
+async function writeSynced(file: string, content: WriteContent, mode?: number): Promise<string | undefined> {
   const handle = await open(file, "wx", 0o666);
   try {
-    await handle.writeFile(bytes);
+    let hash: string | undefined;
+    if ("text" in content) hash = writeText(handle.fd, content.text, content.bom);
+    else for (let done = 0; done < content.bytes.length; ) done += writeSync(handle.fd, content.bytes, done);
     if (mode !== undefined) await handle.chmod(mode);
     await handle.sync();
+    return hash;
   } finally {
     await handle.close();
   }
@@ -84,6 +97,7 @@ export async function commitDisk(root: string, ops: DiskOp[]): Promise<DiskCommi
   const temps = writes.map((op) => tempPathFor(op.target));
   const journal = writes.length ? await openJournal(root, temps) : undefined;
   const createdDirs: string[] = [];
+  const hashes = new Map<string, string>();
   const replaced: Extract<DiskOp, { kind: "write" }>[] = [];
   const deleted: Extract<DiskOp, { kind: "delete" }>[] = [];
   let current: DiskOp | undefined;
@@ -95,7 +109,8 @@ export async function commitDisk(root: string, ops: DiskOp[]): Promise<DiskCommi
     for (const [i, op] of writes.entries()) {
       current = op;
       createdDirs.push(...(await makeDirs(path.dirname(op.target))));
-      await writeSynced(temps[i]!, op.bytes, op.mode);
+      const hash = await writeSynced(temps[i]!, op.content, op.mode);
+      if (hash) hashes.set(op.target, hash);
     }
     // The commit point: from here each rename makes one file new; a failure rolls them back.
     for (const [i, op] of writes.entries()) {
@@ -111,7 +126,7 @@ export async function commitDisk(root: string, ops: DiskOp[]): Promise<DiskCommi
       deleted.push(op);
     }
     for (const dir of new Set(deleted.map((op) => path.dirname(op.target)))) await syncDir(dir);
-    return { createdDirs };
+    return { createdDirs, hashes };
   } catch (err) {
     for (const temp of temps) await unlink(temp).catch(() => undefined);
     for (const op of [...replaced, ...deleted]) await restorePrior(op.target, op.prior);

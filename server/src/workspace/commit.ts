@@ -7,7 +7,6 @@
 import { stat } from "node:fs/promises";
 import type { Editor, FileChange } from "../editor/editor.js";
 import { commitDisk, type DiskOp, type PriorFile } from "./atomic.js";
-import { encodeText } from "./encoding.js";
 import { WorkspaceError } from "./errors.js";
 import type { Plan, PlannedChange } from "./plan.js";
 
@@ -24,6 +23,8 @@ export interface CommitOutcome {
   via: Map<PlannedChange, "editor" | "disk">;
   createdDirs: string[];
   notes: string[];
+  /** By real path: hash of the text written to disk (for the session's read stamps). */
+  hashes: Map<string, string>;
 }
 
 /** A change the editor made, and how to check and undo it. */
@@ -114,10 +115,8 @@ async function applyInEditor(ctx: CommitContext, label: string, steps: EditorSte
 function diskOp(change: PlannedChange, prior: PriorFile, notes: string[], editor: Editor): DiskOp | undefined {
   const { path: p, before } = change;
   if (change.after !== null) {
-    const bytes = change.bytes ?? encodeText(change.after, change.bom ?? before.bom);
-    // Kept on the change: the session's stamp of the new text is hashed from these bytes.
-    change.bytes = bytes;
-    return { kind: "write", target: p.real, rel: p.rel, bytes, mode: change.mode ?? before.mode, prior };
+    const content = change.bytes ? { bytes: change.bytes } : { text: change.after, bom: change.bom ?? before.bom };
+    return { kind: "write", target: p.real, rel: p.rel, content, mode: change.mode ?? before.mode, prior };
   }
   if (editor.openDocument(p.uri)) notes.push(`${p.rel} is still open in the editor; close its buffer without saving.`);
   // An unsaved buffer of a file that never reached the disk has nothing to delete there.
@@ -156,8 +155,8 @@ export async function commitPlan(
   }
   await applyInEditor(ctx, label, steps);
   try {
-    const { createdDirs } = await commitDisk(ctx.root, ops);
-    return { via, createdDirs, notes };
+    const { createdDirs, hashes } = await commitDisk(ctx.root, ops);
+    return { via, createdDirs, notes, hashes };
   } catch (err) {
     await revertEditor(ctx.editor, steps);
     if (err instanceof WorkspaceError && steps.length) {

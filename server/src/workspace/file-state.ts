@@ -7,6 +7,7 @@ import type { Editor } from "../editor/editor.js";
 import { decodeText, looksBinary } from "./encoding.js";
 import { describeFsError, errnoCode, WorkspaceError } from "./errors.js";
 import type { ResolvedPath } from "./paths.js";
+import { withFileBytes } from "./scratch.js";
 
 /** What is at a path right now. */
 export interface FileState {
@@ -64,14 +65,19 @@ export async function loadFileState(editor: Editor, path: ResolvedPath): Promise
     };
   }
   if (!facts) return MISSING;
-  let bytes: Buffer;
   try {
-    bytes = await readFile(path.real);
+    const decoded = withFileBytes(path.real, (bytes) => ({ ...decodeText(bytes), binary: looksBinary(bytes) }));
+    const { text, bom, binary } = decoded ?? (await readLarge(path.real));
+    return { exists: true, source: "disk", text, bom, binary, ...facts };
   } catch (err) {
     throw describeFsError(err, path.rel);
   }
-  const { text, bom } = decodeText(bytes);
-  return { exists: true, source: "disk", text, bom, binary: looksBinary(bytes), ...facts };
+}
+
+/** Reads a file too large for the shared buffer. */
+async function readLarge(file: string): Promise<{ text: string; bom: boolean; binary: boolean }> {
+  const bytes = await readFile(file);
+  return { ...decodeText(bytes), binary: looksBinary(bytes) };
 }
 
 /** Whether the file on disk starts with a BOM (an editor buffer never shows it). */
