@@ -11,11 +11,20 @@ import { hashBytes } from "./read-stamps.js";
 /** Files larger than this are read and written without the shared buffer (and it never grows past it). */
 export const SCRATCH_LIMIT = 32 * 1024 * 1024;
 
+/** A large buffer is let go after this long unused, so one big file does not pin its size. */
+const RELEASE_AFTER_MS = 10_000;
+
 let scratch = Buffer.alloc(0);
+let releaseTimer: NodeJS.Timeout | undefined;
 
 /** The shared buffer, at least `size` bytes. */
 function scratchOf(size: number): Buffer {
   if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, Math.min(scratch.length * 2, SCRATCH_LIMIT)));
+  if (scratch.length > 1024 * 1024) {
+    clearTimeout(releaseTimer);
+    releaseTimer = setTimeout(() => (scratch = Buffer.alloc(0)), RELEASE_AFTER_MS);
+    releaseTimer.unref();
+  }
   return scratch;
 }
 
