@@ -118,7 +118,9 @@ function diskOp(change: PlannedChange, prior: PriorFile, notes: string[], editor
     const content = change.bytes ? { bytes: change.bytes } : { text: change.after, bom: change.bom ?? before.bom };
     return { kind: "write", target: p.real, rel: p.rel, content, mode: change.mode ?? before.mode, prior };
   }
-  if (editor.openDocument(p.uri)) notes.push(`${p.rel} is still open in the editor; close its buffer without saving.`);
+  if (editor.openDocument(p.uri)) {
+    notes.push(`${p.rel} is still open in the editor (this client cannot delete files through an edit); its buffer was left as it was.`);
+  }
   // An unsaved buffer of a file that never reached the disk has nothing to delete there.
   if (before.source === "buffer" && before.mtimeMs === undefined) return undefined;
   return { kind: "delete", target: p.abs, rel: p.rel, prior };
@@ -144,7 +146,9 @@ export async function commitPlan(
   for (const s of steps) {
     via.set(s.change, "editor");
     const moved = s.change.movedTo ? plan.changes.find((c) => c.movedFrom === s.change.path) : undefined;
-    if (moved) (byEditor.add(moved), via.set(moved, "editor"));
+    if (!moved) continue;
+    byEditor.add(moved);
+    via.set(moved, "editor");
   }
   const notes: string[] = [];
   const ops: DiskOp[] = plan.dirs.map((d) => ({ kind: "mkdir", target: d.real, rel: d.rel }));
