@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempProject } from "../helpers/agent-setup.js";
@@ -48,31 +48,40 @@ async function killMidWrite(root: string): Promise<boolean> {
 describe.skipIf(process.platform === "win32")("crash safety", () => {
   it("a SIGKILL in the middle of a 50 MB write leaves old or new content and no temp file after the next start", async () => {
     const root = tempProject("agent-lsp-crash-");
-    const body = Array.from({ length: 1_000_000 }, (_, i) => `line ${i} old padding text for size 0123456789`).join("\n");
-    const oldText = `${body}\n`;
-    const newText = oldText.replace("line 0 old", "line 0 new");
-    writeFileSync(path.join(root, "big.txt"), oldText);
-    expect(oldText.length).toBeGreaterThan(45_000_000);
-
-    let caught = false;
-    for (let attempt = 0; attempt < 5 && !caught; attempt++) {
-      writeFileSync(path.join(root, "big.txt"), oldText);
-      caught = await killMidWrite(root);
+    try {
+      await crashAndRestart(root);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
-    expect(caught, "the edit was never caught while writing its temp file").toBe(true);
-
-    const after = sha(readFileSync(path.join(root, "big.txt")));
-    expect([sha(oldText), sha(newText)]).toContain(after);
-    expect(tempsIn(root).length).toBeGreaterThan(0);
-
-    const next = spawnSync(process.execPath, [BINARY, "tool", "list_files", "--input", "{}", "--mode", "full_access"], {
-      cwd: root,
-      env: env(root),
-      encoding: "utf8",
-    });
-    expect(next.status, next.stderr).toBe(0);
-    expect(tempsIn(root)).toEqual([]);
-    expect(readdirSync(path.join(root, ".agent-lsp", "journal")).filter((n) => n.endsWith(".json"))).toEqual([]);
-    expect(sha(readFileSync(path.join(root, "big.txt")))).toBe(after);
   }, 120_000);
 });
+
+/** The scenario, in a fresh project. */
+async function crashAndRestart(root: string): Promise<void> {
+  const body = Array.from({ length: 1_000_000 }, (_, i) => `line ${i} old padding text for size 0123456789`).join("\n");
+  const oldText = `${body}\n`;
+  const newText = oldText.replace("line 0 old", "line 0 new");
+  writeFileSync(path.join(root, "big.txt"), oldText);
+  expect(oldText.length).toBeGreaterThan(45_000_000);
+
+  let caught = false;
+  for (let attempt = 0; attempt < 5 && !caught; attempt++) {
+    writeFileSync(path.join(root, "big.txt"), oldText);
+    caught = await killMidWrite(root);
+  }
+  expect(caught, "the edit was never caught while writing its temp file").toBe(true);
+
+  const after = sha(readFileSync(path.join(root, "big.txt")));
+  expect([sha(oldText), sha(newText)]).toContain(after);
+  expect(tempsIn(root).length).toBeGreaterThan(0);
+
+  const next = spawnSync(process.execPath, [BINARY, "tool", "list_files", "--input", "{}", "--mode", "full_access"], {
+    cwd: root,
+    env: env(root),
+    encoding: "utf8",
+  });
+  expect(next.status, next.stderr).toBe(0);
+  expect(tempsIn(root)).toEqual([]);
+  expect(readdirSync(path.join(root, ".agent-lsp", "journal")).filter((n) => n.endsWith(".json"))).toEqual([]);
+  expect(sha(readFileSync(path.join(root, "big.txt")))).toBe(after);
+}
