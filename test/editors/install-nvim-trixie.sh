@@ -18,7 +18,7 @@ wrapper="$dir/bin/nvim"
 root="$dir/root"
 
 # A cached install that still starts is reused as it is.
-if [ -x "$wrapper" ] && "$wrapper" --headless --clean -u NONE +qa >/dev/null 2>&1; then
+if [ -x "$wrapper" ] && [ -e "$root/usr/lib/lib/nvim/parser" ] && "$wrapper" --headless --clean -u NONE +qa >/dev/null 2>&1; then
   echo "$wrapper"
   exit 0
 fi
@@ -89,6 +89,11 @@ if [ -n "$missing" ]; then
   echo "$missing" >&2
   exit 1
 fi
+
+# nvim finds its compiled-in library folder (tree-sitter parsers) next to its executable, which
+# here is the loader in usr/lib/x86_64-linux-gnu: so it looks in usr/lib/lib/nvim.
+mkdir -p "$root/usr/lib/lib"
+ln -sfn ../nvim "$root/usr/lib/lib/nvim"
 
 mkdir -p "$dir/bin"
 # The wrapper finds its folder at run time, so the cache can move (CI restores it elsewhere).

@@ -4,9 +4,17 @@
 -- The vitest runner (test/editors/nvim.test.ts) sets:
 --   AGENT_LSP_TEST_OPTIONS  path of a JSON file: the server's initializationOptions (fake provider)
 --   AGENT_LSP_TEST_MODE     safety mode of new sessions (optional)
+--   AGENT_LSP_TEST_CMD      JSON list replacing the server command (optional: a broken install)
 local repo = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h:h:h")
 
-vim.opt.runtimepath = { repo .. "/editors/nvim", vim.fn.expand("$VIMRUNTIME") }
+local rtp = { repo .. "/editors/nvim", vim.fn.expand("$VIMRUNTIME") }
+-- Keep the packaged library folder: it holds the tree-sitter parsers that 0.10's ftplugins start.
+for _, dir in ipairs(vim.opt.runtimepath:get()) do
+  if dir:match("/lib/nvim$") and vim.fn.isdirectory(dir .. "/parser") == 1 then
+    table.insert(rtp, dir)
+  end
+end
+vim.opt.runtimepath = rtp
 vim.opt.packpath = {}
 vim.o.swapfile = false
 vim.o.shadafile = "NONE"
@@ -24,6 +32,9 @@ local opts = {
   cmd = { "node", repo .. "/server/dist/agent-lsp.js", "--stdio" },
   mode = vim.env.AGENT_LSP_TEST_MODE,
 }
+if vim.env.AGENT_LSP_TEST_CMD and vim.env.AGENT_LSP_TEST_CMD ~= "" then
+  opts.cmd = vim.json.decode(vim.env.AGENT_LSP_TEST_CMD)
+end
 if vim.env.AGENT_LSP_TEST_OPTIONS and vim.env.AGENT_LSP_TEST_OPTIONS ~= "" then
   opts.init_options = read_json(vim.env.AGENT_LSP_TEST_OPTIONS)
 end

@@ -6,11 +6,17 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { fileTools } from "../../server/src/tools/file-tools.js";
 import { startFakeProvider, type FakeProvider } from "../helpers/fake-provider/index.js";
 import { createProject, expectPassed, findEditors, runSpec, SERVER_BUNDLE, type NvimEditor, type SpecProject } from "./nvim-harness.js";
 
 const TIMEOUT = 90_000;
 const requireAll = process.env.AGENT_LSP_REQUIRE_ALL === "1";
+/**
+ * The diff review needs the file tools to show their change set to the gate (metadata
+ * `authorizesChanges`); without it the gate asks before the tool runs, with no files to review.
+ */
+const toolsShowDiffs = ["write_file", "edit_file"].every((name) => fileTools.find((t) => t.name === name)?.metadata.authorizesChanges === true);
 
 let fake: FakeProvider | undefined;
 let project: SpecProject | undefined;
@@ -51,6 +57,105 @@ function nvimCases(editor: NvimEditor): void {
     expect(fake.requests).toHaveLength(3);
     expect(fake.violations).toEqual([]);
   });
+
+  it("edit: a tool call edits the open unsaved buffer, undo restores it, the disk stays", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "alpha\nbeta\ngamma\n" });
+    fake.enqueue(
+      { toolCalls: [{ name: "edit_file", input: { path: "notes.txt", target_content: "beta", replacement_content: "BETA from the agent" } }] },
+      { text: "Edited." },
+    );
+    expectPassed(await runSpec(editor, "edit_spec.lua", { fake, project }), "edit_spec.lua");
+    // The tool read the editor's unsaved text, not the disk's.
+    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).not.toContain("is_error\":true");
+    expect(readFileSync(project.file("notes.txt"), "utf8")).toBe("alpha\nbeta\ngamma\n");
+    expect(fake.violations).toEqual([]);
+  });
+
+  it.skipIf(!toolsShowDiffs)(`review: ask mode opens the diff review; one hunk of two is accepted, then a proposal is rejected${toolsShowDiffs ? "" : " (pending: write_file/edit_file do not declare authorizesChanges yet)"}`, { timeout: TIMEOUT }, async () => {
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
+    const { fake, project } = await setup({ "app.txt": `${lines.join("\n")}\n` });
+    const proposal = lines.map((l, i) => (i === 1 || i === 8 ? `${l} changed` : l));
+    fake.enqueue(
+      { toolCalls: [{ name: "read_file", input: { path: "app.txt" } }] },
+      { toolCalls: [{ name: "write_file", input: { path: "app.txt", content: `${proposal.join("\n")}\n` } }] },
+      { text: "Changed what you accepted." },
+      { toolCalls: [{ name: "edit_file", input: { path: "app.txt", target_content: "line 5", replacement_content: "line five" } }] },
+      { text: "Understood." },
+    );
+    expectPassed(await runSpec(editor, "review_spec.lua", { fake, project, safety: "ask" }), "review_spec.lua");
+    // The model was told the rejection; the disk never changed (the file is open in the editor).
+    expect(JSON.stringify(fake.requests[4]!.body.messages.at(-1))).toMatch(/reject|declin|denied|refus/i);
+    expect(readFileSync(project.file("app.txt"), "utf8")).toBe(`${lines.join("\n")}\n`);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it("permission: a prompt without files is a vim.ui.select; don't ask again sticks, No refuses", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    const run = (command: string) => ({ toolCalls: [{ name: "execute_command", input: { command } }] });
+    fake.enqueue(run("echo from-the-agent"), run("echo from-the-agent"), { text: "Ran it twice." }, run("printf other"), { text: "Not run." });
+    expectPassed(await runSpec(editor, "permission_spec.lua", { fake, project, safety: "ask" }), "permission_spec.lua");
+    const results = JSON.stringify(fake.requests[2]!.body.messages.at(-1));
+    expect(results).toContain("from-the-agent");
+    expect(JSON.stringify(fake.requests[4]!.body.messages.at(-1))).toMatch(/declined|not done/i);
+  });
+
+  it("fix: Ask agent to fix a linter's diagnostic edits the buffer; the built-in menu runs the actions too", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "math.js": "function add(a, b) {\n  return a - b;\n}\n" });
+    fake.enqueue(
+      { toolCalls: [{ name: "edit_file", input: { path: "math.js", target_content: "a - b", replacement_content: "a + b" } }] },
+      { text: "Fixed the operator." },
+      { text: "It adds two numbers." },
+    );
+    expectPassed(await runSpec(editor, "fix_spec.lua", { fake, project }), "fix_spec.lua");
+    const fix = lastUserText(fake, 0);
+    expect(fix).toContain("Fix the problem reported at math.js:2");
+    expect(fix).toContain("Diagnostic (line 2): lint: add() subtracts");
+    const explain = lastUserText(fake, 2);
+    expect(explain).toContain("Explain what the selected code in math.js does");
+    expect(explain).toContain("Selected text:");
+    // Both ran in the chat's one session: the explain request carries the fix turn's history.
+    expect(fake.requests[2]!.body.messages.length).toBeGreaterThan(3);
+  });
+
+  it("cancel: <C-c> in the chat stops the turn and the chat goes on", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    fake.enqueue({ text: "partial answer", hang: true }, { text: "next answer" });
+    expectPassed(await runSpec(editor, "cancel_spec.lua", { fake, project }), "cancel_spec.lua");
+    expect(fake.requests).toHaveLength(2);
+    expect(lastUserText(fake, 1)).toContain("Again");
+  });
+
+  it("sessions: :AgentSessions loads a saved session, replays it and goes on in it", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    fake.enqueue({ text: "Answer one." }, { text: "Answer two." });
+    expectPassed(await runSpec(editor, "sessions_spec.lua", { fake, project, data: { phase: 1 } }), "sessions_spec.lua (1)");
+    expectPassed(await runSpec(editor, "sessions_spec.lua", { fake, project, data: { phase: 2 } }), "sessions_spec.lua (2)");
+    expect(fake.requests[1]!.body.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user"]);
+  });
+
+  it("ask: :'<,'>AgentAsk sends the selection as context; :AgentMode switches the mode", { timeout: TIMEOUT }, async () => {
+    // Not Python: Neovim's python ftplugin runs python3 to fill 'path', seconds per file.
+    const { fake, project } = await setup({ "code.lua": "local function f(a, b)\n  local x = b\n  return x\nend\n" });
+    fake.enqueue({ text: "It returns b." });
+    expectPassed(await runSpec(editor, "ask_spec.lua", { fake, project }), "ask_spec.lua");
+    const sent = lastUserText(fake, 0);
+    expect(sent).toContain("What does this do?");
+    expect(sent).toContain("File: code.lua");
+    expect(sent).toContain("Range: lines 2-3");
+    expect(sent).toContain("Selected text:\\n```\\nb\\n  return x\\n```");
+  });
+
+  it("health: :checkhealth agent_lsp reports no error, and an error for a missing server", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({});
+    expectPassed(await runSpec(editor, "health_spec.lua", { fake, project }), "health_spec.lua");
+    const broken = await runSpec(editor, "health_spec.lua", {
+      fake,
+      project,
+      data: { broken: true },
+      env: { AGENT_LSP_TEST_CMD: JSON.stringify(["/nonexistent/agent-lsp", "--stdio"]) },
+    });
+    expectPassed(broken, "health_spec.lua (broken)");
+  });
 }
 
 for (const editor of findEditors()) {
@@ -66,5 +171,3 @@ for (const editor of findEditors()) {
     }
   });
 }
-
-export { readFileSync };

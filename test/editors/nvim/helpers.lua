@@ -130,7 +130,8 @@ function T.stub_select(pattern)
     local format = opts.format_item or tostring
     local texts = {}
     for _, item in ipairs(items) do
-      table.insert(texts, format(item))
+      local text = format(item) -- one value: format_item may return gsub's two
+      table.insert(texts, text)
     end
     table.insert(seen, { prompt = opts.prompt, items = texts })
     for i, item in ipairs(items) do
@@ -146,6 +147,13 @@ function T.stub_select(pattern)
     end)
   end
   return seen
+end
+
+--- Fails the spec when a prompt would block headless Neovim (inputlist, input).
+function T.forbid_blocking_prompts()
+  vim.fn.inputlist = function(lines)
+    error("unexpected blocking prompt: " .. table.concat(lines, " / "), 0)
+  end
 end
 
 --- Runs a spec function; exits 0 when it passes, 1 with the error on stderr when it fails.

@@ -5,6 +5,8 @@
 --- ("▸ [status] title") followed by detail lines ("  │ ...") that the chat window folds, so
 --- each call shows as one line until opened with zo/za.
 
+local util = require("agent_lsp.util")
+
 local M = {}
 
 M.ns = vim.api.nvim_create_namespace("agent_lsp_chat")
@@ -65,10 +67,12 @@ end
 local function block(chat, lines)
   local prev = last_line(chat)
   local sep = prev ~= nil and prev ~= "" and not prev:match("^#")
-  if sep then
-    table.insert(lines, 1, "")
+  if not sep then
+    return M.insert(chat, lines)
   end
-  return M.insert(chat, lines) + (sep and 1 or 0)
+  local with_sep = { "" }
+  vim.list_extend(with_sep, lines)
+  return M.insert(chat, with_sep) + 1
 end
 
 --- Writes the "## Agent" heading once per turn, before the first output.
@@ -101,7 +105,7 @@ local function detail(label, value)
     local ok, encoded = pcall(vim.json.encode, value)
     value = ok and encoded or vim.inspect(value)
   end
-  local lines = vim.split(value, "\n", { plain = true })
+  local lines = util.split_lines(value)
   if #lines == 1 then
     return { M.DETAIL .. label .. ": " .. lines[1] }
   end

@@ -1,0 +1,32 @@
+-- A permission request without file changes is a vim.ui.select of the server's options:
+-- "Yes, don't ask again" runs the command and the same command is not asked about again;
+-- "No" refuses it.
+local T = dofile(vim.env.AGENT_LSP_TEST_HELPERS)
+
+T.run(function()
+  T.forbid_blocking_prompts()
+  T.open("notes.txt")
+  local chat = T.open_chat()
+  local seen = T.stub_select("^Yes, don't ask again$")
+  T.send(chat, "Run echo twice")
+  T.wait_idle(chat)
+  T.wait("the answer", function()
+    return T.text(chat.buf):find("Ran it twice.", 1, true) ~= nil
+  end)
+  T.eq(#seen, 1, "asked once: the second run was allowed by the answer")
+  T.eq(seen[1].items, { "Yes", "Yes, don't ask again", "No" }, "the server's options, in order")
+  T.contains(seen[1].prompt, "agent-lsp wants to:", "the prompt says what is asked")
+  T.contains(seen[1].prompt, "echo from-the-agent", "and names the command")
+  local text = T.text(chat.buf)
+  local _, done = text:gsub("▸ %[done%] Run echo from%-the%-agent", "")
+  T.eq(done, 2, "both runs done:\n" .. text)
+
+  seen = T.stub_select("^No$")
+  T.send(chat, "Run something else")
+  T.wait_idle(chat)
+  T.wait("the refusal answer", function()
+    return T.text(chat.buf):find("Not run.", 1, true) ~= nil
+  end)
+  T.eq(#seen, 1, "the other command is asked about")
+  T.contains(T.text(chat.buf), "▸ [failed] Run printf other", "a refused command fails")
+end)

@@ -1,0 +1,32 @@
+-- Phase 1 chats once; phase 2 (a new Neovim) loads that session with :AgentSessions, sees its
+-- history replayed in the chat, and goes on in it.
+local T = dofile(vim.env.AGENT_LSP_TEST_HELPERS)
+
+T.run(function()
+  T.open("notes.txt")
+  if T.data.phase == 1 then
+    local chat = T.open_chat()
+    T.send(chat, "First question")
+    T.wait_idle(chat)
+    T.wait("the answer", function()
+      return T.text(chat.buf):find("Answer one.", 1, true) ~= nil
+    end)
+    return
+  end
+  local seen = T.stub_select("First question")
+  vim.cmd("AgentSessions")
+  local chat
+  T.wait("the loaded session's chat", function()
+    chat = require("agent_lsp.chat").by_buffer(vim.api.nvim_get_current_buf())
+    return chat ~= nil and T.text(chat.buf):find("Answer one.", 1, true) ~= nil
+  end)
+  T.eq(#seen[1].items, 1, "one saved session listed")
+  local text = T.text(chat.buf)
+  T.contains(text, "## You\nFirst question", "the replayed prompt")
+  T.contains(text, "## Agent\nAnswer one.", "the replayed answer")
+  T.send(chat, "Second question")
+  T.wait_idle(chat)
+  T.wait("the new answer", function()
+    return T.text(chat.buf):find("Answer two.", 1, true) ~= nil
+  end)
+end)
