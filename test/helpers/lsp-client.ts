@@ -4,7 +4,9 @@
  * as the test says, and records every agent/update.
  */
 import { TextDocument } from "vscode-languageserver-textdocument";
-import type { ClientCapabilities, ProtocolConnection, TextDocumentEdit, WorkspaceEdit } from "vscode-languageserver/node.js";
+import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { ClientCapabilities, CreateFile, DeleteFile, ProtocolConnection, RenameFile, TextDocumentEdit, WorkspaceEdit } from "vscode-languageserver/node.js";
 
 /** How the client answers workspace/applyEdit. */
 export type ApplyEditMode = "apply" | "refuse" | "lie";
@@ -69,6 +71,12 @@ export class TestLspClient {
     void this.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId, version: 1, text } });
   }
 
+  /** Closes a document (didClose). */
+  close(uri: string): void {
+    this.docs.delete(uri);
+    void this.connection.sendNotification("textDocument/didClose", { textDocument: { uri } });
+  }
+
   /** Replaces a document's whole text (didChange), as typing would. */
   change(uri: string, text: string): void {
     const doc = this.docs.get(uri);
@@ -103,10 +111,29 @@ export class TestLspClient {
     if (mode === "refuse") return { applied: false, failureReason: "the user said no" };
     if (mode === "lie") return { applied: true };
     for (const change of edit.documentChanges ?? []) {
-      if (!("textDocument" in change)) continue; // file operations: the server writes those itself
-      this.applyDocumentEdit(change);
+      if ("textDocument" in change) this.applyDocumentEdit(change);
+      else this.applyFileOperation(change);
     }
     return { applied: true };
+  }
+
+  /** Creates, renames or deletes a file on disk, as an editor with resource operations does. */
+  private applyFileOperation(op: CreateFile | RenameFile | DeleteFile): void {
+    if (op.kind === "create") {
+      const file = fileURLToPath(op.uri);
+      if (!existsSync(file) || op.options?.overwrite) writeFileSync(file, "");
+    } else if (op.kind === "rename") {
+      renameSync(fileURLToPath(op.oldUri), fileURLToPath(op.newUri));
+      const doc = this.docs.get(op.oldUri);
+      if (doc) {
+        // Editors close the buffer under its old name and open it under the new one.
+        this.close(op.oldUri);
+        this.open(op.newUri, doc.getText(), doc.languageId);
+      }
+    } else {
+      rmSync(fileURLToPath(op.uri), { force: true });
+      if (this.docs.has(op.uri)) this.close(op.uri);
+    }
   }
 
   private applyDocumentEdit(change: TextDocumentEdit): void {

@@ -108,6 +108,28 @@ describe("file tools through the server", () => {
   });
 });
 
+describe("file operations on open documents", () => {
+  it("deletes and moves open documents through the editor's resource operations", async () => {
+    writeFileSync(at("gone.txt"), "bye\n");
+    writeFileSync(at("old.txt"), "moving\n");
+    h.client.open(uriOf("gone.txt"), "bye\n");
+    h.client.open(uriOf("old.txt"), "moving\n");
+    const id = await h.newSession();
+    const [del] = await modelCalls(id, [{ name: "delete_file", input: { path: "gone.txt" } }]);
+    expect(del).not.toMatch(/error|refused/i);
+    expect(existsSync(at("gone.txt"))).toBe(false);
+    const patch = "*** Begin Patch\n*** Update File: old.txt\n*** Move to: new.txt\n@@\n-moving\n+moved\n*** End Patch";
+    const [moved] = await modelCalls(id, [{ name: "apply_patch", input: { patch } }]);
+    expect(moved).toContain("new.txt");
+    expect(existsSync(at("old.txt"))).toBe(false);
+    const ops = h.client.requests
+      .filter((r) => r.method === "workspace/applyEdit")
+      .flatMap((r) => r.params.edit.documentChanges.filter((c: any) => c.kind).map((c: any) => c.kind));
+    expect(ops).toEqual(expect.arrayContaining(["delete", "rename"]));
+    expect(h.client.text(uriOf("new.txt"))).toBe("moved\n");
+  });
+});
+
 describe("/checkpoints, /restore and /undo through agent/command", () => {
   it("restores a created file (deleted) and an edited one, and undoes the restore", async () => {
     writeFileSync(at("kept.txt"), "v1\n");

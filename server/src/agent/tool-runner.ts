@@ -71,7 +71,13 @@ async function runOne(session: Session, call: ToolCallBlock, deps: ToolRunnerDep
     toolCallId: call.id,
     signal,
     outputBudget: deps.outputBudget,
-    authorize: (action) => deps.gate.authorize(toGateSession(session), gateCall, capability, action, signal),
+    authorize: async (action) => {
+      // While the gate decides (and perhaps asks the user) the call is pending again.
+      editor.update(session.id, { kind: "tool_call_update", id: call.id, status: "pending" });
+      const decision = await deps.gate.authorize(toGateSession(session), gateCall, capability, action, signal);
+      if (decision.allowed) editor.update(session.id, { kind: "tool_call_update", id: call.id, status: "running" });
+      return decision;
+    },
     progress: (output) => editor.update(session.id, { kind: "tool_call_update", id: call.id, status: "running", output }),
     services: deps.services,
   });

@@ -59,6 +59,8 @@ export const applyPatchTool = defineTool({
     "forgiven and reported). The whole patch applies or nothing does.",
   input,
   policyClass: "read_write",
+  // Every change goes through Workspace.apply, which asks the gate with the diff (docs/safety.md).
+  metadata: { authorizesChanges: true },
   category: "file",
   title: () => "Apply patch",
   execute: (args, ctx) =>

@@ -17,6 +17,8 @@ export const createDirectoryTool = defineTool({
   description: "Create a folder, with any missing parent folders. Succeeds when it already exists.",
   input,
   policyClass: "read_write",
+  // Every change goes through Workspace.apply, which asks the gate with the diff (docs/safety.md).
+  metadata: { authorizesChanges: true },
   category: "file",
   title: (a) => `Create ${a.path}/`,
   execute: (args, ctx) =>

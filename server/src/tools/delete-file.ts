@@ -17,6 +17,8 @@ export const deleteFileTool = defineTool({
   description: "Delete a file (not a folder). The user can undo it with /undo.",
   input,
   policyClass: "read_write",
+  // Every change goes through Workspace.apply, which asks the gate with the diff (docs/safety.md).
+  metadata: { authorizesChanges: true },
   category: "file",
   title: (a) => `Delete ${a.path}`,
   execute: (args, ctx) =>

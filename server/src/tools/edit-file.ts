@@ -34,6 +34,8 @@ export const editFileTool = defineTool({
     "typographic characters when an exact match fails, and says so. With no match, shows the closest region.",
   input,
   policyClass: "read_write",
+  // Every change goes through Workspace.apply, which asks the gate with the diff (docs/safety.md).
+  metadata: { authorizesChanges: true },
   category: "file",
   title: (a) => `Edit ${a.path}`,
   execute: (args, ctx) =>

@@ -34,6 +34,8 @@ export const replaceInFileTool = defineTool({
     "replaced in full by REPLACE, written verbatim (include indentation). All blocks apply or none.",
   input,
   policyClass: "read_write",
+  // Every change goes through Workspace.apply, which asks the gate with the diff (docs/safety.md).
+  metadata: { authorizesChanges: true },
   category: "file",
   title: (a) => `Edit ${a.path}`,
   execute: (args, ctx) =>

@@ -75,6 +75,8 @@ export const replaceTextTool = defineTool({
     "By default only previews the change as a diff; set apply: true to make it (all files or none).",
   input,
   policyClass: "read_write",
+  // Every change goes through Workspace.apply, which asks the gate with the diff (docs/safety.md).
+  metadata: { authorizesChanges: true },
   category: "file",
   title: (a) => `Replace in ${a.glob}${a.apply ? "" : " (preview)"}`,
   execute: (args, ctx) =>

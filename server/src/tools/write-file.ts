@@ -21,6 +21,8 @@ export const writeFileTool = defineTool({
     "Creates missing parent folders. For changes to part of a file, use edit_file, replace_in_file or apply_patch.",
   input,
   policyClass: "read_write",
+  // Every change goes through Workspace.apply, which asks the gate with the diff (docs/safety.md).
+  metadata: { authorizesChanges: true },
   category: "file",
   title: (a) => `Write ${a.path}`,
   execute: (args, ctx) =>
