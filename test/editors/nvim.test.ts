@@ -99,6 +99,15 @@ function nvimCases(editor: NvimEditor): void {
     expect(JSON.stringify(fake.requests[4]!.body.messages.at(-1))).toMatch(/declined|not done/i);
   });
 
+  it("ask user: choices through vim.ui.select, free text through vim.ui.input, answers to the model", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    const ask = (input: object) => ({ toolCalls: [{ name: "ask_user_question", input }] });
+    fake.enqueue(ask({ question: "Which colour?", choices: ["Red", "Blue"] }), ask({ question: "What is your name?" }), { text: "Thanks for both answers." });
+    expectPassed(await runSpec(editor, "ask_user_spec.lua", { fake, project }), "ask_user_spec.lua");
+    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain("Blue");
+    expect(JSON.stringify(fake.requests[2]!.body.messages.at(-1))).toContain("a free answer");
+  });
+
   it("fix: Ask agent to fix a linter's diagnostic edits the buffer; the built-in menu runs the actions too", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "math.js": "function add(a, b) {\n  return a - b;\n}\n" });
     fake.enqueue(
@@ -143,6 +152,11 @@ function nvimCases(editor: NvimEditor): void {
     expect(sent).toContain("File: code.lua");
     expect(sent).toContain("Range: lines 2-3");
     expect(sent).toContain("Selected text:\\n```\\nb\\n  return x\\n```");
+  });
+
+  it("doc: :help agent_lsp documents every command, option, keymap and API function", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({});
+    expectPassed(await runSpec(editor, "doc_spec.lua", { fake, project }), "doc_spec.lua");
   });
 
   it("health: :checkhealth agent_lsp reports no error, and an error for a missing server", { timeout: TIMEOUT }, async () => {

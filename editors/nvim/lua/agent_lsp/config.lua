@@ -41,6 +41,9 @@ local M = {}
 ---@field chat agent_lsp.ChatConfig
 ---@field keymaps agent_lsp.Keymaps
 
+--- Every option setup() takes (the documented ones, see :help agent_lsp-options).
+M.NAMES = { "cmd", "mode", "model", "init_options", "cmd_env", "root_markers", "autostart", "filetypes", "chat", "keymaps" }
+
 --- The safety modes the server knows, least to most permissive.
 M.MODES = { "read_only", "plan", "ask", "auto", "full_access" }
 
@@ -84,6 +87,11 @@ function M.resolve(opts)
   opts = opts or {}
   if type(opts) ~= "table" then
     return nil, "setup() takes one table of options"
+  end
+  for key in pairs(opts) do
+    if not vim.tbl_contains(M.NAMES, key) then
+      return nil, string.format("unknown option %q (options: %s)", tostring(key), table.concat(M.NAMES, ", "))
+    end
   end
   local merged = vim.tbl_deep_extend("force", vim.deepcopy(M.defaults), opts)
   -- Lists replace the default list instead of merging index by index.
