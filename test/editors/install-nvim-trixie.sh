@@ -5,8 +5,8 @@
 # (trixie's libc) so the system's bookworm libc is never mixed with trixie's libraries.
 #
 # Usage: test/editors/install-nvim-trixie.sh [DIR]   (default: .cache/nvim-trixie in the repo)
-# Prints the wrapper's path (DIR/bin/nvim) on success. Re-running with a working DIR is a no-op,
-# so CI can cache DIR between runs.
+# Prints the wrapper's path (DIR/bin/nvim) on success. Re-running with a working DIR downloads
+# nothing, so CI can cache DIR between runs.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,10 +17,31 @@ dir=$(cd "$dir" && pwd)
 wrapper="$dir/bin/nvim"
 root="$dir/root"
 
-# A cached install that still starts is reused as it is.
-if [ -x "$wrapper" ] && [ -e "$root/usr/lib/lib/nvim/parser" ] && "$wrapper" --headless --clean -u NONE +qa >/dev/null 2>&1; then
-  echo "$wrapper"
-  exit 0
+write_wrapper() {
+  mkdir -p "$dir/bin"
+  # The wrapper finds its folder at run time, so the cache can move (CI restores it elsewhere).
+  cat >"$wrapper" <<'WRAPPER'
+#!/bin/sh
+# Starts trixie's nvim with trixie's own loader and libraries; children (the language server,
+# shells) run with the system's libc because the library path is given to the loader only.
+d=$(cd "$(dirname "$0")/../root" && pwd)
+loader="$d/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
+[ -e "$loader" ] || loader="$d/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
+export VIMRUNTIME="$d/usr/share/nvim/runtime"
+# LuaJIT's own modules (jit.*), where a trixie install has them.
+export LUA_PATH="$d/usr/share/luajit-2.1/?.lua;;"
+exec "$loader" --library-path "$d/usr/lib/x86_64-linux-gnu:$d/lib/x86_64-linux-gnu:$d/usr/lib/x86_64-linux-gnu/lua/5.1" "$d/usr/bin/nvim" "$@"
+WRAPPER
+  chmod +x "$wrapper"
+}
+
+# A cached install is reused as it is; only the wrapper is written again.
+if [ -x "$root/usr/bin/nvim" ] && [ -e "$root/usr/lib/lib/nvim/parser" ]; then
+  write_wrapper
+  if "$wrapper" --headless --clean -u NONE +qa >/dev/null 2>&1; then
+    echo "$wrapper"
+    exit 0
+  fi
 fi
 
 arch=$(dpkg --print-architecture)
@@ -62,7 +83,9 @@ pkgs=$(apt-cache $apt_opts depends --recurse --no-recommends --no-suggests --no-
   --no-breaks --no-replaces --no-enhances neovim neovim-runtime libc6 |
   grep -v '^ ' | grep -v '^<' | sort -u)
 # Packages that are only install-time machinery: nothing nvim loads at run time.
+# shellcheck disable=SC2086
 pkgs=$(printf '%s\n' $pkgs | grep -v -E '^(debconf|dpkg|perl-base|tar|install-info|sensible-utils|libdebconfclient0|base-files|debianutils)$' || true)
+# shellcheck disable=SC2086
 echo "install-nvim-trixie: downloading $(echo $pkgs | wc -w) packages: $(echo $pkgs)" >&2
 
 # shellcheck disable=SC2086
@@ -95,20 +118,7 @@ fi
 mkdir -p "$root/usr/lib/lib"
 ln -sfn ../nvim "$root/usr/lib/lib/nvim"
 
-mkdir -p "$dir/bin"
-# The wrapper finds its folder at run time, so the cache can move (CI restores it elsewhere).
-cat >"$wrapper" <<'EOF'
-#!/bin/sh
-# Starts trixie's nvim with trixie's own loader and libraries; children (the language server,
-# shells) run with the system's libc because the library path is given to the loader only.
-d=$(cd "$(dirname "$0")/../root" && pwd)
-loader="$d/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
-[ -e "$loader" ] || loader="$d/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
-export VIMRUNTIME="$d/usr/share/nvim/runtime"
-exec "$loader" --library-path "$d/usr/lib/x86_64-linux-gnu:$d/lib/x86_64-linux-gnu:$d/usr/lib/x86_64-linux-gnu/lua/5.1" "$d/usr/bin/nvim" "$@"
-EOF
-chmod +x "$wrapper"
-
+write_wrapper
 if ! "$wrapper" --headless --clean -u NONE +qa >&2; then
   echo "install-nvim-trixie: the unpacked nvim does not start" >&2
   exit 1

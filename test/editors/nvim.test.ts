@@ -154,6 +154,11 @@ function nvimCases(editor: NvimEditor): void {
     expect(sent).toContain("Selected text:\\n```\\nb\\n  return x\\n```");
   });
 
+  it("lint: the plugin writes no globals, reads no unknown ones, and every module loads", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({});
+    expectPassed(await runSpec(editor, "lint_spec.lua", { fake, project }), "lint_spec.lua");
+  });
+
   it("doc: :help agent_lsp documents every command, option, keymap and API function", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({});
     expectPassed(await runSpec(editor, "doc_spec.lua", { fake, project }), "doc_spec.lua");

@@ -146,7 +146,7 @@ function M.create(client_id, session_id, info)
     session_id = session_id,
     buf = buf,
     prompt_text = text,
-    mark = vim.api.nvim_buf_set_extmark(buf, render.ns, 2, 0, { hl_group = "Comment", end_row = 3, end_col = 0 }),
+    mark = render.mark_prompt(buf, 2, text, nil),
     busy = false,
     mode = info.mode,
     model = info.model,
@@ -171,6 +171,7 @@ function M.create(client_id, session_id, info)
     buffer = buf,
     callback = function()
       forget(chat)
+      pcall(vim.api.nvim_del_augroup_by_id, group)
     end,
   })
   return chat

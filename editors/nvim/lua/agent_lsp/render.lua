@@ -40,8 +40,18 @@ function M.prompt_row(chat)
     row = #lines
     vim.api.nvim_buf_set_lines(buf, row, row, false, { chat.prompt_text })
   end
-  chat.mark = vim.api.nvim_buf_set_extmark(buf, M.ns, row, 0, { id = chat.mark, hl_group = "Comment", end_row = row + 1, end_col = 0 })
+  chat.mark = M.mark_prompt(buf, row, chat.prompt_text, chat.mark)
   return row
+end
+
+--- Places (or moves) the prompt line's extmark, highlighted as a comment.
+---@param buf integer
+---@param row integer
+---@param text string the prompt line
+---@param id integer|nil the existing mark
+---@return integer id
+function M.mark_prompt(buf, row, text, id)
+  return vim.api.nvim_buf_set_extmark(buf, M.ns, row, 0, { id = id, hl_group = "Comment", end_row = row, end_col = #text })
 end
 
 --- Inserts lines at the end of the transcript; returns the row of the first one.
