@@ -32,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (first === "--stdio" || (first === undefined && !process.stdin.isTTY)) {
     const { runStdioServer } = await import("./cli/stdio.js");
-    runStdioServer();
+    await runStdioServer();
     return -1; // keeps running until the client says exit
   }
   if (first === "run") return (await import("./cli/run.js")).runCommand(rest);

@@ -3,6 +3,7 @@
  * without a length. Each gets an error response that says what was wrong, and the server goes on.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { serverCapabilities } from "../../server/src/lsp/capabilities.js";
 import { tempProject } from "../helpers/agent-setup.js";
 import { initialize, spawnServer, type SpawnedServer } from "../helpers/spawn-server.js";
 
@@ -21,6 +22,16 @@ const stillServes = async () => {
   const res = await s.request("agent/listSessions", {});
   expect(res.result).toEqual({ sessions: [] });
 };
+
+describe("initialize on stdio", () => {
+  it("is answered exactly once, with the same capabilities the in-process server gives", async () => {
+    await stillServes();
+    const answers = s.messages.filter((m) => m.id === 1 && m.method === undefined);
+    expect(answers).toHaveLength(1);
+    expect(answers[0].result.capabilities).toEqual(serverCapabilities());
+    expect(answers[0].result.serverInfo.name).toBe("agent-lsp");
+  });
+});
 
 describe("framing errors", () => {
   it("answers malformed JSON with -32700 and keeps serving", async () => {

@@ -1,11 +1,36 @@
-/** `agent-lsp --stdio`: the language server on this process's stdin and stdout. */
-import { processManagerFrom } from "../exec/processes.js";
-import { installShutdownHooks } from "../exec/shutdown.js";
-import { startServer } from "../lsp/server.js";
+/**
+ * `agent-lsp --stdio`: the language server on this process's stdin and stdout.
+ *
+ * The editor waits for the answer to initialize before it does anything else, and that answer
+ * is a fixed table (capabilities.ts). So the first message is read and answered here, before the
+ * LSP library has loaded; the library then gets every message in order (initialize included, its
+ * second answer dropped) and the agent loads after it.
+ */
+import type { FramingError } from "../lsp/framing.js";
+import { serverCapabilities } from "../lsp/capabilities.js";
+import { MessageSource } from "../lsp/message-source.js";
+import { VERSION } from "../version.js";
 
 /** Starts the server; the process lives until the client sends exit or stdin closes. */
-export function runStdioServer(): void {
-  const server = startServer({ input: process.stdin, output: process.stdout });
+export async function runStdioServer(): Promise<void> {
+  const writeEarly = (message: object) => {
+    const body = JSON.stringify(message);
+    process.stdout.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  };
+  const source = new MessageSource(process.stdin, (e: FramingError) =>
+    writeEarly({ jsonrpc: "2.0", id: e.id, error: { code: e.code, message: e.message } }),
+  );
+  const first = (await source.first()) as { id?: number | string; method?: string } | undefined;
+  const answered = first?.method === "initialize" && first.id !== undefined ? first.id : undefined;
+  if (answered !== undefined) {
+    writeEarly({ jsonrpc: "2.0", id: answered, result: { capabilities: serverCapabilities(), serverInfo: { name: "agent-lsp", version: VERSION } } });
+  }
+  const [{ startServer }, { processManagerFrom }, { installShutdownHooks }] = await Promise.all([
+    import("../lsp/server.js"),
+    import("../exec/processes.js"),
+    import("../exec/shutdown.js"),
+  ]);
+  const server = startServer({ input: source, output: process.stdout, answeredInitializeId: answered });
   // No orphans: the processes the agent starts stop with the server, however it ends (exit,
   // a signal, or the editor dying: its pid from initialize is watched).
   void server.ready().then((runtime) => {

@@ -2,7 +2,7 @@
  * What the server advertises and which methods it serves, as plain constants. This module is on
  * the start-up path, so it imports nothing heavy: the handlers themselves load after initialize.
  */
-import { TextDocumentSyncKind, type CodeActionOptions, type ServerCapabilities } from "vscode-languageserver/node.js";
+import type { CodeActionOptions, ServerCapabilities } from "vscode-languageserver/node.js";
 
 /** The commands behind the code actions, in menu order. */
 export const AGENT_ACTION_COMMANDS = ["agent.fix", "agent.explain", "agent.refactor", "agent.tests"] as const;
@@ -49,7 +49,8 @@ export const DEFERRED_NOTIFICATIONS = ["agent/cancel", "workspace/didChangeConfi
 /** The server's capabilities. */
 export function serverCapabilities(): ServerCapabilities {
   return {
-    textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+    // 2 = TextDocumentSyncKind.Incremental (a literal: this module must not load the library).
+    textDocumentSync: { openClose: true, change: 2 },
     executeCommandProvider: { commands: [...EXECUTE_COMMANDS] },
     codeActionProvider: CODE_ACTION_PROVIDER,
     experimental: { agent: { version: 1 } },

@@ -1,163 +1,21 @@
 /**
- * A JSON-RPC stream reader that survives bad input. The stock reader stops making sense of the
- * stream after a Content-Length that lies; this one reports each problem (so the client gets an
- * error response that says what was wrong) and resynchronises at the next header.
+ * The LSP library's view of the message stream: messages come from a MessageSource (framing.ts
+ * parses them; bad frames are answered there) and go to the connection.
  */
-import type { Readable } from "node:stream";
 import { AbstractMessageReader, type DataCallback, type Disposable, type Message } from "vscode-languageserver/node.js";
+import type { MessageSource } from "./message-source.js";
 
-/** A problem in the byte stream: what was wrong, and the request id if one could be read. */
-export interface FramingError {
-  message: string;
-  id: number | string | null;
-  /** JSON-RPC code: -32700 parse error, -32600 invalid request. */
-  code: number;
-}
-
-const HEADER_END = Buffer.from("\r\n\r\n");
-const HEADER_START = Buffer.from("Content-Length:");
-/** How long a body may stay incomplete before the header is taken to be a lie. */
-const STALL_MS = 1500;
-
-/** Reads Content-Length framed JSON-RPC messages from a stream. */
-export class ResilientMessageReader extends AbstractMessageReader {
-  private buffer = Buffer.alloc(0);
-  private callback: DataCallback | undefined;
-  private stallTimer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly input: Readable,
-    private readonly onFramingError: (error: FramingError) => void,
-  ) {
+/** A MessageReader over a MessageSource. */
+export class SourceMessageReader extends AbstractMessageReader {
+  constructor(private readonly source: MessageSource) {
     super();
   }
 
   listen(callback: DataCallback): Disposable {
-    this.callback = callback;
-    const onData = (chunk: Buffer) => {
-      this.buffer = Buffer.concat([this.buffer, chunk]);
-      this.drain();
-    };
-    const onClose = () => this.fireClose();
-    const onError = (err: Error) => this.fireError(err);
-    this.input.on("data", onData);
-    this.input.on("close", onClose);
-    this.input.on("end", onClose);
-    this.input.on("error", onError);
-    return {
-      dispose: () => {
-        this.input.off("data", onData);
-        this.input.off("close", onClose);
-        this.input.off("end", onClose);
-        this.input.off("error", onError);
-        clearTimeout(this.stallTimer);
-      },
-    };
+    return this.source.listen({
+      message: (m) => callback(m as Message),
+      close: () => this.fireClose(),
+      error: (err) => this.fireError(err),
+    });
   }
-
-  private drain(): void {
-    clearTimeout(this.stallTimer);
-    for (;;) {
-      this.dropGarbageBeforeHeader();
-      const headerEnd = this.buffer.indexOf(HEADER_END);
-      if (headerEnd < 0) return;
-      const length = parseContentLength(this.buffer.subarray(0, headerEnd).toString("ascii"));
-      if (length === undefined) {
-        this.report("Invalid message header: expected a numeric Content-Length header.", null, -32700);
-        this.skipPast(headerEnd + HEADER_END.length);
-        continue;
-      }
-      const start = headerEnd + HEADER_END.length;
-      const body = this.buffer.subarray(start, start + length);
-      const nextHeader = body.indexOf(HEADER_START);
-      if (nextHeader >= 0 && this.looksLikeHeaderAt(start + nextHeader)) {
-        // The declared length swallows the next message's header: the length lied (too long).
-        this.reportLengthLie(body.subarray(0, nextHeader), length);
-        this.buffer = this.buffer.subarray(start + nextHeader);
-        continue;
-      }
-      if (body.length < length) {
-        this.stallTimer = setTimeout(() => this.onStall(start, length), STALL_MS);
-        return;
-      }
-      this.buffer = this.buffer.subarray(start + length);
-      this.deliver(body);
-    }
-  }
-
-  private deliver(body: Buffer): void {
-    let message: unknown;
-    try {
-      message = JSON.parse(body.toString("utf8"));
-    } catch (err) {
-      this.report(`Parse error: the message body is not valid JSON (${(err as Error).message}).`, null, -32700);
-      return;
-    }
-    if (typeof message !== "object" || message === null || Array.isArray(message)) {
-      this.report("Invalid request: a JSON-RPC message must be a JSON object.", null, -32600);
-      return;
-    }
-    this.callback?.(message as Message);
-  }
-
-  /**
-   * The body has not completed for a while. If what arrived is already a whole JSON message, the
-   * header lied (too long) and the client is waiting for an answer: say so. Otherwise the rest
-   * may still be on its way, so keep waiting.
-   */
-  private onStall(start: number, length: number): void {
-    const body = this.buffer.subarray(start);
-    try {
-      JSON.parse(body.toString("utf8"));
-    } catch {
-      return;
-    }
-    this.buffer = Buffer.alloc(0);
-    this.reportLengthLie(body, length);
-  }
-
-  private reportLengthLie(body: Buffer, declared: number): void {
-    const text = body.toString("utf8").trimEnd();
-    let id: number | string | null = null;
-    try {
-      const parsed = JSON.parse(text) as { id?: number | string };
-      id = parsed.id ?? null;
-    } catch {
-      /* not even JSON: report without an id */
-    }
-    this.report(`Invalid message: Content-Length said ${declared} bytes but the message body was ${Buffer.byteLength(text)} bytes; the message was dropped.`, id, -32600);
-  }
-
-  private looksLikeHeaderAt(offset: number): boolean {
-    const rest = this.buffer.subarray(offset, offset + 64).toString("ascii");
-    return /^Content-Length:\s*\d+\r\n/.test(rest);
-  }
-
-  /**
-   * Bytes that cannot start a header (the rest of a body whose length was understated, noise)
-   * are reported once and dropped up to the next Content-Length header.
-   */
-  private dropGarbageBeforeHeader(): void {
-    if (this.buffer.length === 0 || /^content-(length|type)/i.test(this.buffer.subarray(0, 14).toString("ascii"))) return;
-    if (this.buffer.length < 14 && /^c(o(n(t(e(n(t(-)?)?)?)?)?)?)?$/i.test(this.buffer.toString("ascii"))) return; // a header still arriving
-    const next = this.buffer.indexOf(HEADER_START);
-    this.report("Invalid data outside a message was skipped (a Content-Length that was too short?).", null, -32700);
-    this.buffer = next > 0 ? this.buffer.subarray(next) : Buffer.alloc(0);
-  }
-
-  private skipPast(offset: number): void {
-    this.buffer = this.buffer.subarray(offset);
-  }
-
-  private report(message: string, id: number | string | null, code: number): void {
-    this.onFramingError({ message, id, code });
-  }
-}
-
-function parseContentLength(header: string): number | undefined {
-  for (const line of header.split("\r\n")) {
-    const m = /^content-length\s*:\s*(\d+)\s*$/i.exec(line);
-    if (m) return Number(m[1]);
-  }
-  return undefined;
 }

@@ -15,6 +15,8 @@ import {
   type Connection,
   type InitializeParams,
   type InitializeResult,
+  type Message,
+  type MessageWriter,
 } from "vscode-languageserver/node.js";
 import type { createRuntime, Runtime } from "../agent/runtime.js";
 import { FileLogger, type Logger } from "../util/log.js";
@@ -22,11 +24,14 @@ import { VERSION } from "../version.js";
 import { uriToPath } from "../workspace/paths.js";
 import type { Booted } from "./boot.js";
 import { DEFERRED_NOTIFICATIONS, DEFERRED_REQUESTS, serverCapabilities } from "./capabilities.js";
-import { ResilientMessageReader } from "./message-reader.js";
+import type { FramingError } from "./framing.js";
+import { SourceMessageReader } from "./message-reader.js";
+import { MessageSource } from "./message-source.js";
 
 /** Options of one server instance. */
 export interface ServerOptions {
-  input: Readable;
+  /** The byte stream, or a MessageSource that may already hold the first messages. */
+  input: Readable | MessageSource;
   output: Writable;
   /** Where logs go; stderr and the project log file by default. */
   logger?: Logger;
@@ -34,6 +39,8 @@ export interface ServerOptions {
   createRuntime?: typeof createRuntime;
   /** Whether `exit` ends the process (true for the binary, false in-process). */
   exitOnExit?: boolean;
+  /** The id of an initialize request already answered (stdio start-up): its answer is not sent twice. */
+  answeredInitializeId?: number | string;
 }
 
 /** A running server. */
@@ -50,12 +57,14 @@ export interface AgentLspServer {
 /** Starts an LSP server on the given streams. */
 export function startServer(options: ServerOptions): AgentLspServer {
   const logger = options.logger ?? new FileLogger();
-  const writer = new StreamMessageWriter(options.output);
-  const reader = new ResilientMessageReader(options.input, (e) => {
+  const writer = skipResponse(new StreamMessageWriter(options.output), options.answeredInitializeId);
+  const onFramingError = (e: FramingError) => {
     logger.warn(`protocol error: ${e.message}`);
     void writer.write({ jsonrpc: "2.0", id: e.id, error: { code: e.code, message: e.message } } as never);
-  });
-  const connection = createConnection(reader, writer);
+  };
+  const source = options.input instanceof MessageSource ? options.input : new MessageSource(options.input, onFramingError);
+  source.setFramingErrorHandler(onFramingError);
+  const connection = createConnection(new SourceMessageReader(source), writer);
   // Text sync starts with the connection: documents opened while the agent loads are kept.
   const documents = new TextDocuments(TextDocument);
   let booted: Booted | undefined;
@@ -105,6 +114,26 @@ export function startServer(options: ServerOptions): AgentLspServer {
     runtime: () => booted?.runtime,
     ready: () => booting.then((b) => b.runtime),
     clientProcessId: () => clientProcessId,
+  };
+}
+
+/** A writer that drops the one response with `id` (an initialize answered before the library loaded). */
+function skipResponse(inner: MessageWriter, id: number | string | undefined): MessageWriter {
+  if (id === undefined) return inner;
+  let pending = true;
+  return {
+    onError: inner.onError,
+    onClose: inner.onClose,
+    end: () => inner.end(),
+    dispose: () => inner.dispose(),
+    write(message: Message) {
+      const response = message as { id?: unknown; method?: unknown };
+      if (pending && response.method === undefined && response.id === id) {
+        pending = false;
+        return Promise.resolve();
+      }
+      return inner.write(message);
+    },
   };
 }
 
