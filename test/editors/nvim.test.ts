@@ -6,17 +6,12 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { fileTools } from "../../server/src/tools/file-tools.js";
 import { startFakeProvider, type FakeProvider } from "../helpers/fake-provider/index.js";
 import { createProject, expectPassed, findEditors, runSpec, SERVER_BUNDLE, type NvimEditor, type SpecProject } from "./nvim-harness.js";
 
 const TIMEOUT = 90_000;
 const requireAll = process.env.AGENT_LSP_REQUIRE_ALL === "1";
-/**
- * The diff review needs the file tools to show their change set to the gate (metadata
- * `authorizesChanges`); without it the gate asks before the tool runs, with no files to review.
- */
-const toolsShowDiffs = ["write_file", "edit_file"].every((name) => fileTools.find((t) => t.name === name)?.metadata.authorizesChanges === true);
+
 
 let fake: FakeProvider | undefined;
 let project: SpecProject | undefined;
@@ -71,7 +66,7 @@ function nvimCases(editor: NvimEditor): void {
     expect(fake.violations).toEqual([]);
   });
 
-  it.skipIf(!toolsShowDiffs)(`review: ask mode opens the diff review; one hunk of two is accepted, then a proposal is rejected${toolsShowDiffs ? "" : " (pending: write_file/edit_file do not declare authorizesChanges yet)"}`, { timeout: TIMEOUT }, async () => {
+  it("review: ask mode opens the diff review; one hunk of two is accepted, then a proposal is rejected", { timeout: TIMEOUT }, async () => {
     const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
     const { fake, project } = await setup({ "app.txt": `${lines.join("\n")}\n` });
     const proposal = lines.map((l, i) => (i === 1 || i === 8 ? `${l} changed` : l));
