@@ -84,6 +84,36 @@ function nvimCases(editor: NvimEditor): void {
     expect(fake.violations).toEqual([]);
   });
 
+  it("review: a two-file change is reviewed file after file; accept all takes the rest", { timeout: TIMEOUT }, async () => {
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
+    const { fake, project } = await setup({ "a.txt": `${lines.join("\n")}\n`, "b.txt": "alpha\nbeta\ngamma\n" });
+    const patch = [
+      "*** Begin Patch",
+      "*** Update File: a.txt",
+      "@@",
+      " line 1",
+      "-line 2",
+      "+line 2 changed",
+      " line 3",
+      "@@",
+      " line 8",
+      "-line 9",
+      "+line 9 changed",
+      " line 10",
+      "*** Update File: b.txt",
+      "@@",
+      " alpha",
+      "-beta",
+      "+BETA",
+      " gamma",
+      "*** End Patch",
+    ].join("\n");
+    fake.enqueue({ toolCalls: [{ name: "apply_patch", input: { patch } }] }, { text: "Patched." });
+    expectPassed(await runSpec(editor, "review_files_spec.lua", { fake, project, safety: "ask" }), "review_files_spec.lua");
+    expect(readFileSync(project.file("b.txt"), "utf8")).toBe("alpha\nBETA\ngamma\n");
+    expect(readFileSync(project.file("a.txt"), "utf8")).toBe(`${lines.join("\n")}\n`); // open: changed in the buffer only
+  });
+
   it("permission: a prompt without files is a vim.ui.select; don't ask again sticks, No refuses", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     const run = (command: string) => ({ toolCalls: [{ name: "execute_command", input: { command } }] });
@@ -121,11 +151,11 @@ function nvimCases(editor: NvimEditor): void {
     expect(fake.requests[2]!.body.messages.length).toBeGreaterThan(3);
   });
 
-  it("cancel: <C-c> in the chat stops the turn and the chat goes on", { timeout: TIMEOUT }, async () => {
+  it("cancel: <C-c> in the chat and :AgentCancel stop the turn, and the chat goes on", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
-    fake.enqueue({ text: "partial answer", hang: true }, { text: "next answer" });
+    fake.enqueue({ text: "partial answer", hang: true }, { text: "next answer" }, { text: "partial again", hang: true });
     expectPassed(await runSpec(editor, "cancel_spec.lua", { fake, project }), "cancel_spec.lua");
-    expect(fake.requests).toHaveLength(2);
+    expect(fake.requests).toHaveLength(3);
     expect(lastUserText(fake, 1)).toContain("Again");
   });
 

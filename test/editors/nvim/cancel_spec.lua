@@ -18,4 +18,17 @@ T.run(function()
   T.wait("the next answer", function()
     return T.text(chat.buf):find("next answer", 1, true) ~= nil
   end)
+
+  -- :AgentCancel from the file's window cancels the chat's turn too.
+  T.send(chat, "Another long task")
+  T.wait("the second partial answer", function()
+    local _, n = T.text(chat.buf):gsub("partial", "")
+    return n >= 2
+  end)
+  vim.cmd("wincmd p")
+  T.truthy(require("agent_lsp.chat").by_buffer(vim.api.nvim_get_current_buf()) == nil, "in the file's window")
+  vim.cmd("AgentCancel")
+  T.wait_idle(chat, 5000)
+  local _, cancelled = T.text(chat.buf):gsub("_%(cancelled%)_", "")
+  T.eq(cancelled, 2, "both turns say they were cancelled")
 end)

@@ -176,13 +176,28 @@ local function accept_hunk(review)
   pcall(vim.cmd, "normal! ]c")
 end
 
+--- Takes this file and every later one whole; files already finished keep their result.
+local function accept_rest(review, option_id)
+  local files = review.params.files
+  for i = review.index, #files do
+    review.results[i] = files[i].newText
+  end
+  local whole = true
+  local accepted = {}
+  for i, f in ipairs(files) do
+    whole = whole and review.results[i] == f.newText
+    table.insert(accepted, { uri = f.uri, text = review.results[i] })
+  end
+  answer(review, whole and { optionId = option_id } or { optionId = option_id, accepted = accepted })
+end
+
 local function set_keymaps(review, buf)
   local k = config.options.keymaps.review
   util.map(buf, "n", k.accept_all, function()
-    answer(review, { optionId = "allow_once" })
-  end, "agent-lsp review: accept the whole proposal")
+    accept_rest(review, "allow_once")
+  end, "agent-lsp review: accept the proposal (this file and the next ones)")
   util.map(buf, "n", k.accept_always, function()
-    answer(review, { optionId = "allow_always" })
+    accept_rest(review, "allow_always")
   end, "agent-lsp review: accept, and do not ask again")
   util.map(buf, "n", k.reject_all, function()
     answer(review, { optionId = "reject" })
