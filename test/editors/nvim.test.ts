@@ -159,6 +159,12 @@ function nvimCases(editor: NvimEditor): void {
     expect(lastUserText(fake, 1)).toContain("Again");
   });
 
+  it("wipe: wiping the chat while it streams is no error; the session's chat comes back", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    fake.enqueue({ text: `${"word ".repeat(30)}the end.`, chunkSize: 5, chunkDelayMs: 30 });
+    expectPassed(await runSpec(editor, "wipe_spec.lua", { fake, project }), "wipe_spec.lua");
+  });
+
   it("sessions: :AgentSessions loads a saved session, replays it and goes on in it", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     fake.enqueue({ text: "Answer one." }, { text: "Answer two." });

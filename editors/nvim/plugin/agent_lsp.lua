@@ -9,7 +9,15 @@ local function agent()
   return require("agent_lsp")
 end
 
-local command = vim.api.nvim_create_user_command
+--- Defines a command whose failure is reported, not raised as a Lua traceback.
+local function command(name, fn, opts)
+  vim.api.nvim_create_user_command(name, function(args)
+    local ok, err = pcall(fn, args)
+    if not ok then
+      vim.notify(string.format(":%s failed: %s", name, tostring(err)), vim.log.levels.ERROR, { title = "agent-lsp" })
+    end
+  end, opts)
+end
 
 command("AgentChat", function()
   agent().chat({ focus = true })

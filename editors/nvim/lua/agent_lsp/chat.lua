@@ -85,6 +85,9 @@ end
 --- Keeps chat windows other than the one the user is in scrolled to the end.
 ---@param chat agent_lsp.Chat
 function M.follow(chat)
+  if not vim.api.nvim_buf_is_valid(chat.buf) then
+    return
+  end
   local here = vim.api.nvim_get_current_win()
   for _, win in ipairs(windows_of(chat.buf)) do
     if win ~= here then

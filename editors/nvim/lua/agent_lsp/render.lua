@@ -237,6 +237,9 @@ end
 ---@param chat table
 ---@param text string
 function M.note(chat, text)
+  if not vim.api.nvim_buf_is_valid(chat.buf) then
+    return
+  end
   chat.stream_kind = nil
   block(chat, vim.split(text, "\n", { plain = true }))
 end
@@ -245,6 +248,9 @@ end
 ---@param chat table
 ---@param text string
 function M.user_message(chat, text)
+  if not vim.api.nvim_buf_is_valid(chat.buf) then
+    return
+  end
   chat.stream_kind = nil
   chat.plan = nil
   local lines = { "## You" }
@@ -257,6 +263,10 @@ end
 ---@param chat table
 ---@param u table the update
 function M.update(chat, u)
+  -- The user may wipe a chat buffer while its session still streams.
+  if not vim.api.nvim_buf_is_valid(chat.buf) then
+    return
+  end
   local kind = u.kind
   if kind == "text" then
     stream(chat, "text", u.text or "", "")
