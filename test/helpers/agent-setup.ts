@@ -54,7 +54,13 @@ export function tempProject(prefix = "agent-lsp-test-"): string {
 
 /** Starts everything. */
 export async function startAgentHarness(
-  options: { root?: string; options?: Record<string, unknown>; capabilities?: ClientCapabilities; api?: FakeApi } = {},
+  options: {
+    root?: string;
+    options?: Record<string, unknown>;
+    capabilities?: ClientCapabilities;
+    api?: FakeApi;
+    createProvider?: Parameters<typeof startLspPair>[0]["createProvider"];
+  } = {},
 ): Promise<AgentHarness> {
   const root = options.root ?? tempProject();
   const fake = await startFakeProvider();
@@ -62,6 +68,7 @@ export async function startAgentHarness(
     root,
     initializationOptions: fakeProviderOptions(fake, options.options, options.api),
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+    ...(options.createProvider ? { createProvider: options.createProvider } : {}),
   });
   const conn = pair.client.connection;
   return {

@@ -4,7 +4,9 @@
  */
 import { PassThrough } from "node:stream";
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ClientCapabilities, type InitializeResult } from "vscode-languageserver/node.js";
+import { createRuntime } from "../../server/src/agent/runtime.js";
 import { startServer, type AgentLspServer } from "../../server/src/lsp/server.js";
+import type { createProvider } from "../../server/src/providers/registry.js";
 import type { Logger } from "../../server/src/util/log.js";
 import { defaultCapabilities, TestLspClient } from "./lsp-client.js";
 
@@ -25,6 +27,8 @@ export async function startLspPair(options: {
   root: string;
   initializationOptions?: unknown;
   capabilities?: ClientCapabilities;
+  /** Wraps provider creation (benchmarks time the provider's own share). */
+  createProvider?: typeof createProvider;
 }): Promise<LspPair> {
   const toServer = new PassThrough();
   const toClient = new PassThrough();
@@ -35,7 +39,14 @@ export async function startLspPair(options: {
     info: (m) => logs.push(`info ${m}`),
     debug: () => undefined,
   };
-  const server = startServer({ input: toServer, output: toClient, logger, exitOnExit: false });
+  const wrapProvider = options.createProvider;
+  const server = startServer({
+    input: toServer,
+    output: toClient,
+    logger,
+    exitOnExit: false,
+    ...(wrapProvider ? { createRuntime: (o: Parameters<typeof createRuntime>[0]) => createRuntime({ ...o, createProvider: wrapProvider }) } : {}),
+  });
   const connection = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
   const client = new TestLspClient(connection);
   connection.listen();
