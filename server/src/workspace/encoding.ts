@@ -3,6 +3,7 @@
  * rewrites it, and binary files (and the images read_file may show) are told apart from text by
  * their first bytes, never by their names.
  */
+import { isAscii } from "node:buffer";
 import { convertEol, detectEol } from "../edits/text.js";
 
 /** The UTF-8 byte order mark. */
@@ -20,7 +21,10 @@ export interface DecodedText {
 /** Decodes UTF-8 bytes, taking off a BOM (remembered so a write can put it back). */
 export function decodeText(bytes: Buffer): DecodedText {
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  return { text: (bom ? bytes.subarray(3) : bytes).toString("utf8"), bom };
+  const body = bom ? bytes.subarray(3) : bytes;
+  // Most source files are pure ASCII: checking that (SIMD) and copying bytes one to one is about
+  // twice as fast as UTF-8 decoding, which matters for the multi-megabyte files agents edit.
+  return { text: isAscii(body) ? body.toString("latin1") : body.toString("utf8"), bom };
 }
 
 /** True when the bytes look like a binary file: a NUL byte near the start, as git decides. */
