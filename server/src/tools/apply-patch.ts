@@ -10,7 +10,7 @@ import { parsePatch } from "../edits/patch-parse.js";
 import type { FileOp } from "../workspace/change-set.js";
 import type { ReadResult } from "../workspace/workspace.js";
 import { defineTool, ToolError } from "./define-tool.js";
-import { applyOptions, changeResult, withWorkspaceErrors } from "./file-tool-support.js";
+import { applyOptions, changeResult, withWorkspaceErrors, refuseBinary } from "./file-tool-support.js";
 import type { ToolContext } from "./types.js";
 
 const input = z.object({
@@ -29,8 +29,7 @@ async function currentFiles(ctx: ToolContext, paths: string[]): Promise<{ texts:
   const texts = new Map<string, string | undefined>();
   const reads = new Map<string, ReadResult>();
   for (const p of paths) {
-    const read = await ctx.workspace.readTextIfExists(p);
-    if (read?.binary) throw new ToolError(`${read.path.rel} is a binary file; apply_patch changes text files only.`);
+    const read = refuseBinary(await ctx.workspace.readTextIfExists(p), "apply_patch");
     texts.set(p, read?.text);
     if (read) reads.set(p, read);
   }

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { editText } from "../edits/edit.js";
 import { STEP_DESCRIPTIONS } from "../edits/normalize.js";
 import { defineTool, ToolError } from "./define-tool.js";
-import { applyOptions, changeResult, lineDelta, withWorkspaceErrors } from "./file-tool-support.js";
+import { applyOptions, changeResult, lineDelta, withWorkspaceErrors, refuseBinary } from "./file-tool-support.js";
 
 const input = z.object({
   path: z.string().min(1).describe("The file to edit, relative to the project root (or absolute)."),
@@ -40,8 +40,7 @@ export const editFileTool = defineTool({
   title: (a) => `Edit ${a.path}`,
   execute: (args, ctx) =>
     withWorkspaceErrors(async () => {
-      const read = await ctx.workspace.readText(args.path);
-      if (read.binary) throw new ToolError(`${read.path.rel} is a binary file; edit_file changes text files only.`);
+      const read = refuseBinary(await ctx.workspace.readText(args.path), "edit_file");
       const edit = editText(read.text, {
         target: args.target_content,
         replacement: args.replacement_content,

@@ -5,6 +5,7 @@
 import type { ApplyOptions, ApplyResult } from "../workspace/change-set.js";
 import { WorkspaceError } from "../workspace/errors.js";
 import type { ResolvedPath } from "../workspace/paths.js";
+import type { ReadResult } from "../workspace/workspace.js";
 import { ToolError, textResult } from "./define-tool.js";
 import type { ToolContext, ToolResult } from "./types.js";
 
@@ -34,6 +35,12 @@ export async function resolveForRead(ctx: ToolContext, input: string): Promise<R
     if (!decision.allowed) throw new ToolError(`Reading ${resolved.abs} was not allowed: ${decision.reason}`);
   }
   return resolved;
+}
+
+/** Refuses a binary file for a tool that edits text; returns the read when it is text. */
+export function refuseBinary<T extends ReadResult | undefined>(read: T, tool: string): T {
+  if (read?.binary) throw new ToolError(`${read.path.rel} is a binary file; ${tool} changes text files only.`);
+  return read;
 }
 
 /** "+3 -1" for a count of added and removed lines. */

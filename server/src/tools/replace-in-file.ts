@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { applySearchReplace, type BlockReport } from "../edits/search-replace.js";
 import { defineTool, ToolError } from "./define-tool.js";
-import { applyOptions, changeResult, withWorkspaceErrors } from "./file-tool-support.js";
+import { applyOptions, changeResult, withWorkspaceErrors, refuseBinary } from "./file-tool-support.js";
 
 const input = z.object({
   path: z.string().min(1).describe("The file to edit, relative to the project root (or absolute)."),
@@ -40,8 +40,7 @@ export const replaceInFileTool = defineTool({
   title: (a) => `Edit ${a.path}`,
   execute: (args, ctx) =>
     withWorkspaceErrors(async () => {
-      const read = await ctx.workspace.readText(args.path);
-      if (read.binary) throw new ToolError(`${read.path.rel} is a binary file; replace_in_file changes text files only.`);
+      const read = refuseBinary(await ctx.workspace.readText(args.path), "replace_in_file");
       const edit = applySearchReplace(read.text, args.diff);
       if (!edit.ok) throw new ToolError(`${read.path.rel}: ${edit.error}`);
       const result = await ctx.workspace.apply(
