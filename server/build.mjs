@@ -3,11 +3,33 @@
 // and land in their own chunks, loaded only when a session first needs them.
 import { build } from "esbuild";
 import { chmodSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 const outdir = `${here}dist`;
+
+/**
+ * zod exports every locale's error messages as `z.locales`, which keeps all of them (a third of
+ * zod's size) in the bundle although only English is ever used. The server parses and holds less
+ * when that namespace offers English alone.
+ */
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!args.importer.includes(`${path.sep}node_modules${path.sep}zod${path.sep}`)) return undefined;
+      const dir = path.join(path.dirname(args.importer), "..", "locales");
+      return { path: path.join(dir, "index.js"), namespace: "zod-en", pluginData: { dir } };
+    });
+    b.onLoad({ filter: /.*/, namespace: "zod-en" }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: args.pluginData.dir,
+      loader: "js",
+    }));
+  },
+};
 
 rmSync(outdir, { recursive: true, force: true });
 await build({
@@ -25,6 +47,7 @@ await build({
     // Bundled CommonJS packages call require() for Node built-ins; ESM has no require of its own.
     js: "#!/usr/bin/env node\nimport { createRequire as __agentLspCreateRequire } from 'node:module';\nconst require = __agentLspCreateRequire(import.meta.url);",
   },
+  plugins: [zodEnglishOnly],
   logLevel: "warning",
 });
 chmodSync(`${outdir}/agent-lsp.js`, 0o755);
