@@ -7,6 +7,7 @@ import type { Editor } from "../editor/editor.js";
 import { createPolicyGate } from "../policy/gate.js";
 import type { ToolGate } from "../policy/types.js";
 import { ToolRegistry } from "../tools/registry.js";
+import { cleanupTempFiles } from "../workspace/journal.js";
 import { registerBuiltinTools } from "./builtins.js";
 import type { ToolServices } from "../tools/types.js";
 import { Agent } from "./agent.js";
@@ -61,6 +62,8 @@ export function createRuntime(options: {
     ...(options.createProvider ? { createProvider: options.createProvider } : {}),
   });
   addCoreCommands(commands, agent, registry);
+  // Temp files a crashed server left mid-write (journalled) go at start, not at the first edit.
+  void cleanupTempFiles(options.root).catch(() => undefined);
   return {
     agent,
     registry,
