@@ -6,21 +6,14 @@
 import { Console } from "node:console";
 import type Anthropic from "@anthropic-ai/sdk";
 import { toAnthropicRequest, type RedactedThinkingData } from "./anthropic-convert.js";
+import { memoizeAsync } from "../util/memo.js";
 import type { Usage } from "./messages.js";
 import { anthropicNativeToolByKind, anthropicNativeToolByName } from "./native/anthropic.js";
 import type { Provider, ProviderEvent, ProviderRequest, ProviderSettings, ProviderStopReason } from "./provider.js";
 
 type Sdk = typeof import("@anthropic-ai/sdk");
-let sdkPromise: Promise<Sdk> | undefined;
-
 /** Loads the SDK once per process. */
-function loadSdk(): Promise<Sdk> {
-  sdkPromise ??= import("@anthropic-ai/sdk").catch((error: unknown) => {
-    sdkPromise = undefined;
-    throw error;
-  });
-  return sdkPromise;
-}
+const loadSdk = memoizeAsync((): Promise<Sdk> => import("@anthropic-ai/sdk"));
 
 /**
  * Creates the Anthropic provider. `settings.apiKey`/`baseUrl` fall back to the SDK's own

@@ -8,18 +8,11 @@ import type { GenerateContentResponse, GoogleGenAI, HttpOptions } from "@google/
 import { toGeminiConfig, toGeminiContents, toProviderData } from "./gemini-convert.js";
 import { truncatedStreamEvent, type ErrorContext } from "./errors.js";
 import { geminiErrorEvent } from "./gemini-errors.js";
+import { memoizeAsync } from "../util/memo.js";
 import type { Provider, ProviderEvent, ProviderRequest, ProviderSettings, ProviderStopReason } from "./provider.js";
 
 type GenAiModule = typeof import("@google/genai");
-let sdk: Promise<GenAiModule> | undefined;
-
-function loadSdk(): Promise<GenAiModule> {
-  sdk ??= import("@google/genai").catch((error: unknown) => {
-    sdk = undefined;
-    throw error;
-  });
-  return sdk;
-}
+const loadSdk = memoizeAsync((): Promise<GenAiModule> => import("@google/genai"));
 
 /** Finish reasons that mean the model (or Google's filters) declined to answer. */
 const REFUSALS = new Set([

@@ -3,14 +3,11 @@
  * Ollama, llama.cpp, vLLM, LM Studio, and OpenAI itself. Streaming text, reasoning text where the
  * server sends it, function tools, usage, and a plain answer when a model cannot call tools.
  */
-import type OpenAI from "openai";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
 import { providerErrorEvent, truncatedStreamEvent, type ErrorContext, type ProviderErrorEvent } from "./errors.js";
-import type { Usage } from "./messages.js";
 import { buildChatParams } from "./openai-chat-convert.js";
-import { createOpenAIClient } from "./openai-client.js";
-import { parseArguments } from "./openai-responses.js";
+import { disjointUsage, lazyOpenAIClient, parseArguments } from "./openai-client.js";
 import type { Provider, ProviderEvent, ProviderRequest, ProviderSettings, ProviderStopReason } from "./provider.js";
 
 /** Local servers ignore the key, but the SDK insists on one. */
@@ -18,14 +15,7 @@ const PLACEHOLDER_KEY = "no-key-needed";
 
 /** Creates the provider; `settings.baseUrl` is required (there is no default compatible server). */
 export function createOpenAIChatProvider(settings: ProviderSettings): Provider {
-  let client: Promise<OpenAI> | undefined;
-  const getClient = (): Promise<OpenAI> => {
-    client ??= createOpenAIClient(settings, settings.apiKey ?? PLACEHOLDER_KEY).catch((error: unknown) => {
-      client = undefined;
-      throw error;
-    });
-    return client;
-  };
+  const getClient = lazyOpenAIClient(settings, settings.apiKey ?? PLACEHOLDER_KEY);
 
   return {
     name: settings.name,
@@ -135,7 +125,10 @@ export class ChatStreamMapper {
       if (!call.started) yield { type: "tool_call_start", id: call.id, name: call.name };
       yield { type: "tool_call_end", id: call.id, name: call.name, input: parseArguments(call.args) };
     }
-    if (this.usage) yield { type: "usage", usage: toUsage(this.usage) };
+    if (this.usage) {
+      const { prompt_tokens, prompt_tokens_details, completion_tokens } = this.usage;
+      yield { type: "usage", usage: disjointUsage(prompt_tokens, prompt_tokens_details?.cached_tokens, completion_tokens) };
+    }
     yield { type: "stop", reason: this.stopReason() };
   }
 
@@ -179,15 +172,4 @@ export class ChatStreamMapper {
     this.ctx.emittedContent = true;
     return event;
   }
-}
-
-/** `prompt_tokens` includes cached tokens; ours are disjoint (see the Responses adapter). */
-function toUsage(usage: CompletionUsage): Usage {
-  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
-  return {
-    inputTokens: Math.max(0, usage.prompt_tokens - cached),
-    outputTokens: usage.completion_tokens,
-    cacheReadTokens: cached,
-    cacheWriteTokens: 0,
-  };
 }

@@ -1,27 +1,29 @@
 /**
- * The `openai` SDK client both OpenAI adapters use. The SDK is imported on the first model call
- * (never at start-up) and the import is shared; retries are off because the agent loop retries
- * with its own backoff and tells the user it does.
+ * What both OpenAI adapters (Responses and Chat Completions) share: the `openai` SDK client,
+ * tool-argument parsing and usage accounting. The SDK is imported on the first model call (never
+ * at start-up) and the import is shared; retries are off because the agent loop retries with its
+ * own backoff and tells the user it does.
  */
 import type OpenAI from "openai";
+import { memoizeAsync } from "../util/memo.js";
+import type { Usage } from "./messages.js";
 import type { ProviderSettings } from "./provider.js";
 
-let sdk: Promise<typeof import("openai")> | undefined;
+const loadSdk = memoizeAsync(() => import("openai"));
 
-/** Imports the SDK once; a failed import is not cached, so the next call tries again. */
-function loadSdk(): Promise<typeof import("openai")> {
-  sdk ??= import("openai").catch((error: unknown) => {
-    sdk = undefined;
-    throw error;
-  });
-  return sdk;
+/**
+ * One adapter's client getter: built on the first call and reused; a failed build (the SDK could
+ * not load) is retried on the next call.
+ */
+export function lazyOpenAIClient(settings: ProviderSettings, apiKey: string | undefined): () => Promise<OpenAI> {
+  return memoizeAsync(() => createOpenAIClient(settings, apiKey));
 }
 
 /**
  * Builds a client from provider settings. `options` may hold `headers` (extra HTTP headers),
  * `organization`, `project` and `timeout_ms` from the provider's config table.
  */
-export async function createOpenAIClient(settings: ProviderSettings, apiKey: string | undefined): Promise<OpenAI> {
+async function createOpenAIClient(settings: ProviderSettings, apiKey: string | undefined): Promise<OpenAI> {
   const { OpenAI: Client } = await loadSdk();
   const { headers, organization, project, timeout_ms } = settings.options;
   return new Client({
@@ -37,4 +39,26 @@ export async function createOpenAIClient(settings: ProviderSettings, apiKey: str
 
 function isStringRecord(v: unknown): v is Record<string, string> {
   return typeof v === "object" && v !== null && Object.values(v).every((x) => typeof x === "string");
+}
+
+/**
+ * Both APIs count cached tokens inside the prompt total; ours are disjoint (as Anthropic reports
+ * them), so cost is input x price + cached x cached price without double counting.
+ */
+export function disjointUsage(promptTokens: number, cachedTokens: number | undefined, outputTokens: number): Usage {
+  const cached = cachedTokens ?? 0;
+  return { inputTokens: Math.max(0, promptTokens - cached), outputTokens, cacheReadTokens: cached, cacheWriteTokens: 0 };
+}
+
+/**
+ * Parses a call's JSON arguments. Malformed JSON stays the raw string: the tool's input check then
+ * tells the model what it sent, and the history replays exactly that string.
+ */
+export function parseArguments(args: string): unknown {
+  if (!args.trim()) return {};
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args;
+  }
 }

@@ -2,11 +2,9 @@
  * The OpenAI Responses API adapter (`type = "openai"`): streaming text, reasoning summaries,
  * function tools, the native `apply_patch` tool, usage and stop reasons, on the `openai` SDK.
  */
-import type OpenAI from "openai";
 import type { ResponseOutputItem, ResponseStreamEvent, ResponseUsage } from "openai/resources/responses/responses";
 import { providerErrorEvent, streamErrorEvent, truncatedStreamEvent, type ErrorContext } from "./errors.js";
-import type { Usage } from "./messages.js";
-import { createOpenAIClient } from "./openai-client.js";
+import { disjointUsage, lazyOpenAIClient, parseArguments } from "./openai-client.js";
 import { APPLY_PATCH_CALL, APPLY_PATCH_KIND, buildResponsesParams } from "./openai-responses-convert.js";
 import type { Provider, ProviderEvent, ProviderRequest, ProviderSettings, ProviderStopReason } from "./provider.js";
 
@@ -17,14 +15,7 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
  * off where the model name does not tell; see `createOpenAIClient` for the client options.
  */
 export function createOpenAIResponsesProvider(settings: ProviderSettings): Provider {
-  let client: Promise<OpenAI> | undefined;
-  const getClient = (): Promise<OpenAI> => {
-    client ??= createOpenAIClient(settings, settings.apiKey).catch((error: unknown) => {
-      client = undefined;
-      throw error;
-    });
-    return client;
-  };
+  const getClient = lazyOpenAIClient(settings, settings.apiKey);
   const reasoning = typeof settings.options.reasoning === "boolean" ? settings.options.reasoning : undefined;
 
   return {
@@ -164,7 +155,7 @@ export class ResponsesStreamMapper {
 
   private *end(usage: ResponseUsage | undefined, reason: ProviderStopReason): Generator<ProviderEvent> {
     this.finished = true;
-    if (usage) yield { type: "usage", usage: toUsage(usage) };
+    if (usage) yield { type: "usage", usage: disjointUsage(usage.input_tokens, usage.input_tokens_details?.cached_tokens, usage.output_tokens) };
     yield { type: "stop", reason };
   }
 
@@ -172,32 +163,5 @@ export class ResponsesStreamMapper {
   private content<E extends ProviderEvent>(event: E): E {
     this.ctx.emittedContent = true;
     return event;
-  }
-}
-
-/**
- * The API counts cached tokens inside `input_tokens`; ours are disjoint (as Anthropic reports
- * them), so cost is input x price + cached x cached price without double counting.
- */
-export function toUsage(usage: ResponseUsage): Usage {
-  const cached = usage.input_tokens_details?.cached_tokens ?? 0;
-  return {
-    inputTokens: Math.max(0, usage.input_tokens - cached),
-    outputTokens: usage.output_tokens,
-    cacheReadTokens: cached,
-    cacheWriteTokens: 0,
-  };
-}
-
-/**
- * Parses a call's JSON arguments. Malformed JSON stays the raw string: the tool's input check then
- * tells the model what it sent, and the history replays exactly that string.
- */
-export function parseArguments(args: string): unknown {
-  if (!args.trim()) return {};
-  try {
-    return JSON.parse(args);
-  } catch {
-    return args;
   }
 }
