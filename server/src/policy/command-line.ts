@@ -208,6 +208,22 @@ export function programOf(words: readonly string[]): string | undefined {
   return effectiveWords(words)[0];
 }
 
+/**
+ * The folder a `cd` or `pushd` moves to, as written (`~`, `$HOME` expanded; no target: home), or
+ * undefined when the command is neither. The floors and the approval rules both follow it.
+ */
+export function cdTarget(cmd: SimpleCommand, home: string): string | undefined {
+  const eff = effectiveWords(cmd.words);
+  if (eff[0] !== "cd" && eff[0] !== "pushd") return undefined;
+  const target = eff.slice(1).find((w) => !w.startsWith("-"));
+  return target === undefined ? home : expandHome(target, home);
+}
+
+/** `~`, `$HOME` and `${HOME}` at the start of a word, expanded. */
+export function expandHome(word: string, home: string): string {
+  return word.replace(/^(~|\$HOME|\$\{HOME\})(?=\/|$)/, home);
+}
+
 /** The last path segment of a program name (`/usr/bin/rm` -> `rm`). */
 export function basename(word: string): string {
   const i = word.lastIndexOf("/");

@@ -7,13 +7,7 @@
 import path from "node:path";
 import type { FloorName } from "../config/schema.js";
 import { isInside } from "../workspace/paths.js";
-import {
-  basename,
-  effectiveWords,
-  innerCommandLine,
-  parseCommandLine,
-  type SimpleCommand,
-} from "./command-line.js";
+import { basename, cdTarget, effectiveWords, expandHome, innerCommandLine, parseCommandLine, type SimpleCommand } from "./command-line.js";
 
 /** What the floors need to know about where a command runs. */
 export interface FloorContext {
@@ -89,18 +83,10 @@ export function isForkBomb(line: string): boolean {
   return /([\w:.-]+)\(\)\{\1\|\1&?;?\};?\1/.test(flat);
 }
 
-/** Where `cd` leaves the rest of the line (unknown targets leave it as it was). */
+/** Where `cd` leaves the rest of the line. */
 function followCd(cmd: SimpleCommand, cwd: string, home: string): string {
-  const eff = effectiveWords(cmd.words);
-  if (eff[0] !== "cd" && eff[0] !== "pushd") return cwd;
-  const target = eff.slice(1).find((w) => !w.startsWith("-"));
-  if (target === undefined) return home;
-  return path.resolve(cwd, expandHome(target, home));
-}
-
-/** `~`, `$HOME` and `${HOME}` at the start of a word, expanded. */
-function expandHome(word: string, home: string): string {
-  return word.replace(/^(~|\$HOME|\$\{HOME\})(?=\/|$)/, home);
+  const target = cdTarget(cmd, home);
+  return target === undefined ? cwd : path.resolve(cwd, target);
 }
 
 /** `rm -r` of `/`, the home folder, the project root, or a folder containing one of them. */

@@ -19,7 +19,7 @@ import { checkFloors, type FloorHit } from "./floors.js";
 import { currentBranch } from "./git-head.js";
 import { isReadOnlyMode, modeActionRefusal, modeRefusal, PLAN_ONLY_TOOLS } from "./modes.js";
 import { ApprovalBook } from "./rule-book.js";
-import { commandScopes, externalScope, fileChangeScopes, ruleCovers, toolPathScope, toolScope, type Scope } from "./rules.js";
+import { commandScopes, externalScope, fileChangeScopes, ruleCovers, toolPathScope, toolScope, uniqueScopes, type Scope } from "./rules.js";
 import { policyForTrust, trustRefusal } from "./trust.js";
 import type { GateCall, GateMetadata, GateSession, ToolGate } from "./types.js";
 
@@ -166,8 +166,7 @@ export class PolicyGate implements ToolGate {
     if (refusal) return deny(refusal);
     const memory = this.memory(call);
     if (memory.commands.has(action.command)) return ALLOW;
-    const scopes = commandScopes(action.command);
-    if (!isInside(session.root, action.cwd)) scopes.push(externalScope(action.cwd, "write"));
+    const scopes = commandScopes(action.command, { cwd: action.cwd, root: session.root, home: this.home() });
     const decision = await this.approver.decide(
       {
         session,
@@ -194,7 +193,7 @@ export class PolicyGate implements ToolGate {
     const scopes: Scope[] = [];
     for (const p of external) scopes.push(externalScope(await folderOf(p), access));
     if (capability.policyClass === "read_only" || asksItself(capability)) return scopes;
-    if (command) return [...scopes, ...commandScopes(command.command)];
+    if (command) return uniqueScopes([...scopes, ...commandScopes(command.command, { cwd: command.cwd, root: session.root, home: this.home() })]);
     const inside = capability.kind === "builtin" ? inputPaths(call.input, session.root).filter((p) => isInside(session.root, p)) : [];
     if (!inside.length) return [...scopes, toolScope(call.name, capability.policyClass)];
     for (const p of inside) scopes.push(toolPathScope(call.name, capability.policyClass, await folderOf(p)));
@@ -215,12 +214,16 @@ export class PolicyGate implements ToolGate {
     return m;
   }
 
+  private home(): string {
+    return this.deps.home ?? os.homedir();
+  }
+
   private floor(session: GateSession, command: string, cwd: string): FloorHit | undefined {
     const policy = this.deps.config().policy;
     return checkFloors(command, {
       cwd,
       root: session.root,
-      home: this.deps.home ?? os.homedir(),
+      home: this.home(),
       lifted: policy.lift_floors,
       protectedBranches: policy.protected_branches,
       currentBranch: this.deps.currentBranch ?? currentBranch,

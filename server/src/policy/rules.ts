@@ -6,7 +6,7 @@
 import path from "node:path";
 import type { PolicyClass } from "../tools/types.js";
 import { isInside } from "../workspace/paths.js";
-import { basename, effectiveWords, parseCommandLine } from "./command-line.js";
+import { basename, cdTarget, effectiveWords, expandHome, parseCommandLine, type SimpleCommand } from "./command-line.js";
 
 /** One remembered approval. Directories are absolute. */
 export type ApprovalRule =
@@ -78,7 +78,7 @@ export function fileChangeScopes(tool: string, root: string, paths: readonly str
       : { rule: { kind: "file", tool, dir }, autoAllowed: true },
   );
   for (const dir of unique(dirs.filter((d) => !isInside(root, d)))) scopes.push(externalScope(dir, "write"));
-  return dedupe(scopes);
+  return uniqueScopes(scopes);
 }
 
 /** The scope of a path outside the project (its directory, or itself when it is one). */
@@ -92,18 +92,32 @@ const LAUNCHERS = new Set([
   "command", "nohup", "time", "timeout", "nice", "ionice", "stdbuf", "source", ".", "parallel", "watch",
 ]);
 
+/** Where a command line starts, for scoping what it does outside the project. */
+export interface CommandPlace {
+  /** Absolute folder the line starts in. */
+  cwd: string;
+  root: string;
+  home: string;
+}
+
 /**
  * Scopes of a command line: one per program it runs (`npm test && npm run lint` is "npm"), so a
  * remembered program never approves a line that also runs something else. Lines that hide a
  * command (substitution) or hand one to a launcher (`bash -c`, `xargs`) are never remembered.
+ * With `place`, a program rule holds in this project only: running in a folder outside it (from
+ * the start or after a `cd`) or redirecting output to a file outside it adds that folder's scope.
  */
-export function commandScopes(command: string): Scope[] {
+export function commandScopes(command: string, place?: CommandPlace): Scope[] {
   const line = parseCommandLine(command);
   const scopes: Scope[] = [];
+  const elsewhere: Scope[] = [];
   if (line.opaque) {
     scopes.push({ unremembered: "a command with $(...) or backticks is never remembered", autoAllowed: false });
   }
+  let cwd = place?.cwd;
   for (const cmd of line.commands) {
+    if (place) elsewhere.push(...outsideScopes(cmd, cwd, place));
+    if (place && cwd !== undefined) cwd = followCd(cmd, cwd, place.home);
     const program = effectiveWords(cmd.words)[0];
     if (program === undefined) continue;
     const launcher = [cmd.words[0] ?? "", program].map(basename).find((w) => LAUNCHERS.has(w));
@@ -111,7 +125,37 @@ export function commandScopes(command: string): Scope[] {
     else scopes.push({ rule: { kind: "program", program: basename(program) }, autoAllowed: false });
   }
   if (!scopes.length) scopes.push({ unremembered: "an empty command", autoAllowed: false });
-  return dedupe(scopes);
+  return uniqueScopes([...scopes, ...elsewhere]);
+}
+
+/** Files output may always go to: they are no place on disk. */
+const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
+
+/** What a simple command does outside the project: run there (`cwd` undefined: unknown), write there. */
+function outsideScopes(cmd: SimpleCommand, cwd: string | undefined, place: CommandPlace): Scope[] {
+  if (cwd === undefined) return [{ unremembered: "commands after a cd to a folder only the shell knows are never remembered", autoAllowed: false }];
+  const out: Scope[] = [];
+  if (!isInside(place.root, cwd)) out.push(externalScope(cwd, "write"));
+  for (const r of cmd.redirects) {
+    // `2>&1`, `>&-`: descriptors, not files.
+    if (!r.op.includes(">") || (r.op.endsWith("&") && /^(\d+|-)$/.test(r.target))) continue;
+    const target = expandHome(r.target, place.home);
+    if (HARMLESS_TARGETS.test(target)) continue;
+    if (/[$`*?[]/.test(target)) {
+      out.push({ unremembered: "output redirected to a file only the shell can name is never remembered", autoAllowed: false });
+      continue;
+    }
+    const abs = path.resolve(cwd, target);
+    if (!isInside(place.root, abs)) out.push(externalScope(path.dirname(abs), "write"));
+  }
+  return out;
+}
+
+/** Where a `cd` leaves the rest of the line; undefined when only the shell knows (`cd "$DIR"`). */
+function followCd(cmd: SimpleCommand, cwd: string, home: string): string | undefined {
+  const target = cdTarget(cmd, home);
+  if (target === undefined) return cwd;
+  return /[$`*?[]/.test(target) ? undefined : path.resolve(cwd, target);
 }
 
 /** The scope of a tool that has neither a path nor a command to scope by. */
@@ -128,7 +172,8 @@ function unique(items: string[]): string[] {
   return [...new Set(items)];
 }
 
-function dedupe(scopes: Scope[]): Scope[] {
+/** The scopes without repeats (the same rule, or the same reason it is never remembered). */
+export function uniqueScopes(scopes: readonly Scope[]): Scope[] {
   const seen = new Set<string>();
   return scopes.filter((s) => {
     const key = JSON.stringify(s.rule ?? s.unremembered);

@@ -134,6 +134,22 @@ describe("don't ask again", () => {
     expect(fx.editor.permissions[0]!.summary).toBe("execute_command: npm test");
   });
 
+  it("keeps a remembered program to this project: a cd or a redirect outside it is asked", async () => {
+    const fx = gateFixture();
+    const exec = capability("exec", { name: "execute_command", metadata: { authorizesCommands: true } });
+    const session = fx.session("ask");
+    const run = (command: string) => fx.gate.authorize(session, callOf(exec), exec, { kind: "command", command, cwd: fx.root }, never);
+    fx.editor.answers.push({ optionId: "allow_always" });
+    await run("cd src && echo hi > out.txt");
+    await run("echo again > src/out.txt 2>&1 && cd src");
+    expect(fx.editor.permissions).toHaveLength(1);
+    const outside = path.join(path.sep, "elsewhere-agent-lsp-test");
+    for (const command of [`cd ${outside} && echo hi`, `echo hi >> ${outside}/profile`, "cd $SOMEWHERE && echo hi", 'echo hi > "$LOG"']) {
+      await run(command);
+    }
+    expect(fx.editor.permissions).toHaveLength(5);
+  });
+
   it("never remembers a command run through a shell or with a substitution", async () => {
     const fx = gateFixture();
     const exec = capability("exec", { name: "execute_command", metadata: { authorizesCommands: true } });

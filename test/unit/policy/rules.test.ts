@@ -67,6 +67,24 @@ describe("scopes", () => {
   });
 });
 
+describe("commandScopes in a project", () => {
+  const root = path.join(path.sep, "home", "me", "app");
+  const place = { cwd: root, root, home: path.join(path.sep, "home", "me") };
+  const outside = (s: ReturnType<typeof commandScopes>[number]) =>
+    s.rule?.kind === "external" ? s.rule.dir : s.rule ? undefined : s.unremembered?.split(" ")[0];
+  it.each([
+    ["npm test > out.log 2>&1", []],
+    ["cd sub && make > /dev/null", []],
+    ["make >> ~/build.log", [path.join(path.sep, "home", "me")]],
+    ["cd .. && make", [path.join(path.sep, "home", "me")]],
+    ["cd /tmp; cd -P x && make", [path.join(path.sep, "tmp"), path.join(path.sep, "tmp", "x")]],
+    ['cd "$DIR" && make', ["commands"]],
+    ["make > $OUT", ["output"]],
+  ] as [string, (string | undefined)[]][])("%j is asked for %j outside", (command, dirs) => {
+    expect(commandScopes(command, place).map(outside).filter((d) => d !== undefined)).toEqual(dirs);
+  });
+});
+
 describe("parseCommandLine", () => {
   it.each([
     ["a && b || c; d | e & f", [["a"], ["b"], ["c"], ["d"], ["e"], ["f"]]],
