@@ -7,6 +7,7 @@
 import path from "node:path";
 import type { FloorName } from "../config/schema.js";
 import { isInside } from "../workspace/paths.js";
+import { repositoryTop } from "./git-head.js";
 import { basename, cdTarget, effectiveWords, expandHome, innerCommandLine, parseCommandLine, type SimpleCommand } from "./command-line.js";
 
 /** What the floors need to know about where a command runs. */
@@ -23,6 +24,8 @@ export interface FloorContext {
   protectedBranches: readonly string[];
   /** The branch checked out in the repository at `dir`, for a push that names none. */
   currentBranch(dir: string): string | undefined;
+  /** The top of the repository containing `dir`; read from the disk by default. */
+  repositoryTop?(dir: string): string | undefined;
 }
 
 /** A floor a command hits, and why, in words for the model and the user. */
@@ -39,7 +42,17 @@ export function checkFloors(command: string, ctx: FloorContext): FloorHit | unde
   return checkLine(command, ctx, ctx.cwd, 0);
 }
 
-function checkLine(line: string, ctx: FloorContext, startCwd: string, depth: number): FloorHit | undefined {
+/**
+ * Ways a model writes "this folder" or "this repository" in place of a path (`rm -rf "$(pwd)"`),
+ * turned into parameters before parsing: a substitution would split the word, and rm's targets
+ * are expanded per command, where the folder is known.
+ */
+const PWD_SUBSTITUTION = /\$\(\s*pwd(?:\s+-[LP])?\s*\)|`\s*pwd(?:\s+-[LP])?\s*`/g;
+const TOPLEVEL_SUBSTITUTION = /\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)|`\s*git\s+rev-parse\s+--show-toplevel\s*`/g;
+const TOPLEVEL_PARAMETER = "${__agent_lsp_git_toplevel}";
+
+function checkLine(rawLine: string, ctx: FloorContext, startCwd: string, depth: number): FloorHit | undefined {
+  const line = rawLine.replace(PWD_SUBSTITUTION, "${PWD}").replace(TOPLEVEL_SUBSTITUTION, TOPLEVEL_PARAMETER);
   if (isForkBomb(line)) {
     const hit = lift(ctx, "fork_bomb", "it is a fork bomb: it spawns processes until the machine stops responding");
     if (hit) return hit;
@@ -104,7 +117,7 @@ function removesProtectedDir(cmd: SimpleCommand, ctx: FloorContext, cwd: string)
   }
   if (!recursive) return undefined;
   for (const t of targets) {
-    const abs = resolveRmTarget(t, cwd, ctx.home);
+    const abs = resolveRmTarget(t, cwd, ctx);
     if (abs === undefined) continue;
     const what = protectedDirName(abs, ctx);
     if (what) return `"rm ${eff.slice(1).join(" ")}" would delete ${what}`;
@@ -113,8 +126,13 @@ function removesProtectedDir(cmd: SimpleCommand, ctx: FloorContext, cwd: string)
 }
 
 /** The folder an rm target removes (or empties: `dir/*`), absolute. */
-function resolveRmTarget(target: string, cwd: string, home: string): string | undefined {
-  let t = expandHome(target, home);
+function resolveRmTarget(target: string, cwd: string, ctx: FloorContext): string | undefined {
+  let t = expandHome(target, ctx.home).replace(/^(\$PWD|\$\{PWD\})(?=\/|$)/, cwd);
+  if (t.startsWith(TOPLEVEL_PARAMETER)) {
+    const top = (ctx.repositoryTop ?? repositoryTop)(cwd);
+    if (top === undefined) return undefined;
+    t = top + t.slice(TOPLEVEL_PARAMETER.length);
+  }
   // "dir/*" and "*" empty the folder: as bad as removing it when the folder is protected.
   t = t.replace(/(^|\/)(\.?\*)$/, "$1") || ".";
   if (/[*?[]/.test(t)) return undefined;

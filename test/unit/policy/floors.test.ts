@@ -2,12 +2,13 @@
  * The floors: each destructive command is refused (they hold in full access; the gate tests show
  * that), look-alikes that are routine work are not, and config lifts each floor by name.
  */
+import { mkdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { FloorName } from "../../../server/src/config/schema.js";
 import { checkFloors, isProtectedBranch, type FloorContext } from "../../../server/src/policy/floors.js";
-import { callOf, capability, gateFixture, never } from "./setup.js";
+import { callOf, capability, gateFixture, never, tempRoot } from "./setup.js";
 
 const home = path.join(path.sep, "home", "me");
 const root = path.join(home, "code", "app");
@@ -32,6 +33,10 @@ const DENIED: [string, FloorName][] = [
   ["bash -c 'rm -rf ~/'", "rm_root"],
   ["echo ok; /bin/rm -Rf /", "rm_root"],
   ["if true; then rm -rf ~; fi", "rm_root"],
+  ['rm -rf "$PWD"', "rm_root"],
+  ["rm -rf ${PWD}/*", "rm_root"],
+  ["rm -rf $(pwd)", "rm_root"],
+  ['cd .. && rm -rf "`pwd`"', "rm_root"],
   ["mkfs.ext4 /dev/sdb1", "disk_format"],
   ["sudo mkfs -t vfat /dev/sdc", "disk_format"],
   ["wipefs -a /dev/nvme0n1", "disk_format"],
@@ -66,6 +71,8 @@ const ALLOWED = [
   "git push -f",
   "git push origin :main",
   "npm test && npm run build",
+  'rm -rf "$PWD/build"',
+  "rm -rf $(pwd)/dist",
 ];
 
 describe("floors", () => {
@@ -86,6 +93,16 @@ describe("floors", () => {
   it("a forced push without a branch looks at the checked-out branch", () => {
     expect(checkFloors("git push -f", ctx({ currentBranch: () => "main" }))?.floor).toBe("force_push_protected");
     expect(checkFloors("git push --force", ctx({ currentBranch: () => undefined }))?.reason).toContain("could not be read");
+  });
+
+  it("follows $(git rev-parse --show-toplevel) to the repository's top folder", () => {
+    const repo = tempRoot();
+    mkdirSync(path.join(repo, ".git"));
+    const inRepo = ctx({ cwd: path.join(repo, "src"), root: path.join(repo, "src") });
+    expect(checkFloors('rm -rf "$(git rev-parse --show-toplevel)"', inRepo)?.floor).toBe("rm_root");
+    expect(checkFloors("rm -rf `git rev-parse --show-toplevel`/*", inRepo)?.floor).toBe("rm_root");
+    expect(checkFloors('rm -rf "$(git rev-parse --show-toplevel)/dist"', inRepo)).toBeUndefined();
+    rmSync(repo, { recursive: true, force: true });
   });
 
   it("matches protected branch patterns", () => {
