@@ -24,7 +24,6 @@ export interface StreamSink {
 /** The outcome of one model call. */
 export interface ModelResponse {
   content: AssistantBlock[];
-  toolCalls: ToolCallBlock[];
   stop: ProviderStopReason | "error" | "cancelled";
   usage: Usage;
   /** Readable error when stop is "error". */
@@ -69,6 +68,13 @@ async function streamOnce(
   const builder = new MessageBuilder();
   let usage = ZERO_USAGE;
   let stop: AttemptResult["stop"] | undefined;
+  // Every outcome carries what was assembled so far and whether any of it reached the user.
+  const end = (outcome: Omit<AttemptResult, "content" | "usage" | "emitted">): AttemptResult => ({
+    content: builder.blocks,
+    usage,
+    emitted: builder.emitted,
+    ...outcome,
+  });
   try {
     for await (const ev of provider.stream(request, signal)) {
       if (signal.aborted) break;
@@ -85,7 +91,7 @@ async function streamOnce(
           builder.thinkingEnd(ev.text, ev.signature, ev.providerData);
           break;
         case "tool_call_start":
-          builder.markEmitted();
+          builder.emitted = true;
           break;
         case "tool_call_delta":
           break;
@@ -106,36 +112,29 @@ async function streamOnce(
           stop = ev.reason;
           break;
         case "error":
-          return {
-            ...builder.result(),
+          return end({
             stop: signal.aborted ? "cancelled" : "error",
-            usage,
             error: ev.message,
             errorStatus: ev.status,
             retryable: ev.retryable,
             retryAfterMs: ev.retryAfterMs,
-            emitted: builder.emitted,
-          };
+          });
       }
     }
   } catch (err) {
     // Providers promise never to throw; one that does is a bug we still must not crash on.
-    if (!signal.aborted) {
-      return { ...builder.result(), stop: "error", usage, error: `Provider failed: ${(err as Error).message}`, retryable: false, emitted: builder.emitted };
-    }
+    if (!signal.aborted) return end({ stop: "error", error: `Provider failed: ${(err as Error).message}`, retryable: false });
   }
-  if (signal.aborted) return { ...builder.result(), stop: "cancelled", usage, retryable: false, emitted: builder.emitted };
-  if (!stop) {
-    return { ...builder.result(), stop: "error", usage, error: "The model's response ended without a stop reason.", retryable: !builder.emitted, emitted: builder.emitted };
-  }
-  return { ...builder.result(), stop, usage, retryable: false, emitted: builder.emitted };
+  if (signal.aborted) return end({ stop: "cancelled", retryable: false });
+  if (!stop) return end({ stop: "error", error: "The model's response ended without a stop reason.", retryable: !builder.emitted });
+  return end({ stop, retryable: false });
 }
 
 /** Collects streamed pieces into assistant blocks in the order they came. */
 class MessageBuilder {
-  private readonly blocks: AssistantBlock[] = [];
-  private readonly calls: ToolCallBlock[] = [];
+  readonly blocks: AssistantBlock[] = [];
   private pendingThinking = "";
+  /** Something (text, thinking, a call) reached the user: a failure after this is not retried. */
   emitted = false;
 
   text(delta: string): void {
@@ -160,18 +159,9 @@ class MessageBuilder {
     this.pendingThinking = "";
   }
 
-  markEmitted(): void {
-    this.emitted = true;
-  }
-
   toolCall(call: ToolCallBlock): void {
     this.emitted = true;
     this.blocks.push(call);
-    this.calls.push(call);
-  }
-
-  result(): Pick<ModelResponse, "content" | "toolCalls"> {
-    return { content: this.blocks, toolCalls: this.calls };
   }
 }
 
