@@ -85,7 +85,8 @@ async function runOne(session: Session, call: ToolCallBlock, deps: ToolRunnerDep
   return result;
 }
 
-function toGateSession(session: Session): GateSession {
+/** What the gate knows of a session: read afresh each time, as mode and trust can change mid-turn. */
+export function toGateSession(session: Session): GateSession {
   return { sessionId: session.id, mode: session.mode, trust: session.trust, root: session.root };
 }
 

@@ -4,7 +4,7 @@
  * and every message is logged before the loop moves on.
  */
 import type { Config } from "../config/schema.js";
-import type { ContentBlock, Message, Usage } from "../providers/messages.js";
+import type { ContentBlock, Usage } from "../providers/messages.js";
 import { addUsage, ZERO_USAGE } from "../providers/messages.js";
 import { estimateCost } from "../providers/pricing.js";
 import type { Provider } from "../providers/provider.js";
@@ -14,7 +14,7 @@ import { normalizeHistory } from "./normalize.js";
 import { callModel } from "./provider-call.js";
 import type { Session } from "./session.js";
 import { buildSystemPrompt } from "./system-prompt.js";
-import { runToolCalls, type ToolRunnerDeps } from "./tool-runner.js";
+import { runToolCalls, toGateSession, type ToolRunnerDeps } from "./tool-runner.js";
 
 /** What a turn needs besides the session. */
 export interface TurnDeps extends ToolRunnerDeps {
@@ -39,7 +39,7 @@ export async function runTurn(session: Session, prompt: ContentBlock[], deps: Tu
     const { provider, model } = await deps.resolveProvider(session);
     for (let step = 0; step < deps.config.max_turns; step++) {
       if (signal.aborted) return { stopReason: "cancelled", usage };
-      const offered = deps.registry.list(deps.gate.filter({ sessionId: session.id, mode: session.mode, trust: session.trust, root: session.root }));
+      const offered = deps.registry.list(deps.gate.filter(toGateSession(session)));
       const tools = prepareTools(provider.type, offered, deps.config, session);
       const response = await callModel(
         provider,
@@ -115,10 +115,3 @@ function reportUsage(session: Session, deps: TurnDeps, usage: Usage): void {
     ...(cost !== undefined ? { cost, sessionCost: session.cost } : {}),
   });
 }
-
-/** Text of a prompt in the neutral form. */
-export function promptText(content: ContentBlock[]): string {
-  return content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
-}
-
-export type { Message };
