@@ -3,7 +3,7 @@ import { createRuntime, type Runtime } from "../agent/runtime.js";
 import { loadConfig } from "../config/load.js";
 import { SAFETY_MODES, type SafetyMode } from "../config/schema.js";
 import { HeadlessEditor, type HeadlessOptions } from "../editor/headless.js";
-import { addSecrets } from "../util/log.js";
+import { redactProviderKeys } from "../providers/registry.js";
 
 /** A runtime with its terminal editor. */
 export interface HeadlessRuntime {
@@ -16,7 +16,7 @@ export function createHeadlessRuntime(options: HeadlessOptions): HeadlessRuntime
   const root = process.cwd();
   const loaded = loadConfig({ root });
   for (const e of loaded.errors) process.stderr.write(`agent-lsp: config: ${e}\n`);
-  addSecrets(...Object.values(loaded.config.providers).map((p) => p.api_key));
+  redactProviderKeys(loaded.config);
   const editor = new HeadlessEditor(options);
   const runtime = createRuntime({ editor, root, config: () => loaded.config });
   return { runtime, editor };

@@ -8,7 +8,8 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import { createRuntime, type Runtime } from "../agent/runtime.js";
 import { loadConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
-import { addSecrets, FileLogger, type Logger } from "../util/log.js";
+import { redactProviderKeys } from "../providers/registry.js";
+import { FileLogger, type Logger } from "../util/log.js";
 import { registerAgentMethods } from "./agent-methods.js";
 import { registerCodeActions } from "./code-actions.js";
 import { registerExecuteCommands } from "./execute-commands.js";
@@ -46,7 +47,7 @@ export function boot(ctx: BootContext): Booted {
     config = loaded.config;
     editor.approvalTimeoutS = config.approval_timeout_s;
     if (logger instanceof FileLogger) logger.setLevel(config.log.level);
-    addSecrets(...Object.values(config.providers).map((p) => p.api_key));
+    redactProviderKeys(config);
     for (const e of loaded.errors) logger.warn(`config: ${e}`);
     if (loaded.errors.length) editor.showMessage("error", `agent-lsp configuration: ${loaded.errors.join("; ")}`);
     return loaded.errors;

@@ -3,6 +3,7 @@
  * SDKs) are imported on first use, so start-up never pays for them.
  */
 import type { Config, ProviderConfig } from "../config/schema.js";
+import { addSecrets } from "../util/log.js";
 import type { Provider, ProviderSettings, ProviderType } from "./provider.js";
 
 /** Built-in provider names and what they mean without a config table. */
@@ -25,6 +26,15 @@ export function providerKeyEnvNames(config: Config): string[] {
   for (const b of Object.values(BUILTIN_PROVIDERS)) for (const n of b.keyEnv) names.add(n);
   for (const p of Object.values(config.providers)) if (p.api_key_env) names.add(p.api_key_env);
   return [...names];
+}
+
+/**
+ * Marks every provider key, written in config or held in a key variable of the environment, as a
+ * secret the logs redact. Keys in the environment matter as much as keys in config: a custom
+ * provider's key (api_key_env) has no well-known format for the log's patterns to catch.
+ */
+export function redactProviderKeys(config: Config, env: NodeJS.ProcessEnv = process.env): void {
+  addSecrets(...Object.values(config.providers).map((p) => p.api_key), ...providerKeyEnvNames(config).map((n) => env[n]));
 }
 
 /**
