@@ -7,11 +7,11 @@ import { addSecrets } from "../util/log.js";
 import type { Provider, ProviderSettings, ProviderType } from "./provider.js";
 
 /** Built-in provider names and what they mean without a config table. */
-export const BUILTIN_PROVIDERS: Record<string, { type: ProviderType; keyEnv: string[]; baseUrlEnv?: string; baseUrl?: string; needsKey: boolean }> = {
-  anthropic: { type: "anthropic", keyEnv: ["ANTHROPIC_API_KEY"], baseUrlEnv: "ANTHROPIC_BASE_URL", needsKey: true },
-  openai: { type: "openai", keyEnv: ["OPENAI_API_KEY"], baseUrlEnv: "OPENAI_BASE_URL", needsKey: true },
-  gemini: { type: "gemini", keyEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"], baseUrlEnv: "GEMINI_BASE_URL", needsKey: true },
-  ollama: { type: "openai-compatible", keyEnv: [], baseUrl: "http://127.0.0.1:11434/v1", needsKey: false },
+export const BUILTIN_PROVIDERS: Record<string, { type: ProviderType; keyEnv: string[]; baseUrlEnv?: string; baseUrl?: string }> = {
+  anthropic: { type: "anthropic", keyEnv: ["ANTHROPIC_API_KEY"], baseUrlEnv: "ANTHROPIC_BASE_URL" },
+  openai: { type: "openai", keyEnv: ["OPENAI_API_KEY"], baseUrlEnv: "OPENAI_BASE_URL" },
+  gemini: { type: "gemini", keyEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"], baseUrlEnv: "GEMINI_BASE_URL" },
+  ollama: { type: "openai-compatible", keyEnv: [], baseUrl: "http://127.0.0.1:11434/v1" },
 };
 
 /** A model selection split into its provider and the provider's model id. */
@@ -90,8 +90,8 @@ export function credentialStatus(name: string, config: Config, env: NodeJS.Proce
     return { ok: false, detail: (err as Error).message };
   }
   if (settings.apiKey) return { ok: true, detail: `key set${settings.baseUrl ? `, ${settings.baseUrl}` : ""}` };
-  const needsKey = settings.type !== "openai-compatible";
-  if (!needsKey) return { ok: true, detail: `no key needed, ${settings.baseUrl ?? "no base_url set"}` };
+  // Compatible servers (Ollama, llama.cpp, vLLM) usually run without a key.
+  if (settings.type === "openai-compatible") return { ok: true, detail: `no key needed, ${settings.baseUrl ?? "no base_url set"}` };
   const builtin = BUILTIN_PROVIDERS[name] ?? BUILTIN_PROVIDERS[settings.type];
   const envs = config.providers[name]?.api_key_env ? [config.providers[name]!.api_key_env!] : (builtin?.keyEnv ?? []);
   return { ok: false, detail: `no key: set ${envs.join(" or ") || "api_key_env"}` };
