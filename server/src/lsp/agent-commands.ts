@@ -15,6 +15,7 @@ import { describeParamsError, promptParams, type StopReason } from "../protocol/
 import type { SessionUpdate } from "../protocol/updates.js";
 import type { Logger } from "../util/log.js";
 import { uriToPath } from "../workspace/paths.js";
+import { AGENT_ACTION_COMMANDS } from "./capabilities.js";
 import { normalizeUri } from "./uris.js";
 
 /** The editor as the command runner needs it: the seam plus what the client declared. */
@@ -51,7 +52,8 @@ type ActionArgs = z.infer<typeof argsSchema>;
 export const REFACTOR_CHOICES = ["Make it simpler and clearer", "Improve the names", "Split it into smaller functions", "Make it faster"];
 
 const SUMMARY_MAX = 1500;
-const RUNNER_COMMANDS = new Set(["agent.fix", "agent.explain", "agent.refactor", "agent.tests"]);
+// The advertised list is the one source: a command added there is served here too.
+const RUNNER_COMMANDS = new Set<string>(AGENT_ACTION_COMMANDS);
 
 interface Task {
   title: string;
