@@ -39,7 +39,7 @@ async function currentFiles(ctx: ToolContext, paths: string[]): Promise<{ texts:
 /** The change-set operation of one patched file. */
 function toOp(r: PatchFileResult, reads: Map<string, ReadResult>): FileOp {
   if (r.action === "D") return { kind: "delete", path: r.path };
-  if (r.moveTo !== undefined) return { kind: "move", from: r.path, to: r.moveTo, text: r.newText };
+  if (r.moveTo !== undefined) return { kind: "move", from: r.path, to: r.moveTo, text: r.newText, base: reads.get(r.path) };
   return { kind: "write", path: r.path, text: r.newText ?? "", base: reads.get(r.path) };
 }
 

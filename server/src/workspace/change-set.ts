@@ -18,7 +18,14 @@ export type FileOp =
     }
   | { kind: "delete"; path: string }
   /** Moves a file, giving it `text` at the new place when set. */
-  | { kind: "move"; from: string; to: string; text?: string }
+  | {
+      kind: "move";
+      from: string;
+      to: string;
+      text?: string;
+      /** The read of `from` that `text` was computed from: the move is refused if it changed since. */
+      base?: ReadResult;
+    }
   /** Creates a folder (and its parents). */
   | { kind: "mkdir"; path: string };
 

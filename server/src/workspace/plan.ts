@@ -68,17 +68,26 @@ export async function checkWritable(ctx: PlanContext, p: ResolvedPath, opts: App
   if (decision && !decision.allowed) throw new WorkspaceError(`Writing ${p.abs} was not allowed: ${decision.reason}`);
 }
 
-/** The state to plan from: the tool's own read when it is still current, else a fresh load. */
+/**
+ * The state to plan from: the tool's own read when it is still current, else a fresh load. The
+ * tool computed its new text from `base`; if the file's text is no longer that (another session's
+ * change set went first, the user typed or saved while this one waited its turn), writing that
+ * text would silently undo the other change, so the change is refused instead.
+ */
 async function currentState(ctx: PlanContext, p: ResolvedPath, base?: ReadResult): Promise<FileState> {
-  if (base && base.path.abs === p.abs) {
-    const doc = ctx.editor.openDocument(p.uri);
-    if (base.source === "buffer" && doc && doc.version === base.version) return { ...base, exists: true };
-    if (base.source === "disk" && !doc) {
-      const facts = await diskFacts(p);
-      if (facts && facts.mtimeMs === base.mtimeMs && facts.size === base.size) return { ...base, exists: true };
-    }
+  if (!base || base.path.abs !== p.abs) return loadFileState(ctx.editor, p);
+  const doc = ctx.editor.openDocument(p.uri);
+  if (base.source === "buffer" && doc && doc.version === base.version) return { ...base, exists: true };
+  if (base.source === "disk" && !doc) {
+    const facts = await diskFacts(p);
+    if (facts && facts.mtimeMs === base.mtimeMs && facts.size === base.size) return { ...base, exists: true };
   }
-  return loadFileState(ctx.editor, p);
+  const state = await loadFileState(ctx.editor, p);
+  if (state.exists && state.text === base.text) return state;
+  const where = state.source === "buffer" ? "in the editor" : "on disk";
+  throw new WorkspaceError(
+    `${p.rel} changed ${where} while this change was being made from it; nothing was changed. Read it again and redo the change.`,
+  );
 }
 
 /** Refuses a change to a file that changed since this session last saw it. */
@@ -132,7 +141,7 @@ async function planOp(ctx: PlanContext, op: FileOp, opts: ApplyOptions, plan: Pl
   }
   const from = await ctx.resolve(op.from);
   const to = await ctx.resolve(op.to);
-  const source = await planFile(ctx, from, null, opts);
+  const source = await planFile(ctx, from, null, opts, op.base);
   const target = await planFile(ctx, to, op.text ?? source.before.text, opts);
   if (target.before.exists) throw new WorkspaceError(`Cannot move ${from.rel} to ${to.rel}: ${to.rel} already exists.`);
   source.movedTo = to;

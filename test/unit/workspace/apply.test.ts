@@ -300,6 +300,42 @@ describe("stale reads", () => {
     expect(readFileSync(p.at("a.txt"), "utf8")).toBe("mine\n");
   });
 
+  it("refuses a text computed from a read the file no longer matches, even in a session that never read it", async () => {
+    p = makeProject();
+    writeFileSync(p.at("a.txt"), "v1\n");
+    const base = await p.ws.readText("a.txt");
+    // Another session's change lands while this one is still computing from its read.
+    await p.ws.apply({ tool: "t", ops: [{ kind: "write", path: "a.txt", text: "other\n" }] }, { sessionId: "s2" });
+    await expect(p.ws.apply({ tool: "t", ops: [{ kind: "write", path: "a.txt", text: "v1 edited\n", base }] }, { sessionId: S })).rejects.toThrow(
+      "a.txt changed on disk while this change was being made from it; nothing was changed. Read it again and redo the change.",
+    );
+    expect(readFileSync(p.at("a.txt"), "utf8")).toBe("other\n");
+    // A move built on the old read is refused the same way.
+    const moveBase = await p.ws.readText("a.txt");
+    writeFileSync(p.at("a.txt"), "typed meanwhile\n");
+    await expect(
+      p.ws.apply({ tool: "t", ops: [{ kind: "move", from: "a.txt", to: "b.txt", text: "other\n", base: moveBase }] }, { sessionId: S }),
+    ).rejects.toThrow(/a.txt changed on disk while this change was being made/);
+    expect(readFileSync(p.at("a.txt"), "utf8")).toBe("typed meanwhile\n");
+    expect(existsSync(p.at("b.txt"))).toBe(false);
+  });
+
+  it("refuses a text computed from an older version of an open buffer, and accepts a rewrite of the same text", async () => {
+    p = makeProject();
+    writeFileSync(p.at("a.txt"), "v1\n");
+    const touched = await p.ws.readText("a.txt");
+    utimesSync(p.at("a.txt"), new Date(2000, 1, 1), new Date(2000, 1, 1));
+    await p.ws.apply({ tool: "t", ops: [{ kind: "write", path: "a.txt", text: "v2\n", base: touched }] }, { sessionId: S });
+    expect(readFileSync(p.at("a.txt"), "utf8")).toBe("v2\n");
+    p.editor.open(p.at("a.txt"), "v2\n", 1);
+    const base = await p.ws.readText("a.txt");
+    p.editor.open(p.at("a.txt"), "v2 and the user's typing\n", 2);
+    await expect(p.ws.apply({ tool: "t", ops: [{ kind: "write", path: "a.txt", text: "v3\n", base }] }, { sessionId: S })).rejects.toThrow(
+      /a.txt changed in the editor while this change was being made/,
+    );
+    expect(p.editor.textOf(p.at("a.txt"))).toBe("v2 and the user's typing\n");
+  });
+
   it("does not count a touch without a change, nor the session's own writes", async () => {
     p = makeProject();
     writeFileSync(p.at("a.txt"), "v1\n");
