@@ -7,7 +7,6 @@
 
 local chat_mod = require("agent_lsp.chat")
 local client = require("agent_lsp.client")
-local render = require("agent_lsp.render")
 local util = require("agent_lsp.util")
 
 local M = {}
@@ -44,29 +43,16 @@ end
 ---@param client_id integer
 function M.execute(command, client_id)
   chat_mod.with_chat(client_id, function(chat)
-    if chat.busy then
-      util.warn("the agent is still answering in this chat; cancel with :AgentCancel first")
-      return
-    end
     local args = vim.deepcopy(command.arguments or {})
     args[1] = type(args[1]) == "table" and args[1] or {}
     args[1].sessionId = chat.session_id
-    chat_mod.show(chat, false)
-    render.user_message(chat, command.title or command.command)
-    chat.busy = true
-    local sent = client.request(client_id, "workspace/executeCommand", { command = command.command, arguments = args }, function(err, result)
-      chat.busy = false
-      require("agent_lsp.permission").close_session(client_id, chat.session_id)
-      if err then
-        render.note(chat, "**Error:** " .. (err.message or vim.inspect(err)))
-      elseif type(result) == "table" and result.stopReason == "cancelled" then
-        render.note(chat, "_(cancelled)_")
-      end
-      chat_mod.follow(chat)
-    end)
-    if not sent then
-      chat.busy = false
-    end
+    chat_mod.run_turn(chat, {
+      label = command.title or command.command,
+      method = "workspace/executeCommand",
+      params = { command = command.command, arguments = args },
+      busy_hint = "the agent is still answering in this chat; cancel with :AgentCancel first",
+      show = true,
+    })
   end)
 end
 
@@ -99,7 +85,7 @@ function M.menu(opts)
   }
   client.request(id, "textDocument/codeAction", params, function(err, result)
     if err then
-      util.error("code actions failed: " .. (err.message or vim.inspect(err)))
+      util.error("code actions failed: " .. util.error_text(err))
       return
     end
     local actions = {}

@@ -231,7 +231,7 @@ function M.new_session(client_id, callback)
   local params = { mode = opts.mode, model = opts.model }
   client.request(client_id, "agent/newSession", params, function(err, result)
     if err or not result then
-      util.error("agent/newSession failed: " .. (err and err.message or "no answer"))
+      util.error("agent/newSession failed: " .. util.error_text(err))
       return
     end
     local chat = M.create(client_id, result.sessionId, result)
@@ -269,33 +269,33 @@ local function run_command(chat, text)
   render.user_message(chat, text)
   chat.need_heading = false
   client.request(chat.client_id, "agent/command", { sessionId = chat.session_id, command = name, args = words }, function(err, result)
-    render.note(chat, err and ("**Error:** " .. err.message) or (result and result.message or ""))
+    render.note(chat, err and ("**Error:** " .. util.error_text(err)) or (result and result.message or ""))
     M.follow(chat)
   end)
 end
 
---- Sends a prompt in a chat. `context` is the agent/prompt context ({uri, range, diagnostics}).
+--- Runs one turn of the chat's session: shows `label` as the user's message and sends `method`
+--- (agent/prompt, or workspace/executeCommand for a code action); the answer ({stopReason})
+--- ends the turn and closes the reviews it left open. One turn at a time per chat.
 ---@param chat agent_lsp.Chat
----@param opts {text: string, context: table|nil}
+---@param opts {label: string, method: string, params: table, busy_hint: string|nil, show: boolean|nil}
 ---@return boolean sent
-function M.prompt(chat, opts)
+function M.run_turn(chat, opts)
   if chat.busy then
-    util.warn("the agent is still answering; cancel with :AgentCancel")
+    util.warn(opts.busy_hint or "the agent is still answering; cancel with :AgentCancel")
     return false
   end
-  if opts.text:match("^/") and not opts.context then
-    run_command(chat, opts.text)
-    return true
+  if opts.show then
+    M.show(chat, false)
   end
-  render.user_message(chat, opts.text)
+  render.user_message(chat, opts.label)
   chat.busy = true
-  local params = { sessionId = chat.session_id, prompt = opts.text, context = opts.context }
-  local sent = client.request(chat.client_id, "agent/prompt", params, function(err, result)
+  local sent = client.request(chat.client_id, opts.method, opts.params, function(err, result)
     chat.busy = false
     require("agent_lsp.permission").close_session(chat.client_id, chat.session_id)
     if err then
-      render.note(chat, "**Error:** " .. (err.message or vim.inspect(err)))
-    elseif result then
+      render.note(chat, "**Error:** " .. util.error_text(err))
+    elseif type(result) == "table" then
       local note = stop_note(result)
       if note then
         render.note(chat, note)
@@ -308,6 +308,19 @@ function M.prompt(chat, opts)
   end
   M.follow(chat)
   return sent
+end
+
+--- Sends a prompt in a chat. `context` is the agent/prompt context ({uri, range, diagnostics}).
+---@param chat agent_lsp.Chat
+---@param opts {text: string, context: table|nil}
+---@return boolean sent
+function M.prompt(chat, opts)
+  if not chat.busy and opts.text:match("^/") and not opts.context then
+    run_command(chat, opts.text)
+    return true
+  end
+  local params = { sessionId = chat.session_id, prompt = opts.text, context = opts.context }
+  return M.run_turn(chat, { label = opts.text, method = "agent/prompt", params = params })
 end
 
 --- Sends the text under the prompt line.

@@ -123,7 +123,7 @@ local function load_session(id, session)
   -- The server replays the history as agent/update before answering; the chat builds from it.
   require("agent_lsp.client").request(id, "agent/loadSession", { sessionId = session.sessionId }, function(err, result)
     if err or not result then
-      util.error("loading the session failed: " .. (err and err.message or "no answer"))
+      util.error("loading the session failed: " .. util.error_text(err))
       return
     end
     local c = chat.get(id, session.sessionId) or chat.create(id, session.sessionId, result)
@@ -140,7 +140,7 @@ function M.sessions(_)
   end
   require("agent_lsp.client").request(id, "agent/listSessions", {}, function(err, result)
     if err then
-      util.error("listing sessions failed: " .. (err.message or vim.inspect(err)))
+      util.error("listing sessions failed: " .. util.error_text(err))
       return
     end
     local sessions = result and result.sessions or {}
@@ -180,7 +180,7 @@ function M.set_mode(opts)
   end
   require("agent_lsp.client").request(id, "agent/setMode", { sessionId = chat.session_id, mode = mode }, function(err, result)
     if err then
-      util.error("setting the mode failed: " .. (err.message or vim.inspect(err)))
+      util.error("setting the mode failed: " .. util.error_text(err))
       return
     end
     chat.mode = result and result.mode or mode

@@ -41,6 +41,19 @@ function M.try(what, fn, ...)
   return ok, res
 end
 
+--- An LSP error (or a missing answer) in words for a message.
+---@param err table|string|nil the handler's `err` (a ResponseError {code, message})
+---@return string
+function M.error_text(err)
+  if err == nil then
+    return "no answer"
+  end
+  if type(err) == "table" and type(err.message) == "string" then
+    return err.message
+  end
+  return type(err) == "string" and err or vim.inspect(err)
+end
+
 --- True when the running Neovim is at least `version` ("0.10").
 ---@param version string
 ---@return boolean
