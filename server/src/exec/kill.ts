@@ -11,7 +11,12 @@ export const DEFAULT_KILL_GRACE_MS = 2000;
 
 const isWindows = process.platform === "win32";
 
-/** Sends `signal` to the process group led by `pgid`. False when no such group exists. */
+/**
+ * Sends `signal` to the process group led by `pgid`. False when it reached no process: the group
+ * is gone (ESRCH), or all that is left belongs to another user (EPERM: `sudo ...` after the shell
+ * ended). Never throws: callers run in exit handlers and in results that must settle, where one
+ * group we may not signal must not stop the others from being stopped.
+ */
 export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   if (isWindows) {
     // /F because console programs ignore the polite close taskkill sends without it.
@@ -22,9 +27,8 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   try {
     process.kill(-pgid, signal);
     return true;
-  } catch (err) {
-    if (errnoOf(err) === "ESRCH") return false;
-    throw err;
+  } catch {
+    return false;
   }
 }
 
