@@ -9,6 +9,7 @@ import type { FileOp } from "../workspace/change-set.js";
 import { unifiedDiff } from "../workspace/diff.js";
 import { fileGlobMatcher } from "../workspace/glob.js";
 import { walk } from "../workspace/walk.js";
+import type { ReadResult } from "../workspace/workspace.js";
 import { defineTool, ToolError, textResult } from "./define-tool.js";
 import { applyOptions, changeResult, withWorkspaceErrors } from "./file-tool-support.js";
 import type { ToolContext } from "./types.js";
@@ -31,7 +32,8 @@ type Input = z.infer<typeof input>;
 /** A file that would change. */
 interface Planned {
   rel: string;
-  oldText: string;
+  /** The read the new text was computed from (the Workspace refuses it if the file changed since). */
+  read: ReadResult;
   newText: string;
   count: number;
 }
@@ -50,7 +52,7 @@ async function planReplacements(ctx: ToolContext, args: Input): Promise<Planned[
     if (!read || read.binary) continue;
     const r = replaceText(read.text, { find: args.find, replace: args.replace, regex: args.regex });
     if (!r.ok) throw new ToolError(r.error);
-    if (r.count > 0 && r.text !== read.text) planned.push({ rel, oldText: read.text, newText: r.text, count: r.count });
+    if (r.count > 0 && r.text !== read.text) planned.push({ rel, read, newText: r.text, count: r.count });
     if (planned.length > MAX_REPLACE_FILES) {
       throw new ToolError(`More than ${MAX_REPLACE_FILES} files would change; use a narrower glob.`);
     }
@@ -61,7 +63,7 @@ async function planReplacements(ctx: ToolContext, args: Input): Promise<Planned[
 /** The dry-run preview: counts and the diff. */
 function preview(planned: Planned[]): string {
   const total = planned.reduce((n, p) => n + p.count, 0);
-  let diff = planned.map((p) => unifiedDiff(p.rel, p.rel, p.oldText, p.newText).text).join("");
+  let diff = planned.map((p) => unifiedDiff(p.rel, p.rel, p.read.text, p.newText).text).join("");
   if (diff.length > MAX_PREVIEW) diff = `${diff.slice(0, MAX_PREVIEW)}\n[... preview cut: ${diff.length - MAX_PREVIEW} more characters]\n`;
   const head = `Dry run: ${total} replacements in ${planned.length} files would be made. Call again with apply: true to make them.`;
   return [head, ...planned.map((p) => `  ${p.rel} (${p.count})`), "", diff.trimEnd()].join("\n");
@@ -84,7 +86,7 @@ export const replaceTextTool = defineTool({
       const planned = await planReplacements(ctx, args);
       if (!planned.length) return textResult(`No file matching ${args.glob} contains ${args.regex ? "a match for " : ""}${JSON.stringify(args.find)}.`);
       if (!args.apply) return textResult(preview(planned));
-      const ops: FileOp[] = planned.map((p) => ({ kind: "write", path: p.rel, text: p.newText }));
+      const ops: FileOp[] = planned.map((p) => ({ kind: "write", path: p.rel, text: p.newText, base: p.read }));
       const result = await ctx.workspace.apply({ tool: "replace_text", ops }, applyOptions(ctx));
       const total = planned.reduce((n, p) => n + p.count, 0);
       const headline = [`Replaced ${total} occurrences in ${planned.length} files:`, ...planned.map((p) => `  ${p.rel} (${p.count})`)].join("\n");

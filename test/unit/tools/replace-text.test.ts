@@ -37,6 +37,21 @@ describe("replace_text", () => {
     expect(await h.ws.listCheckpoints("s1")).toHaveLength(1);
   });
 
+  it("changes no file when one changed between the tool's read and its change set", async () => {
+    h = makeHarness();
+    files(h);
+    const apply = h.ws.apply.bind(h.ws);
+    h.ws.apply = (set, opts) => {
+      writeFileSync(h.at("src/a.ts"), "oldName(); // typed meanwhile\n");
+      return apply(set, opts);
+    };
+    const r = await h.run(replaceTextTool, { glob: "*.ts", find: "oldName", replace: "newName", apply: true });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^src\/a\.ts changed on disk while this change was being made from it; nothing was changed\./);
+    expect(readFileSync(h.at("src/a.ts"), "utf8")).toBe("oldName(); // typed meanwhile\n");
+    expect(readFileSync(h.at("src/deep/b.ts"), "utf8")).toBe("import { oldName } from '../a';\n");
+  });
+
   it("replaces with regex groups, and reports no matches and bad regexes", async () => {
     h = makeHarness();
     files(h);
