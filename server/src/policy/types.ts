@@ -57,10 +57,3 @@ export interface ToolGate {
     signal: AbortSignal,
   ): Promise<GateDecision>;
 }
-
-/** Allows everything: the gate used where the user chose full access and nothing else applies. */
-export const allowAllGate: ToolGate = {
-  filter: () => ({ kind: "all" }),
-  check: async () => ({ allowed: true }),
-  authorize: async () => ({ allowed: true }),
-};
