@@ -61,6 +61,20 @@ export function detectEol(text: string): EolStyle {
 }
 
 /**
+ * True when the text has line terminators and every one is `\r\n`: the same as
+ * `detectEol(text) === "crlf"`, but it stops at the first bare `\n`, so an LF file (the usual
+ * case) is decided on its first line instead of a pass over the whole file.
+ */
+export function isAllCrlf(text: string): boolean {
+  let seen = false;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) {
+    if (i === 0 || text.charCodeAt(i - 1) !== 13) return false;
+    seen = true;
+  }
+  return seen;
+}
+
+/**
  * The terminator new lines should get in this text: the more frequent one, `\n` on a tie or when
  * the text has none (the conventional choice for a new or one-line file).
  */

@@ -4,7 +4,7 @@
  * their first bytes, never by their names.
  */
 import { isAscii } from "node:buffer";
-import { convertEol, detectEol } from "../edits/text.js";
+import { convertEol, isAllCrlf } from "../edits/text.js";
 
 /** The UTF-8 byte order mark. */
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -38,7 +38,7 @@ export function looksBinary(bytes: Buffer): boolean {
  * or LF endings gets the text as the engines produced it, since they keep each line's own ending.
  */
 export function keepLineEndings(previous: string | undefined, next: string): string {
-  if (previous === undefined || detectEol(previous) !== "crlf") return next;
+  if (previous === undefined || !isAllCrlf(previous)) return next;
   return /(^|[^\r])\n/.test(next) ? convertEol(next, "\r\n") : next;
 }
 

@@ -6,6 +6,7 @@ import {
   detectEol,
   dominantEol,
   hasBom,
+  isAllCrlf,
   joinLines,
   lineEol,
   numberLines,
@@ -39,6 +40,13 @@ describe("line endings", () => {
   ] as const)("detectEol(%j) is %s", (text, style) => {
     expect(detectEol(text)).toBe(style);
   });
+
+  it.each(["a\nb\n", "a\r\nb\r\n", "a\r\nb\n", "a\nb\r\n", "\n", "\r\n", "abc", "", "a\rb", "a\r\nb"])(
+    "isAllCrlf(%j) agrees with detectEol",
+    (text) => {
+      expect(isAllCrlf(text)).toBe(detectEol(text) === "crlf");
+    },
+  );
 
   it("picks the dominant terminator, LF on a tie or without any", () => {
     expect(dominantEol("a\r\nb\r\nc\n")).toBe("\r\n");
