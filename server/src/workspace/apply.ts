@@ -102,8 +102,12 @@ export async function commitRecorded(
     await core.checkpoints.discard(checkpoint.id);
     throw err;
   }
-  checkpoint.createdDirs = outcome.createdDirs;
-  await core.checkpoints.save(checkpoint);
+  // The manifest was saved before the commit (so a crash mid-commit still leaves an undoable
+  // checkpoint); it only needs saving again when the commit created folders.
+  if (outcome.createdDirs.length) {
+    checkpoint.createdDirs = outcome.createdDirs;
+    await core.checkpoints.save(checkpoint);
+  }
   const result: ApplyResult = {
     changed: true,
     files: appliedFiles(plan, shown, outcome),
