@@ -2,6 +2,7 @@
  * One background job: a command started detached in its own process group, writing stdout and
  * stderr to one owner-only log file. The server keeps only the file offset the agent has read to.
  */
+import { boundedRegexTest } from "../util/bounded-regex.js";
 import type { ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import { AnsiStreamStripper, incompleteEscapeStart, stripAnsi } from "./ansi.js";
@@ -243,6 +244,6 @@ class PatternScan {
     this.text += this.stripper.push(this.decoder.write(buf));
     if (this.text.length > SCAN_WINDOW_CHARS) this.text = this.text.slice(-SCAN_WINDOW_CHARS);
     this.pattern.lastIndex = 0;
-    return this.pattern.test(this.text);
+    return boundedRegexTest(this.pattern, this.text);
   }
 }

@@ -1,0 +1,31 @@
+/**
+ * Runs a model-supplied regular expression with a time limit. A pattern such as `(a+)+$` can
+ * backtrack for minutes, and on the server's one thread that would freeze the editor with it; V8
+ * can interrupt a script run through `vm` with a timeout, so the test runs there.
+ */
+import vm from "node:vm";
+
+/** Raised when a pattern runs longer than its limit. */
+export class RegexTimeoutError extends Error {}
+
+const context = vm.createContext({ re: /(?:)/, text: "" });
+const script = new vm.Script("re.test(text)");
+
+/** `pattern.test(text)`, stopped after `timeoutMs` with a RegexTimeoutError. */
+export function boundedRegexTest(pattern: RegExp, text: string, timeoutMs = 200): boolean {
+  context.re = pattern;
+  context.text = text;
+  try {
+    return script.runInContext(context, { timeout: timeoutMs }) as boolean;
+  } catch (err) {
+    if ((err as { code?: string }).code === "ERR_SCRIPT_EXECUTION_TIMEOUT") {
+      throw new RegexTimeoutError(
+        `The pattern ${pattern} ran longer than ${timeoutMs} ms and was stopped (nested quantifiers such as (a+)+ backtrack without end); use a simpler pattern.`,
+      );
+    }
+    throw err;
+  } finally {
+    // Do not keep the output alive between calls.
+    context.text = "";
+  }
+}
