@@ -3,7 +3,7 @@
  * message is appended as one numbered line and written before the turn goes on, so a server
  * killed at any moment loses nothing it had already said.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "../providers/messages.js";
 
@@ -54,6 +54,7 @@ export function conversationsDir(root: string): string {
 export class HistoryLog {
   private fd: number | undefined;
   private seq = 0;
+  private pendingNewline = false;
 
   constructor(readonly file: string) {}
 
@@ -70,6 +71,9 @@ export class HistoryLog {
   static reopen(root: string, sessionId: string, count: number): HistoryLog {
     const log = new HistoryLog(path.join(conversationsDir(root), `${sessionId}.jsonl`));
     log.seq = count;
+    // A log cut mid-line (power loss, a full disk) must not swallow the next record into its
+    // torn last line: start the next record on a line of its own.
+    log.pendingNewline = !endsWithNewline(log.file);
     return log;
   }
 
@@ -94,7 +98,27 @@ export class HistoryLog {
     // A synchronous write per record: once it returns the bytes are the kernel's, and a
     // SIGKILL of this process cannot lose them.
     this.fd ??= openSync(this.file, "a", 0o600);
-    writeSync(this.fd, `${JSON.stringify(record)}\n`);
+    writeSync(this.fd, `${this.pendingNewline ? "\n" : ""}${JSON.stringify(record)}\n`);
+    this.pendingNewline = false;
+  }
+}
+
+/** Whether a non-empty file's last byte is a newline (an empty or missing file counts as ending in one). */
+function endsWithNewline(file: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return true; // no file yet: the first write creates it
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    closeSync(fd);
   }
 }
 
