@@ -70,6 +70,24 @@ describe("agent protocol", () => {
     }
   });
 
+  it("says so when a resumed session's log has lines it cannot read", async () => {
+    h.fake.enqueue({ text: "Answer one." });
+    const id = await h.newSession();
+    await h.prompt(id, "First question");
+    const { appendFileSync } = await import("node:fs");
+    appendFileSync(`${h.root}/.agent-lsp/conversations/${id}.jsonl`, '{"type":"message","seq":3,"mess'); // a write cut off
+    const { startLspPair } = await import("../helpers/lsp-pair.js");
+    const { fakeProviderOptions } = await import("../helpers/agent-setup.js");
+    const other = await startLspPair({ root: h.root, initializationOptions: fakeProviderOptions(h.fake) });
+    try {
+      await other.client.connection.sendRequest("agent/loadSession", { sessionId: id });
+      expect(other.client.answerText()).toBe("Answer one.");
+      expect(other.client.updatesOf("status").map((u) => u.text)).toEqual([expect.stringContaining("1 line(s) of this session's log could not be read")]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("setMode and command change and report the session", async () => {
     const id = await h.newSession();
     expect(await h.client.connection.sendRequest("agent/setMode", { sessionId: id, mode: "read_only" })).toEqual({ mode: "read_only" });

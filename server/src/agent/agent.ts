@@ -100,6 +100,7 @@ export class Agent {
   /** Resumes a saved session, replaying its history to the editor first. */
   loadSession(sessionId: string): SessionInfo {
     let session = this.sessions.get(sessionId);
+    let unreadable = 0;
     if (!session) {
       const root = this.deps.defaultRoot;
       let loaded;
@@ -116,8 +117,14 @@ export class Agent {
         history: loaded.messages,
       });
       this.sessions.set(sessionId, session);
+      unreadable = loaded.skipped;
     }
     replayHistory(session, this.deps.editor);
+    if (unreadable) {
+      // Said, not silently dropped: the user should know the replay (and the model's context) has a gap.
+      const text = `${unreadable} line(s) of this session's log could not be read (cut off by a crash?) and were left out.`;
+      this.deps.editor.update(sessionId, { kind: "status", text });
+    }
     return { sessionId, mode: session.mode, model: session.model };
   }
 
