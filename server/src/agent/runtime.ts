@@ -7,6 +7,7 @@ import type { Editor } from "../editor/editor.js";
 import { createPolicyGate } from "../policy/gate.js";
 import type { ToolGate } from "../policy/types.js";
 import { ToolRegistry } from "../tools/registry.js";
+import { FileLogger, type Logger } from "../util/log.js";
 import { cleanupTempFiles } from "../workspace/journal.js";
 import { registerBuiltinTools } from "./builtins.js";
 import type { ToolServices } from "../tools/types.js";
@@ -33,6 +34,8 @@ export function createRuntime(options: {
   config: () => Config;
   gate?: ToolGate;
   createProvider?: ConstructorParameters<typeof Agent>[0]["createProvider"];
+  /** Where start-up housekeeping reports; stderr when not given. */
+  logger?: Logger;
 }): Runtime {
   const registry = new ToolRegistry();
   const services: ToolServices = {};
@@ -63,7 +66,13 @@ export function createRuntime(options: {
   });
   addCoreCommands(commands, agent, registry);
   // Temp files a crashed server left mid-write (journalled) go at start, not at the first edit.
-  void cleanupTempFiles(options.root).catch(() => undefined);
+  const logger = options.logger ?? new FileLogger();
+  cleanupTempFiles(options.root).then(
+    (removed) => {
+      if (removed.length) logger.info(`removed ${removed.length} temp file(s) a stopped server left: ${removed.join(", ")}`);
+    },
+    (err: Error) => logger.warn(`could not clean up temp files left by a stopped server: ${err.message}`),
+  );
   return {
     agent,
     registry,

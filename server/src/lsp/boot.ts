@@ -53,7 +53,7 @@ export function boot(ctx: BootContext): Booted {
     return loaded.errors;
   };
   reloadConfig();
-  const runtime = (ctx.createRuntime ?? createRuntime)({ editor, root, config: () => config });
+  const runtime = (ctx.createRuntime ?? createRuntime)({ editor, root, config: () => config, logger });
   const handlers = new Map<string, Handler>();
   const capture = capturingConnection(ctx.connection, handlers);
   const agent = () => runtime.agent;
