@@ -7,6 +7,7 @@ import { stat } from "node:fs/promises";
 import type { GateDecision } from "../tools/types.js";
 import type { AppliedFile, ApplyOptions, ApplyResult, ChangeSet } from "./change-set.js";
 import type { CheckpointKind, CheckpointStore } from "./checkpoints.js";
+import { IncompleteRollback } from "./atomic.js";
 import { commitPlan, type CommitContext, type CommitOutcome } from "./commit.js";
 import { unifiedDiff, type FileDiff } from "./diff.js";
 import { keepLineEndings } from "./encoding.js";
@@ -99,6 +100,10 @@ export async function commitRecorded(
   try {
     outcome = await commitPlan(core, `agent-lsp: ${shown.summary}`, plan, priors);
   } catch (err) {
+    if (err instanceof IncompleteRollback) {
+      err.message += ` Their earlier content is in checkpoint ${checkpoint.id}: the user can /undo to bring it back.`;
+      throw err;
+    }
     await core.checkpoints.discard(checkpoint.id);
     throw err;
   }

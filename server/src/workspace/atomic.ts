@@ -71,18 +71,32 @@ async function makeDirs(dir: string): Promise<string[]> {
   return [...new Set(created)];
 }
 
-/** Puts one target back as it was (best effort: called while already failing). */
-async function restorePrior(target: string, prior: PriorFile): Promise<void> {
-  if (!prior.existed || !prior.copy) {
-    await unlink(target).catch(() => undefined);
-    return;
+/**
+ * A commit failed after its commit point and some files could not be put back: the checkpoint's
+ * copies are then the only record of their earlier content, so it must be kept, not discarded.
+ */
+export class IncompleteRollback extends WorkspaceError {
+  constructor(
+    message: string,
+    /** Root-relative paths left with the new content (or deleted). */
+    readonly notRestored: string[],
+  ) {
+    super(message);
   }
+}
+
+/** Puts one target back as it was; false when that failed (we are already failing: no throw). */
+async function restorePrior(target: string, prior: PriorFile): Promise<boolean> {
+  if (!prior.existed) return unlink(target).then(() => true, (err: unknown) => errnoCode(err) === "ENOENT");
+  if (!prior.copy) return false;
   const temp = tempPathFor(target);
   try {
     await copyFile(prior.copy, temp);
     await rename(temp, target);
+    return true;
   } catch {
     await unlink(temp).catch(() => undefined);
+    return false;
   }
 }
 
@@ -129,19 +143,24 @@ export async function commitDisk(root: string, ops: DiskOp[]): Promise<DiskCommi
     return { createdDirs, hashes };
   } catch (err) {
     for (const temp of temps) await unlink(temp).catch(() => undefined);
-    for (const op of [...replaced, ...deleted]) await restorePrior(op.target, op.prior);
+    const notRestored: string[] = [];
+    for (const op of [...replaced, ...deleted]) if (!(await restorePrior(op.target, op.prior))) notRestored.push(op.rel);
     await removeDirs(createdDirs);
-    throw failure(err, current);
+    throw failure(err, current, notRestored);
   } finally {
     if (journal) await closeJournal(journal);
   }
 }
 
-/** The error a model reads when a commit failed and was rolled back. */
-function failure(err: unknown, op: DiskOp | undefined): WorkspaceError {
+/** The error a model reads when a commit failed and was rolled back (wholly, or not). */
+function failure(err: unknown, op: DiskOp | undefined, notRestored: string[]): WorkspaceError {
   const what = op ? `${op.kind === "delete" ? "Deleting" : "Writing"} ${op.rel}` : "Writing";
   const described = op ? describeFsError(err, op.rel) : err;
   const reason =
     described instanceof Error ? described.message : `${errnoCode(err) ?? "error"}: ${String(err)}`;
-  return new WorkspaceError(`${what} failed (${reason}). Every file was left as it was.`);
+  if (!notRestored.length) return new WorkspaceError(`${what} failed (${reason}). Every file was left as it was.`);
+  return new IncompleteRollback(
+    `${what} failed (${reason}), and ${notRestored.join(", ")} could not be put back as ${notRestored.length > 1 ? "they were" : "it was"}.`,
+    notRestored,
+  );
 }

@@ -83,14 +83,25 @@ function editorStep(ctx: CommitContext, change: PlannedChange, plan: Plan): Edit
   };
 }
 
-/** Puts the buffers of applied editor steps back (best effort: we are already failing). */
-async function revertEditor(editor: Editor, steps: EditorStep[]): Promise<void> {
+/**
+ * Puts the buffers of applied editor steps back. We are already failing, so this never throws;
+ * it says whether the editor took the edit back, so the error tells the truth about the buffers.
+ */
+async function revertEditor(editor: Editor, steps: EditorStep[]): Promise<boolean> {
   const backward = steps.flatMap((s) => s.backward).map((c): FileChange => {
     if (c.kind !== "edit") return c;
     const doc = editor.openDocument(c.uri);
     return doc ? { ...c, version: doc.version, oldText: doc.text } : c;
   }).filter((c) => c.kind !== "edit" || c.oldText !== c.newText);
-  if (backward.length) await editor.applyEdit("agent-lsp: undo a failed change", backward).catch(() => undefined);
+  if (!backward.length) return true;
+  const result = await editor.applyEdit("agent-lsp: undo a failed change", backward).catch(() => undefined);
+  return result?.applied === true;
+}
+
+/** How the end of an error message describes the editor's buffers after a failed change. */
+function buffersNote(reverted: boolean, others: boolean): string {
+  const which = others ? "the other buffers" : "the editor's buffers";
+  return reverted ? `${which} were put back` : `${which} could not be put back (use undo in the editor)`;
 }
 
 /** Sends the editor's part as one applyEdit and checks each buffer afterwards. */
@@ -104,10 +115,10 @@ async function applyInEditor(ctx: CommitContext, label: string, steps: EditorSte
   const checks = await Promise.all(steps.map((s) => s.verify()));
   const skipped = steps.filter((_, i) => !checks[i]).map((s) => s.change.path.rel);
   if (!skipped.length) return;
-  await revertEditor(ctx.editor, steps);
+  const reverted = await revertEditor(ctx.editor, steps);
   throw new WorkspaceError(
     `The editor answered that it applied the change, but ${skipped.join(", ")} did not change. ` +
-      "Nothing was written to disk and the other buffers were put back; the editor may have rejected the edit silently.",
+      `Nothing was written to disk and ${buffersNote(reverted, true)}; the editor may have rejected the edit silently.`,
   );
 }
 
@@ -162,9 +173,10 @@ export async function commitPlan(
     const { createdDirs, hashes } = await commitDisk(ctx.root, ops);
     return { via, createdDirs, notes, hashes };
   } catch (err) {
-    await revertEditor(ctx.editor, steps);
+    const reverted = await revertEditor(ctx.editor, steps);
+    // The message is extended in place so the error keeps its class (IncompleteRollback matters).
     if (err instanceof WorkspaceError && steps.length) {
-      throw new WorkspaceError(`${err.message} The editor's buffers were put back too.`);
+      err.message += reverted ? " The editor's buffers were put back too." : ` But ${buffersNote(false, false)}.`;
     }
     throw err;
   }
