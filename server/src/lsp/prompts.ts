@@ -15,21 +15,15 @@ import {
 } from "vscode-languageserver/node.js";
 import type { PermissionAnswer, PermissionOptionId, PermissionRequest, Question } from "../editor/editor.js";
 
-/** Button titles of the plain prompt, in this order. */
-export const PERMISSION_ACTIONS = ["Yes", "Yes, don't ask again", "No"] as const;
-
-const OPTION_BY_TITLE: Record<string, PermissionOptionId> = {
-  Yes: "allow_once",
-  "Yes, don't ask again": "allow_always",
-  No: "reject",
-};
-
-/** The options sent with agent/requestPermission. */
+/**
+ * The options sent with agent/requestPermission. Their names, in this order, are also the
+ * buttons of the plain prompt, so both kinds of client see the same three answers.
+ */
 export const PERMISSION_OPTIONS = [
   { optionId: "allow_once", name: "Yes", kind: "allow_once" },
   { optionId: "allow_always", name: "Yes, don't ask again", kind: "allow_always" },
   { optionId: "reject", name: "No", kind: "reject_once" },
-] as const;
+] as const satisfies readonly { optionId: PermissionOptionId; name: string; kind: string }[];
 
 /** Asks the user to allow an action; always resolves. */
 export async function requestPermissionOverLsp(
@@ -55,7 +49,7 @@ export async function requestPermissionOverLsp(
         )
       : connection.sendRequest(
           ShowMessageRequest.type,
-          { type: MessageType.Warning, message: request.summary, actions: PERMISSION_ACTIONS.map((title) => ({ title })) },
+          { type: MessageType.Warning, message: request.summary, actions: PERMISSION_OPTIONS.map((o) => ({ title: o.name })) },
           token,
         ),
   );
@@ -76,7 +70,7 @@ function readRichAnswer(value: unknown): PermissionAnswer {
 
 function readPlainAnswer(item: MessageActionItem | null): PermissionAnswer {
   if (!item) return { optionId: "reject", note: "The prompt was dismissed." };
-  const optionId = OPTION_BY_TITLE[item.title];
+  const optionId = PERMISSION_OPTIONS.find((o) => o.name === item.title)?.optionId;
   return optionId ? { optionId } : { optionId: "reject", note: `Unknown answer "${item.title}".` };
 }
 
