@@ -18,8 +18,6 @@ import type { Logger } from "../util/log.js";
 import { AgentCommandRunner, type CommandEditor } from "./agent-commands.js";
 import { AGENT_ACTION_KINDS, type AgentActionCommand } from "./capabilities.js";
 
-export { AGENT_ACTION_COMMANDS, AGENT_ACTION_KINDS, CODE_ACTION_PROVIDER, type AgentActionCommand } from "./capabilities.js";
-
 /** The single argument every agent action command carries. */
 export interface AgentActionArgs {
   uri: string;
