@@ -25,4 +25,24 @@ describe("configuration over LSP", () => {
     const id = await h.newSession();
     await expect(h.prompt(id, "hi")).resolves.toMatchObject({ stopReason: "end_turn" });
   });
+
+  it("reloads the config files on workspace/didChangeConfiguration: new values apply, a broken file is reported", async () => {
+    h = await startAgentHarness();
+    const file = path.join(h.root, ".agent-lsp", "config.toml");
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, "max_tokens = 1234\n");
+    await h.client.connection.sendNotification("workspace/didChangeConfiguration", { settings: {} });
+    h.fake.enqueue({ text: "ok" });
+    const id = await h.newSession();
+    await h.prompt(id, "hi");
+    expect(h.fake.requests.at(-1)!.body.max_tokens).toBe(1234);
+
+    writeFileSync(file, "max_tokens = [broken");
+    await h.client.connection.sendNotification("workspace/didChangeConfiguration", { settings: {} });
+    await waitFor(() => h!.client.messages.some((m) => m.message.includes("not valid TOML")));
+    // The broken file keeps its last good values.
+    h.fake.enqueue({ text: "still ok" });
+    await h.prompt(id, "again");
+    expect(h.fake.requests.at(-1)!.body.max_tokens).toBe(1234);
+  });
 });
