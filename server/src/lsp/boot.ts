@@ -42,7 +42,7 @@ export function boot(ctx: BootContext): Booted {
   const editor = new LspEditor(ctx.connection, ctx.documents);
   editor.capabilities = ctx.params.capabilities;
   let config: Config;
-  const reloadConfig = (): string[] => {
+  const reloadConfig = (): void => {
     const loaded = loadConfig({ root, initializationOptions: ctx.params.initializationOptions });
     config = loaded.config;
     editor.approvalTimeoutS = config.approval_timeout_s;
@@ -50,7 +50,6 @@ export function boot(ctx: BootContext): Booted {
     redactProviderKeys(config);
     for (const e of loaded.errors) logger.warn(`config: ${e}`);
     if (loaded.errors.length) editor.showMessage("error", `agent-lsp configuration: ${loaded.errors.join("; ")}`);
-    return loaded.errors;
   };
   reloadConfig();
   const runtime = (ctx.createRuntime ?? createRuntime)({ editor, root, config: () => config, logger });
@@ -59,7 +58,7 @@ export function boot(ctx: BootContext): Booted {
   const agent = () => runtime.agent;
   registerAgentMethods(capture, agent, logger);
   registerExecuteCommands(capture, agent, logger, registerCodeActions(capture, agent, editor, logger));
-  handlers.set("workspace/didChangeConfiguration", () => void reloadConfig());
+  handlers.set("workspace/didChangeConfiguration", reloadConfig);
   return { runtime, editor, handlers };
 }
 
