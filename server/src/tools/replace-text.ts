@@ -43,7 +43,8 @@ async function planReplacements(ctx: ToolContext, args: Input): Promise<Planned[
   const matches = fileGlobMatcher(args.glob);
   const rels: string[] = [];
   await walk({ base: ctx.workspace.root, start: ctx.workspace.root, recursive: true, signal: ctx.signal }, (e) => {
-    if (!e.isDir && matches(e.rel)) rels.push(e.rel);
+    // A link out of the project is neither shown in the preview nor changed.
+    if (!e.isDir && !e.outside && matches(e.rel)) rels.push(e.rel);
   });
   if (ctx.signal.aborted) throw new ToolError("Cancelled.");
   const planned: Planned[] = [];

@@ -4,6 +4,7 @@
  * split into lines to find the matching line numbers and their context. Open documents are
  * searched as the editor has them, unsaved text included.
  */
+import { isInside } from "./paths.js";
 import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { looksBinary } from "./encoding.js";
@@ -136,7 +137,8 @@ export async function searchFiles(opts: SearchOptions): Promise<SearchOutcome> {
     return !out.truncated;
   };
   await walk({ base: opts.base, start: opts.start, recursive: true, signal: opts.signal }, (entry) => {
-    if (entry.isDir || (opts.filter && !opts.filter(entry.rel))) return;
+    // A link out of the project is not searched: its content is not the project's to show.
+    if (entry.isDir || entry.outside || (opts.filter && !opts.filter(entry.rel))) return;
     const open = opts.overlay.size ? opts.overlay.get(entry.abs) : undefined;
     if (opts.overlay.size) seen.add(entry.abs);
     return consider(entry.rel, open ?? textForSearch(reader, entry.abs, literal));
@@ -145,7 +147,7 @@ export async function searchFiles(opts: SearchOptions): Promise<SearchOutcome> {
   for (const [abs, text] of opts.overlay) {
     if (out.truncated || seen.has(abs)) continue;
     const rel = path.relative(opts.base, abs).split(path.sep).join("/");
-    const inside = !rel.startsWith("..") && !path.isAbsolute(rel) && abs.startsWith(opts.start);
+    const inside = !rel.startsWith("..") && !path.isAbsolute(rel) && isInside(opts.start, abs);
     if (inside && (!opts.filter || opts.filter(rel)) && !existsSync(abs)) consider(rel, text);
   }
   return out;

@@ -5,9 +5,19 @@
  * (a 50,000-file tree in well under a second) but the walk yields to the event loop every few
  * milliseconds, so the server keeps answering the editor while it runs.
  */
-import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { isIgnored, parseIgnoreFile, type IgnoreFile } from "./ignore.js";
+import { isInside } from "./paths.js";
+
+/** The real path of `p`, or `fallback` (`p` itself by default) when it cannot be resolved. */
+function realpathOr(p: string, fallback = p): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return fallback;
+  }
+}
 
 /** Folders never entered unless the walk starts inside them. */
 const ALWAYS_SKIPPED = new Set([".git", ".hg", ".svn", "node_modules"]);
@@ -23,6 +33,11 @@ export interface WalkEntry {
   isDir: boolean;
   /** A symbolic link (a linked folder is not entered). */
   isLink: boolean;
+  /**
+   * A symlink whose target lies outside the base (or cannot be resolved). Its name may be
+   * listed, but its content is outside the project: reading it needs the gate's say.
+   */
+  outside: boolean;
 }
 
 /** What to walk. */
@@ -76,6 +91,12 @@ function entryIsDir(dirent: Dirent, abs: string): boolean {
  * it returns false. Returns false when the walk was stopped early.
  */
 export async function walk(opts: WalkOptions, visit: (entry: WalkEntry) => boolean | void): Promise<boolean> {
+  let realBase: string | undefined;
+  const linksOutside = (abs: string): boolean => {
+    realBase ??= realpathOr(opts.base);
+    const real = realpathOr(abs, "");
+    return real === "" || !isInside(realBase, real);
+  };
   const startRel = path.relative(opts.base, opts.start).split(path.sep).join("/");
   const queue: { abs: string; rel: string; ignores: IgnoreFile[] }[] = [
     { abs: opts.start, rel: startRel, ignores: inheritedIgnores(opts.base, opts.start) },
@@ -105,7 +126,7 @@ export async function walk(opts: WalkOptions, visit: (entry: WalkEntry) => boole
       if (isDir && ALWAYS_SKIPPED.has(dirent.name)) continue;
       if (ignores.length && isIgnored(ignores, rel, isDir)) continue;
       const isLink = dirent.isSymbolicLink();
-      if (visit({ rel, abs, isDir, isLink }) === false) return false;
+      if (visit({ rel, abs, isDir, isLink, outside: isLink && linksOutside(abs) }) === false) return false;
       if (isDir && !isLink && opts.recursive) queue.push({ abs, rel, ignores });
     }
   }

@@ -1,4 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { listFilesTool, MAX_LIST_ENTRIES } from "../../../server/src/tools/list-files.js";
 import { searchFilesTool } from "../../../server/src/tools/search-files.js";
@@ -91,6 +93,29 @@ describe("search_files", () => {
     const r = await h.run(searchFilesTool, { regex: "needle" });
     expect(r.text).toContain("docs/readme.md\n1- # Docs\n2: unsaved needle");
     expect(r.text).toContain("docs/new.md\n1: needle in a new buffer");
+  });
+
+  it("does not read a symlinked file whose target is outside the project", async () => {
+    h = makeHarness();
+    tree(h);
+    const outside = mkdtempSync(path.join(tmpdir(), "agent-lsp-outside-"));
+    writeFileSync(path.join(outside, "secret.txt"), "needle: a private key\n");
+    symlinkSync(path.join(outside, "secret.txt"), h.at("docs/linked.txt"));
+    writeFileSync(h.at("docs/inside.txt"), "needle inside\n");
+    const r = await h.run(searchFilesTool, { regex: "needle" });
+    expect(r.text).toContain("docs/inside.txt");
+    expect(r.text).not.toContain("private key");
+  });
+
+  it("searches an unsaved new buffer only inside the folder asked for (src, not src2)", async () => {
+    h = makeHarness();
+    tree(h);
+    mkdirSync(h.at("src2"));
+    h.editor.open(h.at("src2/new.ts"), "needle next door\n");
+    h.editor.open(h.at("src/new.ts"), "needle at home\n");
+    const r = await h.run(searchFilesTool, { regex: "needle", path: "src" });
+    expect(r.text).toContain("src/new.ts");
+    expect(r.text).not.toContain("src2/new.ts");
   });
 
   it("separates distant runs with -- and stops at 300 matches", async () => {

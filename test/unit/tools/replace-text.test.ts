@@ -1,4 +1,6 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fileTools } from "../../../server/src/tools/file-tools.js";
 import { replaceTextTool } from "../../../server/src/tools/replace-text.js";
@@ -15,6 +17,17 @@ function files(h: ToolHarness): void {
 }
 
 describe("replace_text", () => {
+  it("neither previews nor changes a symlinked file whose target is outside the project", async () => {
+    h = makeHarness();
+    files(h);
+    const outside = mkdtempSync(path.join(tmpdir(), "agent-lsp-outside-"));
+    writeFileSync(path.join(outside, "x.ts"), "oldName(secretToken);\n");
+    symlinkSync(path.join(outside, "x.ts"), h.at("src/linked.ts"));
+    const r = await h.run(replaceTextTool, { glob: "src/**/*.ts", find: "oldName", replace: "newName" });
+    expect(r.text).not.toContain("secretToken");
+    expect(r.text).toMatch(/3 replacements in 2 files/);
+  });
+
   it("previews by default and changes nothing", async () => {
     h = makeHarness();
     files(h);
