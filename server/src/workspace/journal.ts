@@ -80,7 +80,9 @@ export async function cleanupTempFiles(root: string): Promise<string[]> {
     const file = path.join(dir, name);
     if (activeEntries.has(file)) continue;
     const entry = await readEntry(file);
-    if (entry && entry.pid !== process.pid && isAlive(entry.pid)) continue;
+    // The writer's pid is in the entry and, for an entry still being written, in its name.
+    const pid = entry?.pid ?? Number(name.split("-")[0]);
+    if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) continue;
     for (const temp of entry?.temps ?? []) {
       if (!TEMP_NAME.test(path.basename(temp))) continue;
       await unlink(temp).then(

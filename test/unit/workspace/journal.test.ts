@@ -45,6 +45,18 @@ describe("crash clean-up", () => {
     expect(existsSync(liveTemp)).toBe(true);
   });
 
+  it("leaves a live process's entry alone while it is still being written (torn JSON)", async () => {
+    p = makeProject();
+    mkdirSync(p.at(".agent-lsp/journal"), { recursive: true });
+    const live = p.at(`.agent-lsp/journal/${process.ppid}-1-1.json`);
+    writeFileSync(live, '{"pid": ');
+    const dead = p.at(`.agent-lsp/journal/${DEAD_PID}-1-1.json`);
+    writeFileSync(dead, '{"pid": ');
+    await cleanupTempFiles(p.root);
+    expect(existsSync(live)).toBe(true);
+    expect(existsSync(dead)).toBe(false);
+  });
+
   it("clears its own journal entry after a commit", async () => {
     p = makeProject();
     await p.ws.apply({ tool: "t", ops: [{ kind: "write", path: "a.txt", text: "a" }] }, { sessionId: "s" });
