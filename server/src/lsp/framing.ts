@@ -16,6 +16,8 @@ export interface FramingError {
 
 const HEADER_END = Buffer.from("\r\n\r\n");
 const HEADER_START = Buffer.from("Content-Length:");
+/** How far before its end a header may start and still be recognised (looksLikeHeaderAt). */
+const HEADER_LOOKBACK = 64;
 /** How long a body may stay incomplete before the header is taken to be a lie. */
 const STALL_MS = 1500;
 
@@ -23,6 +25,16 @@ const STALL_MS = 1500;
 export class FrameParser {
   private buffer = Buffer.alloc(0);
   private stallTimer: NodeJS.Timeout | undefined;
+  /**
+   * While a long body arrives, its chunks wait here instead of being joined onto `buffer` one by
+   * one: joining (and rescanning) per chunk made a 20 MB didOpen cost seconds of copying.
+   */
+  private pending: Buffer[] = [];
+  private pendingLength = 0;
+  /** The body being waited for, set while `buffer` holds less than it. */
+  private waiting: { start: number; length: number } | undefined;
+  /** The stream's last bytes, as far back as a header drain could recognise may begin. */
+  private tail = Buffer.alloc(0);
 
   constructor(
     private readonly onMessage: (message: object) => void,
@@ -31,13 +43,51 @@ export class FrameParser {
 
   /** Feeds the next bytes of the stream. */
   push(chunk: Buffer): void {
-    this.buffer = Buffer.concat([this.buffer, chunk]);
+    const mayHoldHeader = this.mayHoldHeader(chunk);
+    this.tail = Buffer.concat([this.tail, chunk.subarray(-HEADER_LOOKBACK)]).subarray(-HEADER_LOOKBACK);
+    if (this.waiting && !mayHoldHeader) {
+      this.pending.push(chunk);
+      this.pendingLength += chunk.length;
+      const { start, length } = this.waiting;
+      if (this.buffer.length + this.pendingLength < start + length) {
+        this.startStallTimer(start, length);
+        return;
+      }
+      this.joinPending();
+    } else {
+      this.joinPending(chunk);
+    }
     this.drain();
   }
 
   /** Stops the stall timer. */
   dispose(): void {
     clearTimeout(this.stallTimer);
+  }
+
+  /**
+   * Whether `chunk` may hold or complete a "Content-Length: N\r\n" inside the awaited body: then
+   * the whole buffer goes through drain's check for a length that swallowed the next header.
+   */
+  private mayHoldHeader(chunk: Buffer): boolean {
+    if (chunk.includes(HEADER_START)) return true;
+    return Buffer.concat([this.tail, chunk.subarray(0, HEADER_LOOKBACK)]).includes(HEADER_START);
+  }
+
+  private joinPending(extra?: Buffer): void {
+    if (extra) this.pending.push(extra);
+    this.buffer = Buffer.concat([this.buffer, ...this.pending]);
+    this.pending = [];
+    this.pendingLength = 0;
+    this.waiting = undefined;
+  }
+
+  private startStallTimer(start: number, length: number): void {
+    clearTimeout(this.stallTimer);
+    this.stallTimer = setTimeout(() => {
+      this.joinPending();
+      this.onStall(start, length);
+    }, STALL_MS);
   }
 
   private drain(): void {
@@ -62,7 +112,8 @@ export class FrameParser {
         continue;
       }
       if (body.length < length) {
-        this.stallTimer = setTimeout(() => this.onStall(start, length), STALL_MS);
+        this.waiting = { start, length };
+        this.startStallTimer(start, length);
         return;
       }
       this.buffer = this.buffer.subarray(start + length);
@@ -114,7 +165,7 @@ export class FrameParser {
   }
 
   private looksLikeHeaderAt(offset: number): boolean {
-    const rest = this.buffer.subarray(offset, offset + 64).toString("ascii");
+    const rest = this.buffer.subarray(offset, offset + HEADER_LOOKBACK).toString("ascii");
     return /^Content-Length:\s*\d+\r\n/.test(rest);
   }
 
