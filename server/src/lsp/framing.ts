@@ -175,7 +175,7 @@ export class FrameParser {
    */
   private dropGarbageBeforeHeader(): void {
     if (this.buffer.length === 0 || /^content-(length|type)/i.test(this.buffer.subarray(0, 14).toString("ascii"))) return;
-    if (this.buffer.length < 14 && /^c(o(n(t(e(n(t(-)?)?)?)?)?)?)?$/i.test(this.buffer.toString("ascii"))) return; // a header still arriving
+    if (isHeaderPrefix(this.buffer)) return; // a header still arriving
     const next = this.buffer.indexOf(HEADER_START);
     this.report("Invalid data outside a message was skipped (a Content-Length that was too short?).", null, -32700);
     this.buffer = next > 0 ? this.buffer.subarray(next) : Buffer.alloc(0);
@@ -196,4 +196,14 @@ function parseContentLength(header: string): number | undefined {
     if (m) return Number(m[1]);
   }
   return undefined;
+}
+
+/**
+ * Whether `bytes` are the start of a header name still arriving ("Content-Le", a chunk later
+ * "ngth: 12"): every prefix counts, not only those up to "Content-".
+ */
+function isHeaderPrefix(bytes: Buffer): boolean {
+  if (bytes.length >= 15) return false;
+  const start = bytes.toString("ascii").toLowerCase();
+  return "content-length:".startsWith(start) || "content-type:".startsWith(start);
 }

@@ -43,4 +43,14 @@ describe("FrameParser", () => {
     expect(errors).toEqual([expect.objectContaining({ id: 1, code: -32600 })]);
     expect(messages).toEqual([JSON.parse(second)]);
   });
+
+  it("reads messages fed one byte at a time", () => {
+    const first = '{"jsonrpc":"2.0","id":1,"method":"a"}';
+    const second = '{"jsonrpc":"2.0","id":2,"method":"b"}';
+    expect(parse(Buffer.concat([frame(first), frame(second)]), 1)).toEqual({ messages: [JSON.parse(first), JSON.parse(second)], errors: [] });
+    // and a lying length is still noticed
+    const lie = parse(Buffer.concat([frame(first, 4000), frame(second)]), 1);
+    expect(lie.errors).toEqual([expect.objectContaining({ id: 1, code: -32600 })]);
+    expect(lie.messages).toEqual([JSON.parse(second)]);
+  });
 });
