@@ -2,15 +2,11 @@
 // everything below crosses HTTP and the SDK's own SSE parser.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAnthropicProvider } from "../../../server/src/providers/anthropic.js";
-import type { Message, ToolDefinition } from "../../../server/src/providers/messages.js";
+import type { Message } from "../../../server/src/providers/messages.js";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../../server/src/providers/provider.js";
 import { startFakeProvider, type FakeProvider } from "../../helpers/fake-provider/index.js";
+import { collectEvents, ofType, readFileTool as READ_FILE } from "../../helpers/provider-events.js";
 
-const READ_FILE: ToolDefinition = {
-  name: "read_file",
-  description: "Read a file",
-  inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
-};
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 const EDITOR = { kind: "anthropic_text_editor", name: "str_replace_based_edit_tool" };
 const BASH = { kind: "anthropic_bash", name: "bash" };
@@ -37,14 +33,7 @@ function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
   };
 }
 
-async function collect(req: ProviderRequest, signal = new AbortController().signal): Promise<ProviderEvent[]> {
-  const events: ProviderEvent[] = [];
-  for await (const event of provider.stream(req, signal)) events.push(event);
-  return events;
-}
-
-const ofType = <T extends ProviderEvent["type"]>(events: ProviderEvent[], type: T) =>
-  events.filter((e): e is Extract<ProviderEvent, { type: T }> => e.type === type);
+const collect = (req: ProviderRequest, signal?: AbortSignal) => collectEvents(provider, req, signal);
 
 describe("Anthropic adapter: streaming", () => {
   it("streams text deltas in order and ends with usage and end_turn", async () => {

@@ -1,7 +1,8 @@
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeProvider, type FakeProvider } from "../../helpers/fake-provider/index.js";
-import type { Message, ToolDefinition } from "../../../server/src/providers/messages.js";
+import { collectEvents, ofType, readFileTool as readFile, texts, userText as user } from "../../helpers/provider-events.js";
+import type { Message } from "../../../server/src/providers/messages.js";
 import { ChatStreamMapper, createOpenAIChatProvider } from "../../../server/src/providers/openai-chat.js";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../../server/src/providers/provider.js";
 
@@ -18,27 +19,11 @@ afterEach(async () => {
   await fake.close();
 });
 
-const readFile: ToolDefinition = {
-  name: "read_file",
-  description: "Read a file",
-  inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
-};
-const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
-
 function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
   return { model: "qwen3:8b", system: "Be brief.", messages: [user("hi")], tools: [readFile], maxTokens: 1024, ...overrides };
 }
 
-async function run(req: ProviderRequest, signal = new AbortController().signal): Promise<ProviderEvent[]> {
-  const events: ProviderEvent[] = [];
-  for await (const event of provider.stream(req, signal)) events.push(event);
-  return events;
-}
-
-const texts = (events: ProviderEvent[], type: "text_delta" | "thinking_delta") =>
-  events.flatMap((e) => (e.type === type ? [e.text] : [])).join("");
-const ofType = <T extends ProviderEvent["type"]>(events: ProviderEvent[], type: T) =>
-  events.filter((e): e is Extract<ProviderEvent, { type: T }> => e.type === type);
+const run = (req: ProviderRequest, signal?: AbortSignal) => collectEvents(provider, req, signal);
 
 describe("OpenAI-compatible chat adapter against the fake", () => {
   it("streams a text turn and sends a plain request with a placeholder key", async () => {

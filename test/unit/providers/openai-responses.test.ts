@@ -1,6 +1,7 @@
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeProvider, type FakeProvider } from "../../helpers/fake-provider/index.js";
+import { collectEvents, ofType, readFileTool as readFile, texts, userText as user } from "../../helpers/provider-events.js";
 import type { Message, ToolDefinition } from "../../../server/src/providers/messages.js";
 import { ResponsesStreamMapper, createOpenAIResponsesProvider } from "../../../server/src/providers/openai-responses.js";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../../server/src/providers/provider.js";
@@ -16,32 +17,17 @@ afterEach(async () => {
   await fake.close();
 });
 
-const readFile: ToolDefinition = {
-  name: "read_file",
-  description: "Read a file",
-  inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
-};
 const applyPatch: ToolDefinition = {
   name: "apply_patch",
   description: "Apply a patch",
   inputSchema: { type: "object", properties: { patch: { type: "string" } }, required: ["patch"] },
 };
-const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
 
 function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
   return { model: "gpt-4.1", system: "Be brief.", messages: [user("hi")], tools: [readFile], maxTokens: 1024, ...overrides };
 }
 
-async function run(req: ProviderRequest, signal = new AbortController().signal): Promise<ProviderEvent[]> {
-  const events: ProviderEvent[] = [];
-  for await (const event of provider.stream(req, signal)) events.push(event);
-  return events;
-}
-
-const texts = (events: ProviderEvent[], type: "text_delta" | "thinking_delta") =>
-  events.flatMap((e) => (e.type === type ? [e.text] : [])).join("");
-const ofType = <T extends ProviderEvent["type"]>(events: ProviderEvent[], type: T) =>
-  events.filter((e): e is Extract<ProviderEvent, { type: T }> => e.type === type);
+const run = (req: ProviderRequest, signal?: AbortSignal) => collectEvents(provider, req, signal);
 
 describe("OpenAI Responses adapter against the fake", () => {
   it("streams a text turn and sends a stateless request", async () => {
