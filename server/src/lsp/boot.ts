@@ -39,7 +39,7 @@ export interface BootContext {
 /** Loads config, builds the runtime and collects the protocol handlers. */
 export function boot(ctx: BootContext): Booted {
   const { logger, root } = ctx;
-  const editor = new LspEditor(ctx.connection, ctx.documents);
+  const editor = new LspEditor(ctx.connection, ctx.documents, logger);
   editor.capabilities = ctx.params.capabilities;
   let config: Config;
   const reloadConfig = (): void => {

@@ -16,6 +16,7 @@ import type {
   Question,
 } from "../editor/editor.js";
 import type { SessionUpdate } from "../protocol/updates.js";
+import type { Logger } from "../util/log.js";
 import { normalizeUri } from "./uris.js";
 import { askUserOverLsp, requestPermissionOverLsp } from "./prompts.js";
 import { startProgress } from "./progress.js";
@@ -30,6 +31,7 @@ export class LspEditor implements Editor {
   constructor(
     private readonly connection: Connection,
     private readonly documents: TextDocuments<TextDocument>,
+    private readonly log: Logger,
   ) {}
 
   get supportsResourceOperations(): boolean {
@@ -86,7 +88,7 @@ export class LspEditor implements Editor {
   }
 
   update(sessionId: string, update: SessionUpdate): void {
-    void this.connection.sendNotification("agent/update", { sessionId, update });
+    this.notify("agent/update", { sessionId, update });
   }
 
   progress(title: string): ProgressHandle {
@@ -97,7 +99,15 @@ export class LspEditor implements Editor {
     // The library's showErrorMessage() sends a *request* (showMessageRequest) that waits for a
     // button; a plain message is the window/showMessage notification.
     const kind = type === "error" ? MessageType.Error : type === "warning" ? MessageType.Warning : MessageType.Info;
-    void this.connection.sendNotification(ShowMessageNotification.type, { type: kind, message });
+    this.notify(ShowMessageNotification.type.method, { type: kind, message });
+  }
+
+  /**
+   * Sends a notification without making the turn wait for it. A failed write (the editor went
+   * away) is logged: left unhandled, the rejection would take the whole server down.
+   */
+  private notify(method: string, params: object): void {
+    this.connection.sendNotification(method, params).catch((err: Error) => this.log.warn(`${method} not sent: ${err.message}`));
   }
 
   private experimental(name: string): boolean {
