@@ -45,4 +45,28 @@ describe("configuration over LSP", () => {
     await h.prompt(id, "again");
     expect(h.fake.requests.at(-1)!.body.max_tokens).toBe(1234);
   });
+
+  it("a reload reaches the commands the agent runs: a variable added to exec.env_deny disappears", async () => {
+    process.env.AGENT_LSP_TEST_SECRET = "visible-value";
+    try {
+      h = await startAgentHarness();
+      const id = await h.newSession();
+      const run = async () => {
+        h!.fake.enqueue({ toolCalls: [{ name: "execute_command", input: { command: 'echo "[$AGENT_LSP_TEST_SECRET]"' } }] }, { text: "ran" });
+        await h!.prompt(id, "run it");
+        return JSON.stringify(h!.fake.requests.at(-1)!.body.messages.at(-1));
+      };
+      expect(await run()).toContain("[visible-value]");
+      const file = path.join(h.root, ".agent-lsp", "config.toml");
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, '[exec]\nenv_deny = ["AGENT_LSP_TEST_SECRET"]\n');
+      await h.client.connection.sendNotification("workspace/didChangeConfiguration", { settings: {} });
+      await new Promise((r) => setTimeout(r, 50));
+      const after = await run();
+      expect(after).toContain("[]");
+      expect(after).not.toContain("visible-value");
+    } finally {
+      delete process.env.AGENT_LSP_TEST_SECRET;
+    }
+  });
 });

@@ -102,5 +102,7 @@ function isDirectory(root: string, p: string): boolean {
 /** True when a failed call looks like the provider refusing its native tool definitions. */
 export function isNativeToolRejection(response: ModelResponse): boolean {
   if (response.errorStatus !== 400 && response.errorStatus !== 422) return false;
-  return /text_editor|str_replace_based_edit_tool|bash_2|apply_patch|tool/i.test(response.error ?? "");
+  // Only an error that names a native tool: any other 400 (a bad schema of ours, a long prompt)
+  // must not quietly change which tools the session gets.
+  return /text_editor|str_replace_based_edit_tool|bash_20|apply_patch/i.test(response.error ?? "");
 }

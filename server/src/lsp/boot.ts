@@ -8,7 +8,8 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import { createRuntime, type Runtime } from "../agent/runtime.js";
 import { loadConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
-import { redactProviderKeys } from "../providers/registry.js";
+import { processManagerFrom } from "../exec/processes.js";
+import { providerKeyEnvNames, redactProviderKeys } from "../providers/registry.js";
 import { FileLogger, type Logger } from "../util/log.js";
 import { registerAgentMethods } from "./agent-methods.js";
 import { registerCodeActions } from "./code-actions.js";
@@ -58,7 +59,11 @@ export function boot(ctx: BootContext): Booted {
   const agent = () => runtime.agent;
   registerAgentMethods(capture, agent, logger);
   registerExecuteCommands(capture, agent, logger, registerCodeActions(capture, agent, editor, logger));
-  handlers.set("workspace/didChangeConfiguration", reloadConfig);
+  handlers.set("workspace/didChangeConfiguration", () => {
+    reloadConfig();
+    // Commands started from now on see the reloaded env_deny and key variables.
+    processManagerFrom(runtime.services)?.configure({ envDeny: config.exec.env_deny, secretEnvNames: providerKeyEnvNames(config) });
+  });
   return { runtime, editor, handlers };
 }
 

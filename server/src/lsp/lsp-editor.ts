@@ -107,7 +107,13 @@ export class LspEditor implements Editor {
    * away) is logged: left unhandled, the rejection would take the whole server down.
    */
   private notify(method: string, params: object): void {
-    this.connection.sendNotification(method, params).catch((err: Error) => this.log.warn(`${method} not sent: ${err.message}`));
+    const unsent = (err: Error) => this.log.warn(`${method} not sent: ${err.message}`);
+    try {
+      // The library throws at once on a closed connection and rejects on a failed write.
+      this.connection.sendNotification(method, params).catch(unsent);
+    } catch (err) {
+      unsent(err as Error);
+    }
   }
 
   private experimental(name: string): boolean {
