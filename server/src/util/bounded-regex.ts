@@ -29,3 +29,19 @@ export function boundedRegexTest(pattern: RegExp, text: string, timeoutMs = 200)
     context.text = "";
   }
 }
+
+/**
+ * True when a pattern can backtrack without end: a quantified group that itself contains a
+ * quantifier, like `(a+)+`, `(\w*)*` or `(x|y+){2,}` (the shape behind almost every runaway
+ * regex). Callers that test many strings use the time limit only for these, as it costs a
+ * context switch per test.
+ */
+export function mayBacktrackWithoutEnd(pattern: RegExp): boolean {
+  return /\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]/.test(pattern.source);
+}
+
+/** A test function for `pattern`: plain for safe patterns, time-limited for risky ones. */
+export function guardedTester(pattern: RegExp, timeoutMs = 200): (text: string) => boolean {
+  if (!mayBacktrackWithoutEnd(pattern)) return (text) => pattern.test(text);
+  return (text) => boundedRegexTest(pattern, text, timeoutMs);
+}

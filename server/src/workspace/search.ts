@@ -4,6 +4,7 @@
  * split into lines to find the matching line numbers and their context. Open documents are
  * searched as the editor has them, unsaved text included.
  */
+import { guardedTester } from "../util/bounded-regex.js";
 import { isInside } from "./paths.js";
 import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
@@ -98,13 +99,14 @@ function textForSearch(reader: FileReader, abs: string, literal: Buffer | undefi
 
 /** The matching lines of `text` (with context), at most `room` matches. */
 export function hitsIn(text: string, line: RegExp, context: number, room: number): { lines: SearchLine[]; matches: number } {
+  const testLine = guardedTester(line);
   const all = text.split(/\r?\n/);
   if (all.length && all[all.length - 1] === "") all.pop();
   const wanted = new Map<number, boolean>();
   let matches = 0;
   for (let i = 0; i < all.length && matches < room; i++) {
     line.lastIndex = 0;
-    if (!line.test(all[i]!)) continue;
+    if (!testLine(all[i]!)) continue;
     matches++;
     for (let j = Math.max(0, i - context); j <= Math.min(all.length - 1, i + context); j++) {
       if (!wanted.get(j)) wanted.set(j, j === i);
@@ -120,6 +122,8 @@ export function hitsIn(text: string, line: RegExp, context: number, room: number
 export async function searchFiles(opts: SearchOptions): Promise<SearchOutcome> {
   const whole = new RegExp(opts.regex.source, opts.regex.flags.replace(/[gy]/g, "").replace("m", "") + "m");
   const line = new RegExp(opts.regex.source, opts.regex.flags.replace(/[gym]/g, ""));
+  // The model's pattern runs on the server's one thread: a runaway one must not freeze the editor.
+  const testWhole = guardedTester(whole);
   const out: SearchOutcome = { files: [], matches: 0, filesSearched: 0, truncated: false };
   const literalText = requiredLiteral(opts.regex);
   const literal = literalText === undefined ? undefined : Buffer.from(literalText, "utf8");
@@ -127,7 +131,7 @@ export async function searchFiles(opts: SearchOptions): Promise<SearchOutcome> {
   const seen = new Set<string>();
   const consider = (rel: string, text: string | undefined): boolean => {
     out.filesSearched++;
-    if (text === undefined || !whole.test(text)) return true;
+    if (text === undefined || !testWhole(text)) return true;
     const room = opts.maxMatches - out.matches;
     const hits = hitsIn(text, line, opts.context, room);
     if (hits.matches === 0) return true;

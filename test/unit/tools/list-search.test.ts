@@ -127,6 +127,16 @@ describe("search_files", () => {
     expect(r.text.split("\n")[0]).toBe("Found 300 matches in 1 files (stopped at 300; narrow the search).");
   });
 
+  it("stops a runaway pattern with a clear error instead of freezing the server", async () => {
+    h = makeHarness();
+    writeFileSync(h.at("a.txt"), `${"a".repeat(40)}!\n`);
+    const t0 = Date.now();
+    const r = await h.run(searchFilesTool, { regex: "^(a+)+$" });
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("ran longer than");
+  });
+
   it("explains an invalid regex", async () => {
     h = makeHarness();
     const r = await h.run(searchFilesTool, { regex: "foo(" });

@@ -1,6 +1,6 @@
 /** A model's regular expression cannot freeze the server. */
 import { describe, expect, it } from "vitest";
-import { boundedRegexTest, RegexTimeoutError } from "../../../server/src/util/bounded-regex.js";
+import { boundedRegexTest, mayBacktrackWithoutEnd, RegexTimeoutError } from "../../../server/src/util/bounded-regex.js";
 
 describe("boundedRegexTest", () => {
   it.each([
@@ -14,5 +14,18 @@ describe("boundedRegexTest", () => {
     const t0 = Date.now();
     expect(() => boundedRegexTest(/^(a+)+$/, `${"a".repeat(40)}!`, 100)).toThrow(RegexTimeoutError);
     expect(Date.now() - t0).toBeLessThan(2000);
+  });
+});
+
+describe("mayBacktrackWithoutEnd", () => {
+  it.each([
+    [/^(a+)+$/, true],
+    [/(\w*)*x/, true],
+    [/(x|y+){2,}/, true],
+    [/ready on port \d+/, false],
+    [/function\s+(\w+)\s*\(/, false],
+    [/\(a+\)+/, false],
+  ])("%s → %s", (re, expected) => {
+    expect(mayBacktrackWithoutEnd(re)).toBe(expected);
   });
 });
