@@ -2,6 +2,7 @@
  * One background job: a command started detached in its own process group, writing stdout and
  * stderr to one owner-only log file. The server keeps only the file offset the agent has read to.
  */
+import { loadExeca } from "./load-execa.js";
 import { boundedRegexTest } from "../util/bounded-regex.js";
 import type { ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
@@ -82,7 +83,7 @@ export class BackgroundJob {
 
   /** Starts the job; resolves once the process exists, rejects when it could not start. */
   static async start(spec: JobSpec): Promise<BackgroundJob> {
-    const { execa } = await import("execa");
+    const { execa } = await loadExeca();
     const fd = createOwnerOnlyLog(spec.logDir, spec.logPath);
     // execa passes any fd number through to the child at run time; its types list only a few.
     const log = fd as unknown as "ignore";

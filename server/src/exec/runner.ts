@@ -2,6 +2,7 @@
  * The foreground command runner: one shell command, its output interleaved and capped, its whole
  * process tree stopped on timeout or cancel. Background jobs live in background-job.ts.
  */
+import { loadExeca } from "./load-execa.js";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { AnsiStreamStripper } from "./ansi.js";
@@ -73,7 +74,7 @@ export async function startCommand(options: RunOptions): Promise<RunningCommand>
   }
 
   // Loaded here, not at module top: server start-up should not pay for execa.
-  const { execa } = await import("execa");
+  const { execa } = await loadExeca();
   const shell = shellInvocation(options.command);
   const child = execa(shell.file, shell.args, {
     cwd: options.cwd,
