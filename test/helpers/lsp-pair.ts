@@ -29,6 +29,8 @@ export async function startLspPair(options: {
   capabilities?: ClientCapabilities;
   /** Wraps provider creation (benchmarks time the provider's own share). */
   createProvider?: typeof createProvider;
+  /** Load the agent before returning (default true; it otherwise loads on first use). */
+  load?: boolean;
 }): Promise<LspPair> {
   const toServer = new PassThrough();
   const toClient = new PassThrough();
@@ -58,7 +60,8 @@ export async function startLspPair(options: {
     initializationOptions: options.initializationOptions,
   })) as InitializeResult;
   await connection.sendNotification("initialized", {});
-  await server.ready(); // the agent loads after initialize; tests reach into it right away
+  // The agent loads on first use; most tests reach into it right away.
+  if (options.load !== false) await server.ready();
   return {
     client,
     server,

@@ -33,7 +33,7 @@ export async function runStdioServer(): Promise<void> {
   const server = startServer({ input: source, output: process.stdout, answeredInitializeId: answered });
   // No orphans: the processes the agent starts stop with the server, however it ends (exit,
   // a signal, or the editor dying: its pid from initialize is watched).
-  void server.ready().then((runtime) => {
+  server.whenLoaded((runtime) => {
     const processes = processManagerFrom(runtime.services);
     if (processes) installShutdownHooks(processes, { parentPid: server.clientProcessId() });
   });

@@ -1,8 +1,8 @@
 /**
  * The LSP front end: connection, text sync, and the wiring of the agent protocol onto it.
  * Start-up loads only the LSP library and this file: initialize is answered at once, and the
- * agent (config, tools, providers) loads right after, in lsp/boot.ts. Requests that arrive
- * before it is ready wait for it.
+ * agent (config, tools, providers; lsp/boot.ts) loads on the first request that needs it, which
+ * waits for it.
  */
 import type { Readable, Writable } from "node:stream";
 import { TextDocument } from "vscode-languageserver-textdocument";
@@ -48,8 +48,10 @@ export interface AgentLspServer {
   connection: Connection;
   /** The runtime, once it has loaded. */
   runtime(): Runtime | undefined;
-  /** Resolves once the runtime has loaded (after initialize). */
+  /** Loads the agent now (it loads on first use otherwise) and resolves with its runtime. */
   ready(): Promise<Runtime>;
+  /** Calls `cb` once the agent has loaded, without making it load. */
+  whenLoaded(cb: (runtime: Runtime) => void): void;
   /** The editor's process id from initialize, when it sent one. */
   clientProcessId(): number | undefined;
 }
@@ -69,25 +71,34 @@ export function startServer(options: ServerOptions): AgentLspServer {
   const documents = new TextDocuments(TextDocument);
   let booted: Booted | undefined;
   let clientProcessId: number | undefined;
-  let signalBooted!: (b: Promise<Booted>) => void;
-  const booting = new Promise<Booted>((resolve, reject) => (signalBooted = (b) => b.then(resolve, reject)));
+  let initialized: { params: InitializeParams; root: string } | undefined;
+  let booting: Promise<Booted> | undefined;
+  const onBooted: ((b: Booted) => void)[] = [];
+  // The agent (config, tools, providers: most of the server's memory) loads on first use, so an
+  // editor that starts the server and never asks it anything pays for the LSP library alone.
+  const boot = (): Promise<Booted> => {
+    if (!initialized) return Promise.reject(new ResponseError(ErrorCodes.ServerNotInitialized, "The server is not initialized yet."));
+    const { params, root } = initialized;
+    booting ??= import("./boot.js").then(({ boot: load }) => {
+      booted = load({ connection, documents, logger, params, root, createRuntime: options.createRuntime });
+      for (const cb of onBooted.splice(0)) cb(booted);
+      return booted;
+    });
+    return booting;
+  };
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const root = workspaceRoot(params);
     clientProcessId = params.processId ?? undefined;
+    initialized = { params, root };
     if (logger instanceof FileLogger) logger.attachFile(root);
     logger.info(`agent-lsp ${VERSION} serving ${root}`);
-    // Loaded after this answer is on its way (setImmediate), not while the editor waits for it.
-    signalBooted(
-      new Promise<void>((resolve) => setImmediate(resolve))
-        .then(() => import("./boot.js"))
-        .then(({ boot }) => (booted = boot({ connection, documents, logger, params, root, createRuntime: options.createRuntime }))),
-    );
     return { capabilities: serverCapabilities(), serverInfo: { name: "agent-lsp", version: VERSION } };
   });
 
   const dispatch = async (method: string, params: unknown, token?: unknown) => {
-    const ready = booted ?? (await booting.catch((err: Error) => {
+    const ready = booted ?? (await boot().catch((err: Error) => {
+      if (err instanceof ResponseError) throw err;
       logger.error(`agent failed to load: ${err.stack ?? err.message}`);
       throw new ResponseError(ErrorCodes.InternalError, `agent-lsp failed to start: ${err.message}`);
     }));
@@ -112,7 +123,8 @@ export function startServer(options: ServerOptions): AgentLspServer {
   return {
     connection,
     runtime: () => booted?.runtime,
-    ready: () => booting.then((b) => b.runtime),
+    ready: () => boot().then((b) => b.runtime),
+    whenLoaded: (cb) => (booted ? cb(booted.runtime) : onBooted.push((b) => cb(b.runtime))),
     clientProcessId: () => clientProcessId,
   };
 }
