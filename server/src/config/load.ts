@@ -6,10 +6,11 @@
  * good version of that file.
  */
 import { readFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import type { z } from "zod";
+import { limitProjectLayer } from "./project-limits.js";
+import { userConfigDir } from "./user-dirs.js";
 import { configFileSchema, DEFAULT_CONFIG, type Config, type ConfigFile } from "./schema.js";
 
 /** One source of settings. */
@@ -19,6 +20,8 @@ export interface ConfigLayer {
   /** Present when the file exists (or options were given). */
   found: boolean;
   values: ConfigFile;
+  /** Keys of a project file that were not honoured because they would widen what runs unasked. */
+  ignored?: string[];
 }
 
 /** The merged result and every problem found on the way. */
@@ -30,8 +33,7 @@ export interface LoadedConfig {
 
 /** Where the user's config file lives (XDG_CONFIG_HOME respected). */
 export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), ".config");
-  return path.join(base, "agent-lsp", "config.toml");
+  return path.join(userConfigDir(env), "config.toml");
 }
 
 /** Where a project's config file lives. */
@@ -50,11 +52,26 @@ export function loadConfig(options: {
 }): LoadedConfig {
   const errors: string[] = [];
   const layers: ConfigLayer[] = [readTomlLayer(userConfigPath(options.env), errors)];
-  if (options.root) layers.push(readTomlLayer(projectConfigPath(options.root), errors));
+  if (options.root) layers.push(projectLayer(projectConfigPath(options.root), mergeLayers(layers.map((l) => l.values)), errors));
   if (options.initializationOptions !== undefined && options.initializationOptions !== null) {
     layers.push(validateLayer("initializationOptions", options.initializationOptions, errors));
   }
   return { config: mergeLayers(layers.map((l) => l.values)), layers, errors };
+}
+
+/** Project layers already reported for what they tried to widen (reported once per server). */
+const reportedWidening = new Set<string>();
+
+/** The project's file, less anything that would make agent-lsp more permissive than `base`. */
+function projectLayer(file: string, base: Config, errors: string[]): ConfigLayer {
+  const layer = readTomlLayer(file, errors);
+  const limited = limitProjectLayer(layer.values, base);
+  const message = `${file}: ignored ${limited.ignored.join("; ")}. A project's files can only make agent-lsp stricter.`;
+  if (limited.ignored.length && !reportedWidening.has(message)) {
+    reportedWidening.add(message);
+    errors.push(message);
+  }
+  return { ...layer, values: limited.values, ...(limited.ignored.length ? { ignored: limited.ignored } : {}) };
 }
 
 function readTomlLayer(file: string, errors: string[]): ConfigLayer {

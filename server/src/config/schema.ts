@@ -73,6 +73,7 @@ export const configFileSchema = z
         protected_branches: z.array(z.string().min(1)).optional(),
         classifier_model: z.string().optional(),
         classifier_timeout_s: z.number().positive().optional(),
+        sensitive_paths: z.array(z.string().min(1)).optional(),
       })
       .strict()
       .optional(),
@@ -108,6 +109,8 @@ export interface Config {
     classifier_model: string;
     /** Seconds the classifier may take before its answer counts as "ask". */
     classifier_timeout_s: number;
+    /** More sensitive places (absolute or `~/...`), added to the built-in list (docs/safety.md). */
+    sensitive_paths: string[];
   };
 }
 
@@ -125,5 +128,5 @@ export const DEFAULT_CONFIG: Config = {
   tools: { provider_native: true, output_budget: 50_000 },
   exec: { env_deny: [] },
   log: { level: "info" },
-  policy: { lift_floors: [], protected_branches: ["main", "master"], classifier_model: "", classifier_timeout_s: 30 },
+  policy: { lift_floors: [], protected_branches: ["main", "master"], classifier_model: "", classifier_timeout_s: 30, sensitive_paths: [] },
 };

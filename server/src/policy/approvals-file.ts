@@ -1,13 +1,23 @@
 /**
- * `<root>/.agent-lsp/approvals.toml`: the "Yes, don't ask again" answers kept across servers when
- * config `remember_approvals = true`. Human-readable on purpose: deleting an entry revokes it.
- * Directories inside the project are stored relative to it, so the file survives a moved project.
+ * The approvals files.
+ *
+ * `<root>/.agent-lsp/approvals.toml` keeps the "Yes, don't ask again" answers across servers when
+ * `remember_approvals = true`. Each entry carries a signature made with the user's key (see
+ * approvals-key.ts): an entry agent-lsp did not write from the user's answer grants nothing, and
+ * deleting an entry still revokes it at once. Unsigned entries are kept in the file (they are the
+ * user's text) but ignored, and reported.
+ *
+ * `~/.config/agent-lsp/approvals.toml` is the user's own, written on purpose, outside every
+ * project: its entries need no signature and hold in every project.
+ *
+ * Directories inside the project are stored relative to it.
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, realpath, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parse, stringify } from "smol-toml";
 import { z } from "zod";
 import { isInside } from "../workspace/paths.js";
+import { signEntry, verifyEntry } from "./approvals-key.js";
 import type { ApprovalRule } from "./rules.js";
 
 /** Where a project's approvals live. */
@@ -15,12 +25,21 @@ export function approvalsPath(root: string): string {
   return path.join(root, ".agent-lsp", "approvals.toml");
 }
 
+/** Where the user's own pre-approvals live, given their config folder. */
+export function userApprovalsPath(configDir: string): string {
+  return path.join(configDir, "approvals.toml");
+}
+
+const sig = z.string().optional();
 const fileSchema = z.object({
-  file: z.array(z.object({ tool: z.string().min(1), dir: z.string().min(1) })).optional(),
-  program: z.array(z.object({ name: z.string().min(1) })).optional(),
-  external: z.array(z.object({ dir: z.string().min(1), access: z.enum(["read", "write"]) })).optional(),
-  tool: z.array(z.object({ name: z.string().min(1) })).optional(),
+  file: z.array(z.object({ tool: z.string().min(1), dir: z.string().min(1), sig })).optional(),
+  program: z.array(z.object({ name: z.string().min(1), sig })).optional(),
+  external: z.array(z.object({ dir: z.string().min(1), access: z.enum(["read", "write"]), sig })).optional(),
+  tool: z.array(z.object({ name: z.string().min(1), sig })).optional(),
 });
+type FileData = z.infer<typeof fileSchema>;
+/** One entry of an approvals file, as written and as a rule. */
+export type Entry = { table: keyof FileData; raw: Record<string, string>; rule: ApprovalRule };
 
 const HEADER = [
   "# Approvals agent-lsp remembers (\"Yes, don't ask again\"), used while remember_approvals = true.",
@@ -28,62 +47,103 @@ const HEADER = [
   "# [[program]]: commands running this program run without asking.",
   "# [[external]]: paths under this folder outside the project may be read (or written).",
   "# [[tool]]: the tool runs without asking. Delete an entry to be asked again.",
+  "# Each entry is signed with a key in your state folder: an entry agent-lsp did not write from",
+  "# your answer grants nothing. To pre-approve by hand, use ~/.config/agent-lsp/approvals.toml.",
   "",
 ].join("\n");
 
 /** What loading found. */
 export interface LoadedApprovals {
   rules: ApprovalRule[];
+  /** Entries without a valid signature: kept in the file, granting nothing. */
+  unsigned: Entry[];
   /** Set when the file exists but could not be used (it is then ignored, not overwritten). */
   error?: string;
 }
 
-/** Reads a project's remembered approvals; a missing file is none. */
-export async function loadApprovals(root: string): Promise<LoadedApprovals> {
+/** Reads a project's remembered approvals, keeping only entries signed with `key`; a missing file is none. */
+export async function loadApprovals(root: string, key: Buffer | undefined): Promise<LoadedApprovals> {
   const file = approvalsPath(root);
+  const read = await readApprovalsFile(file);
+  if ("error" in read) return { rules: [], unsigned: [], error: read.error };
+  const realRoot = await realRootOf(root);
+  const entries = entriesOf(read.data, (dir) => path.resolve(root, dir));
+  const signed = entries.filter((e) => key !== undefined && e.raw.sig !== undefined && verifyEntry(key, signedFields(realRoot, root, e.rule), e.raw.sig));
+  return { rules: signed.map((e) => e.rule), unsigned: entries.filter((e) => !signed.includes(e)) };
+}
+
+/** Reads the user's pre-approvals for a project: `~/` is the home folder, other relative dirs the project. */
+export async function loadUserApprovals(file: string, root: string, home: string): Promise<{ rules: ApprovalRule[]; error?: string }> {
+  const read = await readApprovalsFile(file);
+  if ("error" in read) return { rules: [], error: read.error };
+  const resolveDir = (dir: string) => (dir === "~" ? home : dir.startsWith("~/") ? path.join(home, dir.slice(2)) : path.resolve(root, dir));
+  return { rules: entriesOf(read.data, resolveDir).map((e) => e.rule) };
+}
+
+/** Writes the signed rules of the project, keeping the unsigned entries as they were (temp file then rename). */
+export async function saveApprovals(root: string, key: Buffer, rules: readonly ApprovalRule[], unsigned: readonly Entry[] = []): Promise<void> {
+  const file = approvalsPath(root);
+  await mkdir(path.dirname(file), { recursive: true });
+  const realRoot = await realRootOf(root);
+  const out: Record<string, Record<string, string>[]> = {};
+  for (const r of rules) {
+    const { table, raw } = toEntry(root, r);
+    (out[table] ??= []).push({ ...raw, sig: signEntry(key, signedFields(realRoot, root, r)) });
+  }
+  for (const e of unsigned) (out[e.table] ??= []).push(e.raw);
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  await writeFile(tmp, HEADER + stringify(out));
+  await rename(tmp, file);
+}
+
+async function readApprovalsFile(file: string): Promise<{ data: FileData } | { error: string }> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { rules: [] };
-    return { rules: [], error: `${file} cannot be read: ${(err as Error).message}` };
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { data: {} };
+    return { error: `${file} cannot be read: ${(err as Error).message}` };
   }
   try {
-    const data = fileSchema.parse(parse(text));
-    return { rules: fromFile(root, data) };
+    return { data: fileSchema.parse(parse(text)) };
   } catch (err) {
-    return { rules: [], error: `${file} is not a valid approvals file: ${(err as Error).message.split("\n")[0]}` };
+    return { error: `${file} is not a valid approvals file: ${(err as Error).message.split("\n")[0]}` };
   }
 }
 
-/** Writes every rule of the project (temp file then rename: never a torn file). */
-export async function saveApprovals(root: string, rules: readonly ApprovalRule[]): Promise<void> {
-  const file = approvalsPath(root);
-  await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(tmp, HEADER + stringify(toFile(root, rules)));
-  await rename(tmp, file);
-}
-
-function fromFile(root: string, data: z.infer<typeof fileSchema>): ApprovalRule[] {
+function entriesOf(data: FileData, resolveDir: (dir: string) => string): Entry[] {
+  const raw = (o: object) => o as Record<string, string>;
   return [
-    ...(data.file ?? []).map((f): ApprovalRule => ({ kind: "file", tool: f.tool, dir: path.resolve(root, f.dir) })),
-    ...(data.program ?? []).map((p): ApprovalRule => ({ kind: "program", program: p.name })),
-    ...(data.external ?? []).map((e): ApprovalRule => ({ kind: "external", dir: path.resolve(root, e.dir), access: e.access })),
-    ...(data.tool ?? []).map((t): ApprovalRule => ({ kind: "tool", tool: t.name })),
+    ...(data.file ?? []).map((f): Entry => ({ table: "file", raw: raw(f), rule: { kind: "file", tool: f.tool, dir: resolveDir(f.dir) } })),
+    ...(data.program ?? []).map((p): Entry => ({ table: "program", raw: raw(p), rule: { kind: "program", program: p.name } })),
+    ...(data.external ?? []).map(
+      (e): Entry => ({ table: "external", raw: raw(e), rule: { kind: "external", dir: resolveDir(e.dir), access: e.access } }),
+    ),
+    ...(data.tool ?? []).map((t): Entry => ({ table: "tool", raw: raw(t), rule: { kind: "tool", tool: t.name } })),
   ];
 }
 
-function toFile(root: string, rules: readonly ApprovalRule[]): Record<string, Record<string, string>[]> {
-  const out: Record<string, Record<string, string>[]> = {};
-  const add = (key: string, entry: Record<string, string>) => (out[key] ??= []).push(entry);
-  for (const r of rules) {
-    if (r.kind === "file") add("file", { tool: r.tool, dir: relativeDir(root, r.dir) });
-    else if (r.kind === "program") add("program", { name: r.program });
-    else if (r.kind === "external") add("external", { dir: r.dir, access: r.access });
-    else add("tool", { name: r.tool });
+function toEntry(root: string, r: ApprovalRule): { table: keyof FileData; raw: Record<string, string> } {
+  switch (r.kind) {
+    case "file":
+      return { table: "file", raw: { tool: r.tool, dir: relativeDir(root, r.dir) } };
+    case "program":
+      return { table: "program", raw: { name: r.program } };
+    case "external":
+      return { table: "external", raw: { dir: r.dir, access: r.access } };
+    case "tool":
+      return { table: "tool", raw: { name: r.tool } };
   }
-  return out;
+}
+
+/** What a signature covers: the project (by its real path) and the entry as stored. */
+function signedFields(realRoot: string, root: string, rule: ApprovalRule): string[] {
+  const { table, raw } = toEntry(root, rule);
+  return [realRoot, table, ...Object.entries(raw).map(([k, v]) => `${k}=${v}`)];
+}
+
+async function realRootOf(root: string): Promise<string> {
+  return realpath(root).catch(() => path.resolve(root));
 }
 
 function relativeDir(root: string, dir: string): string {

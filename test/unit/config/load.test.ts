@@ -53,12 +53,12 @@ describe("config precedence", () => {
 
 describe("bad config", () => {
   it("names the file, key and expected type, and keeps the other keys", () => {
-    const { env, root } = setup(undefined, 'safety = "auto"\nmax_turns = "lots"\n[retry]\nmax_retries = -1');
+    const { env, root } = setup(undefined, 'safety = "read_only"\nmax_turns = "lots"\n[retry]\nmax_retries = -1');
     const { config, errors } = loadConfig({ root, env });
     const file = projectConfigPath(root);
     expect(errors).toContainEqual(`${file}: key max_turns: expected number, got string "lots"`);
     expect(errors.some((e) => e.startsWith(`${file}: key retry.max_retries:`))).toBe(true);
-    expect(config.safety).toBe("auto");
+    expect(config.safety).toBe("read_only");
     expect(config.max_turns).toBe(DEFAULT_CONFIG.max_turns);
     expect(config.retry.max_retries).toBe(DEFAULT_CONFIG.retry.max_retries);
   });

@@ -112,7 +112,7 @@ describe("floors", () => {
   });
 
   it.each(DENIED.map(([c]) => c))("the gate refuses %s in full access, unasked", async (command) => {
-    const policy = { lift_floors: [], protected_branches: ["main", "master", "release/*"], classifier_model: "", classifier_timeout_s: 30 };
+    const policy = { lift_floors: [], protected_branches: ["main", "master", "release/*"], classifier_model: "", classifier_timeout_s: 30, sensitive_paths: [] };
     const fx = gateFixture({ root, home, branch: "feature/x", config: { policy } });
     const exec = capability("exec", { name: "execute_command", metadata: { authorizesCommands: true } });
     const decision = await fx.gate.authorize(fx.session("full_access"), callOf(exec), exec, { kind: "command", command, cwd: root }, never);
@@ -121,7 +121,7 @@ describe("floors", () => {
   });
 
   it.each(DENIED)("with %s's floor (%s) lifted in config, the gate lets full access run it", async (command, floor) => {
-    const policy = { lift_floors: [floor], protected_branches: ["main", "master", "release/*"], classifier_model: "", classifier_timeout_s: 30 };
+    const policy = { lift_floors: [floor], protected_branches: ["main", "master", "release/*"], classifier_model: "", classifier_timeout_s: 30, sensitive_paths: [] };
     const fx = gateFixture({ root, home, branch: "feature/x", config: { policy } });
     const exec = capability("exec", { name: "execute_command", metadata: { authorizesCommands: true } });
     const decision = await fx.gate.authorize(fx.session("full_access"), callOf(exec), exec, { kind: "command", command, cwd: root }, never);

@@ -334,7 +334,7 @@ describe("auto mode's safety check", () => {
   });
 
   it("uses the configured classifier model", async () => {
-    const fx = gateFixture({ config: { policy: { lift_floors: [], protected_branches: ["main"], classifier_model: "anthropic/claude-haiku-4-5", classifier_timeout_s: 30 } } });
+    const fx = gateFixture({ config: { policy: { lift_floors: [], protected_branches: ["main"], classifier_model: "anthropic/claude-haiku-4-5", classifier_timeout_s: 30, sensitive_paths: [] } } });
     await run(fx);
     expect(fx.classifier.requests[0]!.model).toBe("anthropic/claude-haiku-4-5");
   });

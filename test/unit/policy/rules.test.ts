@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { approvalsPath, loadApprovals, saveApprovals } from "../../../server/src/policy/approvals-file.js";
+import { ensureApprovalKey } from "../../../server/src/policy/approvals-key.js";
 import { parseCommandLine, programOf } from "../../../server/src/policy/command-line.js";
 import { ApprovalBook } from "../../../server/src/policy/rule-book.js";
 import { commandScopes, fileChangeScopes, ruleCovers, type ApprovalRule } from "../../../server/src/policy/rules.js";
@@ -118,6 +119,11 @@ describe("parseCommandLine", () => {
   });
 });
 
+/** The user's folders for a book, inside a temp folder of its own. */
+function userPlaces(root: string) {
+  return { stateDir: path.join(root, "user", "state"), configDir: path.join(root, "user", "config"), home: path.join(root, "user") };
+}
+
 describe("approvals.toml", () => {
   it("round-trips every kind of rule, storing project folders relative", async () => {
     const root = tempRoot();
@@ -128,12 +134,13 @@ describe("approvals.toml", () => {
       { kind: "external", dir: "/opt/shared", access: "read" },
       { kind: "tool", tool: "web_fetch" },
     ];
-    await saveApprovals(root, rules);
+    const key = await ensureApprovalKey(path.join(root, "state"));
+    await saveApprovals(root, key, rules);
     const text = readFileSync(approvalsPath(root), "utf8");
     expect(text).toContain('dir = "src"');
     expect(text).toContain('dir = "."');
     expect(text.startsWith("# Approvals agent-lsp remembers")).toBe(true);
-    expect((await loadApprovals(root)).rules).toEqual(rules);
+    expect((await loadApprovals(root, key)).rules).toEqual(rules);
   });
 
   it("a broken file is reported and never overwritten", async () => {
@@ -141,7 +148,7 @@ describe("approvals.toml", () => {
     mkdirSync(path.join(root, ".agent-lsp"), { recursive: true });
     writeFileSync(approvalsPath(root), "[[program]\nname = ");
     const reports: string[] = [];
-    const book = new ApprovalBook((m) => reports.push(m));
+    const book = new ApprovalBook((m) => reports.push(m), () => userPlaces(root));
     const owner = { sessionId: "s", root };
     await book.remember(owner, [{ kind: "program", program: "npm" }], true);
     expect(readFileSync(approvalsPath(root), "utf8")).toBe("[[program]\nname = ");
@@ -153,7 +160,7 @@ describe("approvals.toml", () => {
 
   it("an entry deleted from the file stops applying at once", async () => {
     const root = tempRoot();
-    const book = new ApprovalBook(() => undefined);
+    const book = new ApprovalBook(() => undefined, () => userPlaces(root));
     await book.remember({ sessionId: "a", root }, [{ kind: "program", program: "make" }], true);
     const fresh = { sessionId: "b", root };
     expect(await book.covers(fresh, { kind: "program", program: "make" }, true)).toBe(true);

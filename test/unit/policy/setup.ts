@@ -123,7 +123,7 @@ export function gateFixture(options: { root?: string; config?: Partial<Config>; 
     config: () => config,
     complete: classifier.complete,
     history: () => [{ role: "user", content: [{ type: "text", text: "please fix the failing test" }] }],
-    ...(options.home === null ? {} : { home }),
+    ...(options.home === null ? {} : { home, env: {} }),
     currentBranch: () => options.branch ?? "feature",
   });
   return {
