@@ -34,6 +34,11 @@ export interface PermissionRequest {
   toolCall: { id: string; name: string; title: string; input: unknown };
   /** One line: what will happen (tool, path or command, +N/-M lines). */
   summary: string;
+  /**
+   * False when nothing of the action can be remembered (a sensitive location, a command run
+   * through a shell...): the prompt then offers no "don't ask again".
+   */
+  rememberable?: boolean;
   /** Unified diff of a file change set. */
   diff?: string;
   /** Proposed final text per file, so a client can review (and trim) it hunk by hunk. */

@@ -125,7 +125,8 @@ export class HeadlessEditor implements Editor {
 
   private async askOnTerminal(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
     if (request.diff) this.err.write(`${request.diff}\n`);
-    const answer = await this.readLine(`${request.summary}\n[1] Yes  [2] Yes, don't ask again  [3] No > `, signal);
+    const choices = request.rememberable === false ? "[1] Yes  [3] No" : "[1] Yes  [2] Yes, don't ask again  [3] No";
+    const answer = await this.readLine(`${request.summary}\n${choices} > `, signal);
     if (answer === "1" || /^y(es)?$/i.test(answer ?? "")) return { optionId: "allow_once" };
     if (answer === "2") return { optionId: "allow_always" };
     return { optionId: "reject", ...(answer === undefined ? { note: "Cancelled." } : {}) };

@@ -33,6 +33,8 @@ export async function requestPermissionOverLsp(
   signal: AbortSignal,
   timeoutMs: number,
 ): Promise<PermissionAnswer> {
+  // Nothing to remember (a sensitive place, a shell line): do not offer "don't ask again".
+  const options = request.rememberable === false ? PERMISSION_OPTIONS.filter((o) => o.optionId !== "allow_always") : PERMISSION_OPTIONS;
   const outcome = await sendCancellable(connection, signal, timeoutMs, (token) =>
     rich
       ? connection.sendRequest(
@@ -43,13 +45,13 @@ export async function requestPermissionOverLsp(
             summary: request.summary,
             ...(request.diff ? { diff: request.diff } : {}),
             ...(request.files ? { files: request.files } : {}),
-            options: PERMISSION_OPTIONS,
+            options,
           },
           token,
         )
       : connection.sendRequest(
           ShowMessageRequest.type,
-          { type: MessageType.Warning, message: request.summary, actions: PERMISSION_OPTIONS.map((o) => ({ title: o.name })) },
+          { type: MessageType.Warning, message: request.summary, actions: options.map((o) => ({ title: o.name })) },
           token,
         ),
   );

@@ -10,7 +10,9 @@ import type { Message } from "../providers/messages.js";
 import type { GateDecision } from "../tools/types.js";
 import { classifierPrompt, classify, recentContext, type Complete, type Verdict } from "./classifier.js";
 import type { ApprovalBook } from "./rule-book.js";
-import { describeRule, type ApprovalRule, type Scope } from "./rules.js";
+import { describeRule, ruleCovers, type ApprovalRule, type Scope } from "./rules.js";
+import type { SensitivePlaces } from "./sensitive.js";
+import { guardScopes, ruleIsUsable } from "./sensitive-scopes.js";
 import type { GateCall, GateSession } from "./types.js";
 
 /** One action to decide. */
@@ -36,6 +38,8 @@ export interface ApproverDeps {
   complete?: Complete;
   /** A session's conversation, for the classifier's context. */
   history?(sessionId: string): readonly Message[];
+  /** The sensitive locations (never remembered, always asked by the user). */
+  places(): SensitivePlaces;
 }
 
 /** The decision that lets an action run. */
@@ -45,13 +49,21 @@ export const ALLOW: GateDecision = { allowed: true };
 export class Approver {
   constructor(private readonly deps: ApproverDeps) {}
 
-  /** Rules, then (auto) the classifier, then the user. */
-  async decide(p: Proposal, signal: AbortSignal): Promise<GateDecision> {
+  /** Rules, then (auto) the classifier, then the user. Sensitive locations skip the first two. */
+  async decide(proposal: Proposal, signal: AbortSignal): Promise<GateDecision> {
+    const p = withSensitiveHeadlines({ ...proposal, scopes: guardScopes(proposal.scopes, this.deps.places()) });
     const mode = p.session.mode;
-    if (mode === "full_access") return ALLOW;
+    const sensitive = p.scopes.filter((s) => s.sensitive);
+    if (mode === "full_access") {
+      // full_access asks nothing, but credentials are never touched silently.
+      if (sensitive.some((s) => s.sensitive?.kind === "credential")) this.status(p, `full_access: ${p.summary}`);
+      return ALLOW;
+    }
     if (!(await this.needsDecision(p))) return ALLOW;
     if (signal.aborted) return cancelled();
-    if (mode === "auto") {
+    if (mode === "auto" && sensitive.length) {
+      this.status(p, `Asking you: ${p.summary} (sensitive locations are never left to the safety check)`);
+    } else if (mode === "auto") {
       const verdict = await this.classify(p, signal);
       if (signal.aborted) return cancelled();
       if (verdict.decision === "allow") return ALLOW;
@@ -64,12 +76,13 @@ export class Approver {
 
   /** True when some part is neither run by the mode (auto) nor covered by a rule. */
   private async needsDecision(p: Proposal): Promise<boolean> {
-    const remembered = this.deps.config().remember_approvals;
-    for (const scope of p.scopes) {
-      if (p.session.mode === "auto" && scope.autoAllowed) continue;
-      if (!scope.rule || !(await this.deps.book.covers(p.session, scope.rule, remembered))) return true;
-    }
-    return false;
+    const pending = p.scopes.filter((scope) => !(p.session.mode === "auto" && scope.autoAllowed));
+    if (!pending.length) return false;
+    if (pending.some((scope) => !scope.rule)) return true;
+    const places = this.deps.places();
+    // A rule that would grant a sensitive place wholesale (a hand-written one for ~) covers nothing.
+    const rules = (await this.deps.book.rules(p.session, this.deps.config().remember_approvals)).filter((r) => ruleIsUsable(r, places));
+    return pending.some((scope) => !rules.some((r) => ruleCovers(r, scope.rule!)));
   }
 
   private async classify(p: Proposal, signal: AbortSignal): Promise<Verdict> {
@@ -112,6 +125,7 @@ export class Approver {
           sessionId: p.session.sessionId,
           toolCall: { id: p.call.id, name: p.call.name, title: p.call.title, input: p.call.input },
           summary: p.summary,
+          rememberable: p.scopes.some((s) => s.rule !== undefined),
           ...(p.diff ? { diff: p.diff } : {}),
           ...(p.files ? { files: p.files } : {}),
         },
@@ -138,6 +152,12 @@ export class Approver {
   private status(p: Proposal, text: string): void {
     if (text) this.deps.editor.update(p.session.sessionId, { kind: "status", text });
   }
+}
+
+/** The proposal with its sensitive places named first: the prompt opens with what is at stake. */
+function withSensitiveHeadlines(p: Proposal): Proposal {
+  const headlines = [...new Set(p.scopes.flatMap((s) => (s.sensitive ? [s.sensitive.headline] : [])))];
+  return headlines.length ? { ...p, summary: `${headlines.join("; ")} — ${p.summary}` } : p;
 }
 
 /** The reason a model gets when the user did not approve. */

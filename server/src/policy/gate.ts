@@ -18,15 +18,20 @@ import { callSummary, commandOf, commandSummary, folderOf, inputPaths, oneLine, 
 import { checkFloors, type FloorHit } from "./floors.js";
 import { currentBranch } from "./git-head.js";
 import { isReadOnlyMode, modeActionRefusal, modeRefusal, PLAN_ONLY_TOOLS } from "./modes.js";
+import { userConfigDir, userStateDir } from "../config/user-dirs.js";
 import { ApprovalBook } from "./rule-book.js";
+import { sensitivePlaces, type SensitivePlaces } from "./sensitive.js";
+import { sensitiveScopeOf, sensitiveScopes } from "./sensitive-scopes.js";
 import { commandScopes, externalScope, fileChangeScopes, ruleCovers, toolPathScope, toolScope, uniqueScopes, type Scope } from "./rules.js";
 import { policyForTrust, trustRefusal } from "./trust.js";
 import type { GateCall, GateMetadata, GateSession, ToolGate } from "./types.js";
 
 /** What the gate is built from. */
-export interface PolicyGateDeps extends Omit<ApproverDeps, "book"> {
-  /** The user's home folder (the floors protect it); os.homedir() by default. */
+export interface PolicyGateDeps extends Omit<ApproverDeps, "book" | "places"> {
+  /** The user's home folder (the floors and the sensitive places hang on it); os.homedir() by default. */
   home?: string;
+  /** The environment naming the user's config and state folders; process.env by default. */
+  env?: NodeJS.ProcessEnv;
   /** The checked-out branch at a folder; read from .git/HEAD by default. */
   currentBranch?(dir: string): string | undefined;
 }
@@ -39,6 +44,8 @@ interface CallMemory {
   external: { dir: string; access: "read" | "write" }[];
   /** Outside folders a file tool will write; decided with the diff in its file_change. */
   deferred: string[];
+  /** Sensitive paths approved within the call (asked once per call, never remembered). */
+  sensitive: Set<string>;
 }
 
 type OutsideAccess = "read" | "write";
@@ -51,8 +58,14 @@ export class PolicyGate implements ToolGate {
   private readonly calls = new WeakMap<GateCall, CallMemory>();
 
   constructor(private readonly deps: PolicyGateDeps) {
-    this.book = new ApprovalBook((message) => deps.editor.showMessage("warning", `agent-lsp approvals: ${message}`));
-    this.approver = new Approver({ ...deps, book: this.book });
+    this.book = new ApprovalBook(
+      (message) => deps.editor.showMessage("warning", `agent-lsp approvals: ${message}`),
+      () => {
+        const env = { ...(deps.env ?? process.env), HOME: this.home() };
+        return { stateDir: userStateDir(env), configDir: userConfigDir(env), home: this.home() };
+      },
+    );
+    this.approver = new Approver({ ...deps, book: this.book, places: () => this.places() });
   }
 
   /** Trust decides the classes offered; write tools stay offered in read-only modes (refused with a reason). */
@@ -70,11 +83,15 @@ export class PolicyGate implements ToolGate {
     const command = commandOf(capability, call.input, session.root);
     const floor = command && this.floor(session, command.command, command.cwd);
     if (floor) return deny(floor.reason);
-    const external = readsPaths(capability) ? outside(inputPaths(call.input, session.root), session.root) : [];
-    if (external.length && isReadOnlyMode(session.mode)) {
-      return deny(outsideRefusal(session, capability.policyClass === "read_only" ? "read" : "write", external[0]!));
-    }
-    const scopes = await this.callScopes(session, call, capability, command, external);
+    const paths = readsPaths(capability) ? inputPaths(call.input, session.root) : [];
+    const external = outside(paths, session.root);
+    const access: OutsideAccess = capability.policyClass === "read_only" ? "read" : "write";
+    if (external.length && isReadOnlyMode(session.mode)) return deny(outsideRefusal(session, access, external[0]!));
+    const sensitive = await sensitiveScopes(paths, access, this.places(), session.root);
+    if (sensitive.length && isReadOnlyMode(session.mode)) return deny(sensitiveRefusal(session, sensitive[0]!.scope));
+    // A sensitive path is asked as itself; its folder's scope would only repeat it.
+    const ordinary = external.filter((p) => !sensitive.some((s) => s.path === p));
+    const scopes = [...sensitive.map((s) => s.scope), ...(await this.callScopes(session, call, capability, command, ordinary))];
     if (!scopes.length) return ALLOW;
     const proposal: Proposal = {
       session,
@@ -86,6 +103,7 @@ export class PolicyGate implements ToolGate {
     const decision = await this.approver.decide(proposal, signal);
     if (!decision.allowed) return decision;
     await this.rememberCall(call, capability, command?.command, external);
+    for (const s of sensitive) this.memory(call).sensitive.add(s.path);
     return ALLOW;
   }
 
@@ -105,7 +123,9 @@ export class PolicyGate implements ToolGate {
     if (refusal) return deny(refusal);
     const memory = this.memory(call);
     const deferred = memory.deferred.splice(0).map((dir) => externalScope(dir, "write"));
-    const scopes = [...fileChangeScopes(call.name, session.root, action.files.map((f) => f.path)), ...deferred].filter(
+    const paths = action.files.map((f) => path.resolve(session.root, f.path));
+    const sensitive = await sensitiveScopes(paths.filter((p) => !memory.sensitive.has(p)), "write", this.places(), session.root);
+    const scopes = [...sensitive.map((s) => s.scope), ...fileChangeScopes(call.name, session.root, paths), ...deferred].filter(
       (s) => !(memory.approved && s.rule?.kind === "file") && !(s.rule?.kind === "external" && coveredInCall(memory, s.rule)),
     );
     if (!scopes.length) return ALLOW;
@@ -134,6 +154,8 @@ export class PolicyGate implements ToolGate {
     if (isReadOnlyMode(session.mode)) return deny(outsideRefusal(session, action.access, abs));
     const memory = this.memory(call);
     const dir = await folderOf(abs);
+    const sensitive = await sensitiveScopeOf(abs, action.access, this.places(), session.root);
+    if (sensitive && !memory.sensitive.has(abs)) return this.sensitivePath(session, call, abs, sensitive, signal);
     if (coveredInCall(memory, { kind: "external", dir, access: action.access })) return ALLOW;
     if (action.access === "write" && asksChanges(capability) && session.mode !== "full_access") {
       // The file_change that follows carries the diff: decide both there, in one prompt.
@@ -181,6 +203,17 @@ export class PolicyGate implements ToolGate {
     return decision;
   }
 
+  /** A sensitive path a running tool found: asked on its own, every time. */
+  private async sensitivePath(session: GateSession, call: GateCall, abs: string, scope: Scope, signal: AbortSignal): Promise<GateDecision> {
+    if (isReadOnlyMode(session.mode)) return deny(sensitiveRefusal(session, scope));
+    const decision = await this.approver.decide(
+      { session, call, summary: `${call.name}: ${abs}`, details: `Path: ${abs}`, scopes: [scope] },
+      signal,
+    );
+    if (decision.allowed) this.memory(call).sensitive.add(abs);
+    return decision;
+  }
+
   /** The parts of a call that need approval before it runs. */
   private async callScopes(
     session: GateSession,
@@ -210,12 +243,17 @@ export class PolicyGate implements ToolGate {
 
   private memory(call: GateCall): CallMemory {
     let m = this.calls.get(call);
-    if (!m) this.calls.set(call, (m = { approved: false, commands: new Set(), external: [], deferred: [] }));
+    if (!m) this.calls.set(call, (m = { approved: false, commands: new Set(), external: [], deferred: [], sensitive: new Set() }));
     return m;
   }
 
   private home(): string {
     return this.deps.home ?? os.homedir();
+  }
+
+  /** The sensitive places, with config `[policy] sensitive_paths` (read afresh: a reload applies at once). */
+  private places(): SensitivePlaces {
+    return sensitivePlaces(this.home(), this.deps.env ?? process.env, this.deps.config().policy.sensitive_paths);
   }
 
   private floor(session: GateSession, command: string, cwd: string): FloorHit | undefined {
@@ -277,6 +315,10 @@ function guestRefusal(session: GateSession, what: string): string | undefined {
 function outsideRefusal(session: GateSession, access: OutsideAccess, abs: string): string {
   const verb = access === "read" ? "Reading" : "Writing";
   return `${verb} ${abs} is not allowed: it is outside the project (${session.root}) and the session is ${session.mode === "plan" ? "in plan mode" : "read-only"}.`;
+}
+
+function sensitiveRefusal(session: GateSession, scope: Scope): string {
+  return `${scope.sensitive?.headline ?? "A sensitive location"}: not allowed, the session is ${session.mode === "plan" ? "in plan mode" : "read-only"} and this needs the user's approval every time.`;
 }
 
 function checkSummary(session: GateSession, call: GateCall, command: { command: string; cwd: string } | undefined, external: string[]): string {

@@ -23,6 +23,11 @@ export interface Scope {
   unremembered?: string;
   /** In auto mode this part runs without the classifier (in-root edits, local state). */
   autoAllowed: boolean;
+  /**
+   * Set for a sensitive location (policy/sensitive.ts): asked every time, by the user even in
+   * auto mode; `headline` opens the prompt ("Read a credential file: ~/.ssh/config").
+   */
+  sensitive?: { headline: string; kind: "credential" | "home" | "system"; path: string };
 }
 
 /** True when `rule` grants what `wanted` asks for. */
