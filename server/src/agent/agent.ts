@@ -47,6 +47,7 @@ export interface SessionInfo {
 export class Agent {
   private readonly sessions = new Map<string, Session>();
   private readonly providers = new Map<string, Promise<Provider>>();
+  private readonly workspaces = new Map<string, Workspace>();
 
   constructor(readonly deps: AgentDeps) {}
 
@@ -206,11 +207,15 @@ export class Agent {
   }
 
   /**
-   * A session's Workspace. Writes outside the root are let through to the gate, which asks,
-   * classifies or refuses them by mode (the Workspace alone would refuse them all).
+   * The Workspace of a project root, one for every session on that root: its change lock then
+   * holds across sessions, so one session's change never lands over another's unseen. Writes
+   * outside the root are let through to the gate, which asks, classifies or refuses them by mode
+   * (the Workspace alone would refuse them all).
    */
-  private workspaceFor(root: string): Workspace {
-    return new Workspace(root, this.deps.editor, { allowExternalWrites: true });
+  workspaceFor(root: string): Workspace {
+    let workspace = this.workspaces.get(root);
+    if (!workspace) this.workspaces.set(root, (workspace = new Workspace(root, this.deps.editor, { allowExternalWrites: true })));
+    return workspace;
   }
 
   private validateModel(model: string, config: Config): void {

@@ -13,6 +13,7 @@ import { unifiedDiff, type FileDiff } from "./diff.js";
 import { keepLineEndings } from "./encoding.js";
 import { WorkspaceError } from "./errors.js";
 import { planChangeSet, withoutNoOps, type Plan, type PlanContext, type PlannedChange } from "./plan.js";
+import { rebaseOnCurrent } from "./rebase.js";
 
 /** What the pipeline needs from the Workspace. */
 export interface WorkspaceCore extends PlanContext, CommitContext {
@@ -150,27 +151,34 @@ async function missingDirs(plan: Plan): Promise<Plan> {
   return { ...plan, dirs };
 }
 
-/** Applies a change set all-or-nothing (see {@link Workspace.apply}). */
-export function applyChangeSet(core: WorkspaceCore, set: ChangeSet, opts: ApplyOptions): Promise<ApplyResult> {
+/**
+ * Applies a change set all-or-nothing (see {@link Workspace.apply}). Planning and the question to
+ * the gate run without the project's change lock, so a review that takes minutes holds up no other
+ * session; the lock is taken to re-check every file against what was planned (see rebase.ts) and
+ * to commit, so two change sets never interleave and none lands over another unseen.
+ */
+export async function applyChangeSet(core: WorkspaceCore, set: ChangeSet, opts: ApplyOptions): Promise<ApplyResult> {
+  const cancelled = () => new WorkspaceError("Cancelled; nothing was changed.");
+  if (opts.signal?.aborted) throw cancelled();
+  let plan = await missingDirs(withoutNoOps(await planChangeSet(core, set, opts)));
+  if (!plan.changes.length && !plan.dirs.length) return unchanged();
+  let shown = showPlan(set.tool, plan);
+  const files = plan.changes.map((c) => ({ uri: c.path.uri, path: c.path.rel, oldText: c.before.text, newText: c.after ?? "" }));
+  const external = plan.changes.some((c) => c.path.external) || plan.dirs.some((d) => d.external);
+  const decision = await opts.authorize?.({ kind: "file_change", summary: shown.summary, diff: shown.diff, files, external });
+  if (decision && !decision.allowed) throw new WorkspaceError(`The change was not applied: ${decision.reason}`);
+  if (decision?.accepted) {
+    plan = takeAccepted(plan, decision.accepted);
+    if (!plan.changes.length && !plan.dirs.length) return unchanged(["The review kept none of the change."]);
+    shown = showPlan(set.tool, plan);
+  }
   return core.exclusive(async () => {
-    const cancelled = () => new WorkspaceError("Cancelled; nothing was changed.");
     if (opts.signal?.aborted) throw cancelled();
-    let plan = await missingDirs(withoutNoOps(await planChangeSet(core, set, opts)));
-    if (!plan.changes.length && !plan.dirs.length) return unchanged();
-    let shown = showPlan(set.tool, plan);
-    const files = plan.changes.map((c) => ({ uri: c.path.uri, path: c.path.rel, oldText: c.before.text, newText: c.after ?? "" }));
-    const external = plan.changes.some((c) => c.path.external) || plan.dirs.some((d) => d.external);
-    const decision = await opts.authorize?.({ kind: "file_change", summary: shown.summary, diff: shown.diff, files, external });
-    if (decision && !decision.allowed) throw new WorkspaceError(`The change was not applied: ${decision.reason}`);
-    if (decision?.accepted) {
-      plan = takeAccepted(plan, decision.accepted);
-      if (!plan.changes.length && !plan.dirs.length) return unchanged(["The review kept none of the change."]);
-      shown = showPlan(set.tool, plan);
-    }
-    if (opts.signal?.aborted) throw cancelled();
+    const current = await rebaseOnCurrent(core.editor, plan);
+    if (current.notes.length) shown = showPlan(set.tool, current.plan);
     const meta = { sessionId: opts.sessionId, tool: set.tool, kind: "change" as const };
-    const { result, hashes } = await commitRecorded(core, plan, meta, shown);
-    await rememberWrites(core, opts.sessionId, plan, result, hashes);
-    return result;
+    const { result, hashes } = await commitRecorded(core, current.plan, meta, shown);
+    await rememberWrites(core, opts.sessionId, current.plan, result, hashes);
+    return current.notes.length ? { ...result, notes: [...current.notes, ...result.notes] } : result;
   });
 }
