@@ -95,7 +95,11 @@ export class Agent {
 
   /** Lists the sessions saved under the default root. */
   listSessions(): { sessions: SessionSummary[] } {
-    return { sessions: listHistories(this.deps.defaultRoot) };
+    try {
+      return { sessions: listHistories(this.deps.defaultRoot) };
+    } catch (err) {
+      throw new AgentRequestError(ErrorCodes.RequestFailed, (err as Error).message);
+    }
   }
 
   /** Resumes a saved session, replaying its history to the editor first. */

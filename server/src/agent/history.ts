@@ -173,16 +173,29 @@ export function listHistories(root: string): SessionSummary[] {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith(".jsonl"));
-  } catch {
-    return [];
+  } catch (err) {
+    // No folder yet is no sessions; a folder that cannot be read is a problem to report, not "none".
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw new Error(`Cannot list the saved sessions in ${dir}: ${(err as Error).message}`);
   }
   const out: SessionSummary[] = [];
   for (const name of names) {
     const file = path.join(dir, name);
     const sessionId = name.slice(0, -".jsonl".length);
-    out.push({ sessionId, title: readTitle(file), updatedAt: statSync(file).mtime.toISOString() });
+    const summary = summarize(file, sessionId);
+    if (summary) out.push(summary);
   }
   return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+}
+
+/** One log's summary; undefined when the file went away while listing (another server deleted it). */
+function summarize(file: string, sessionId: string): SessionSummary | undefined {
+  try {
+    return { sessionId, title: readTitle(file), updatedAt: statSync(file).mtime.toISOString() };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new Error(`Cannot read the saved session ${file}: ${(err as Error).message}`);
+  }
 }
 
 /** The first line of the first user text, as a title. */

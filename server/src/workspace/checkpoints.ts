@@ -6,6 +6,7 @@
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { encodeText } from "./encoding.js";
+import { errnoCode, WorkspaceError } from "./errors.js";
 import type { FileState } from "./file-state.js";
 import type { ResolvedPath } from "./paths.js";
 import { ensureStateDir } from "./state-dir.js";
@@ -95,13 +96,26 @@ export class CheckpointStore {
     return file.copy ? path.join(await this.dir(checkpoint.id), file.copy) : undefined;
   }
 
-  /** The checkpoint `id`, or undefined when there is none by that id. */
+  /**
+   * The checkpoint `id`, or undefined when there is none by that id. A manifest that exists but
+   * cannot be read or parsed is an error that says so, not "no such checkpoint".
+   */
   async get(id: string): Promise<Checkpoint | undefined> {
     if (!/^[\w.-]+$/.test(id)) return undefined;
+    const file = path.join(await this.dir(id), "manifest.json");
+    let text: string;
     try {
-      return JSON.parse(await readFile(path.join(await this.dir(id), "manifest.json"), "utf8")) as Checkpoint;
-    } catch {
-      return undefined;
+      text = await readFile(file, "utf8");
+    } catch (err) {
+      if (errnoCode(err) === "ENOENT") return undefined;
+      throw new WorkspaceError(`Checkpoint ${id} cannot be read (${(err as Error).message}).`);
+    }
+    try {
+      return JSON.parse(text) as Checkpoint;
+    } catch (err) {
+      throw new WorkspaceError(
+        `Checkpoint ${id} is damaged: ${file} is not valid JSON (${(err as Error).message}). Fix it or remove the folder ${path.dirname(file)}.`,
+      );
     }
   }
 

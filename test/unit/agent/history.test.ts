@@ -2,9 +2,10 @@
  * The conversation log after a crash: a log whose last line was cut off still takes new messages
  * that read back, instead of the next record being glued onto the torn line and lost with it.
  */
-import { appendFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { HistoryLog, readHistory } from "../../../server/src/agent/history.js";
+import { HistoryLog, listHistories, readHistory } from "../../../server/src/agent/history.js";
 import type { Message } from "../../../server/src/providers/messages.js";
 import { tempProject } from "../../helpers/agent-setup.js";
 
@@ -42,5 +43,19 @@ describe("HistoryLog.reopen", () => {
     reopened.append(user("two"));
     reopened.close();
     expect(readHistory(root, "s-clean")).toMatchObject({ messages: [user("one"), user("two")], skipped: 0 });
+  });
+});
+
+describe("listHistories", () => {
+  it("reports a conversations folder it cannot read instead of listing no sessions", () => {
+    const root = tempProject();
+    mkdirSync(path.join(root, ".agent-lsp"), { recursive: true });
+    // A file where the folder should be: readdir fails (ENOTDIR) the way EACCES would for a non-root user.
+    writeFileSync(path.join(root, ".agent-lsp", "conversations"), "");
+    expect(() => listHistories(root)).toThrow(/Cannot list the saved sessions in .*conversations/);
+  });
+
+  it("lists no sessions when the folder does not exist yet", () => {
+    expect(listHistories(tempProject())).toEqual([]);
   });
 });

@@ -104,3 +104,15 @@ describe("checkpoints, /undo and /restore", () => {
     expect(existsSync(p.at("x"))).toBe(false);
   });
 });
+
+describe("a damaged checkpoint", () => {
+  it("is reported as damaged, not as 'no such checkpoint'", async () => {
+    p = makeProject();
+    writeFileSync(p.at("a.txt"), "a0\n");
+    const r = await p.ws.apply({ tool: "t", ops: [write("a.txt", "a1\n")] }, { sessionId: S });
+    writeFileSync(p.at(`.agent-lsp/checkpoints/${r.checkpointId}/manifest.json`), "{ torn");
+    await expect(p.ws.restore(S, r.checkpointId!)).rejects.toThrow(`Checkpoint ${r.checkpointId} is damaged`);
+    await expect(p.ws.undo(S)).rejects.toThrow("not valid JSON");
+    expect(readFileSync(p.at("a.txt"), "utf8")).toBe("a1\n");
+  });
+});
