@@ -60,7 +60,7 @@ function takeAccepted(plan: Plan, accepted: NonNullable<Extract<GateDecision, { 
 }
 
 /** The result entry of each change (the old side of a move is folded into its new side). */
-function appliedFiles(plan: Plan, shown: ShownPlan, outcome: CommitOutcome): AppliedFile[] {
+function appliedFiles(shown: ShownPlan, outcome: CommitOutcome): AppliedFile[] {
   return [...shown.diffs].map(([c, d]) => ({
     path: c.path.rel,
     status: c.movedFrom ? "R" : c.after === null ? "D" : c.before.exists ? "M" : "A",
@@ -116,7 +116,7 @@ export async function commitRecorded(
   }
   const result: ApplyResult = {
     changed: true,
-    files: appliedFiles(plan, shown, outcome),
+    files: appliedFiles(shown, outcome),
     dirs: plan.dirs.map((d) => d.rel),
     diff: shown.diff,
     checkpointId: checkpoint.id,
