@@ -115,7 +115,7 @@ describe.skipIf(process.platform === "win32")("commands through the server", () 
     await expect(command(other, "stop", [jobId])).rejects.toThrow(/No process/);
     expect(processes.info(mine, jobId).running).toBe(true);
 
-    expect((await command(mine, "stop")).message).toBe(`Stopped ${jobId}.`);
+    expect((await command(mine, "stop")).message).toMatch(new RegExp(`^${jobId}: Stopped [12] process(es)? with SIGTERM\\.$`));
     expect(processes.info(mine, jobId).running).toBe(false);
   });
 });

@@ -3,8 +3,8 @@
  * the same per-session processes as the model's tools, so the user sees and stops what the agent
  * started in this session, and nothing else.
  */
-import { formatForegroundList, formatJobList } from "../exec/format.js";
-import { UnknownProcessError, type ProcessManager } from "../exec/processes.js";
+import { describeStop, formatForegroundList, formatJobList } from "../exec/format.js";
+import { UnknownProcessError, type ProcessManager, type StoppedProcess } from "../exec/processes.js";
 import type { SlashCommands } from "./slash-commands.js";
 
 /** What the handlers need: whose processes, and the manager that has them. */
@@ -33,22 +33,28 @@ export async function logsCommand(args: string[], { sessionId, processes }: Proc
 
 /**
  * `/stop [id]`: stops one process of the session (a background id, or a foreground command's
- * fg-N id), or, without an id, everything the session runs.
+ * fg-N id), or, without an id, everything the session runs. Says, per process, what the stop
+ * ended and what survived it.
  */
 export async function stopCommand(args: string[], { sessionId, processes }: ProcessCommandContext): Promise<string> {
   const id = args[0]?.trim();
   if (!id) {
     const stopped = await processes.stopSession(sessionId, "stopped by /stop");
-    return stopped.length ? `Stopped ${stopped.join(", ")}.` : "Nothing was running in this session.";
+    return stopped.length ? stopped.map(describeStopped).join("\n") : "Nothing was running in this session.";
   }
   const foreground = processes.killForeground(sessionId, "stop", id);
   if (foreground.length) {
-    await Promise.all(foreground.map((f) => f.settled));
-    return `Stopped ${foreground.map((f) => f.id).join(", ")}.`;
+    const stopped = await Promise.all(foreground.map(async (f) => ({ id: f.id, report: await f.settled })));
+    return stopped.map(describeStopped).join("\n");
   }
   describeOrExplain(processes, sessionId, id);
-  const wasRunning = await processes.stop(sessionId, id, "stopped by /stop");
-  return wasRunning ? `Stopped ${id}.` : `${id} had already ended (${processes.info(sessionId, id).status}).`;
+  const report = await processes.stop(sessionId, id, "stopped by /stop");
+  return report ? describeStopped({ id, report }) : `${id} had already ended (${processes.info(sessionId, id).status}).`;
+}
+
+/** `bg-1234: Stopped 3 processes with SIGTERM.` */
+function describeStopped({ id, report }: StoppedProcess): string {
+  return `${id}: ${report ? describeStop(report) : "it had ended by itself just before"}.`;
 }
 
 /** The job's description, or an error worded for the user (pointing at /logs, not at the tool). */

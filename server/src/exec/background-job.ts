@@ -1,6 +1,7 @@
 /**
- * One background job: a command started detached in its own process group, writing stdout and
- * stderr to one owner-only log file. The server keeps only the file offset the agent has read to.
+ * One background job: a command started detached in its own process group, with its
+ * containment marker (exec/marker.ts), writing stdout and stderr to one owner-only log file.
+ * The server keeps only the file offset the agent has read to.
  */
 import { loadExeca } from "./load-execa.js";
 import { boundedRegexTest } from "../util/bounded-regex.js";
@@ -8,9 +9,12 @@ import type { ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import { AnsiStreamStripper, incompleteEscapeStart, stripAnsi } from "./ansi.js";
 import { commandEnv } from "./env.js";
-import { DEFAULT_KILL_GRACE_MS, groupAlive, terminateGroup } from "./kill.js";
+import { DEFAULT_KILL_GRACE_MS } from "./kill.js";
 import { closeQuietly, completeUtf8Length, createOwnerOnlyLog, fileSize, firstCharBoundary, readRange } from "./log-file.js";
+import { carriesToken, markEnv } from "./marker.js";
 import { shellInvocation } from "./shell.js";
+import { terminateTree, type StopReport } from "./stop-tree.js";
+import { TreeWatch, type TreeSpec } from "./tree.js";
 
 /** Most output one read returns: the newest bytes win. */
 export const READ_LIMIT_BYTES = 32 * 1024;
@@ -45,6 +49,8 @@ export interface JobSpec {
   envDeny?: readonly string[];
   baseEnv?: NodeJS.ProcessEnv;
   killGraceMs?: number;
+  /** The job's containment token (exec/marker.ts), which every process it starts inherits. */
+  marker: string;
 }
 
 /** A background job. Its pid stays inside this class: the agent only ever sees the id. */
@@ -59,9 +65,10 @@ export class BackgroundJob {
   readonly leaderExited: Promise<void>;
   private exit?: { code: number | null; signal: NodeJS.Signals | null };
   private stoppedBecause?: string;
-  private treeGone = false;
   private readOffset = 0;
   private readonly grace: number;
+  private readonly tree: TreeSpec;
+  private readonly watch: TreeWatch;
 
   private constructor(
     spec: JobSpec,
@@ -73,6 +80,8 @@ export class BackgroundJob {
     this.cwd = spec.cwd;
     this.logPath = spec.logPath;
     this.grace = spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+    this.tree = { groups: child.pid === undefined ? [] : [child.pid], marked: (value) => carriesToken(value, spec.marker) };
+    this.watch = new TreeWatch(this.tree);
     this.leaderExited = new Promise((resolve) => {
       child.once("exit", (code, signal) => {
         this.exit = { code, signal };
@@ -94,7 +103,7 @@ export class BackgroundJob {
       // even while nobody reads (a pipe would fill up and block it).
       child = execa(shell.file, shell.args, {
         cwd: spec.cwd,
-        env: commandEnv(spec.baseEnv ?? process.env, spec.envDeny),
+        env: markEnv(commandEnv(spec.baseEnv ?? process.env, spec.envDeny), spec.marker),
         extendEnv: false,
         stdin: "ignore",
         stdout: log,
@@ -126,14 +135,14 @@ export class BackgroundJob {
     return this.isRunning() ? this.child.pid : undefined;
   }
 
-  /** Whether the shell or anything it started is still alive. */
+  /** Whether the shell or anything it started (in its group or not) is still alive. */
   isRunning(): boolean {
     if (!this.exit) return true;
-    if (this.treeGone || this.child.pid === undefined) return false;
-    // The shell may exit while what it started (`server &`) runs on in the group. Once the group
-    // is seen empty, that is final: its number could later be reused by an unrelated process.
-    if (!groupAlive(this.child.pid)) this.treeGone = true;
-    return !this.treeGone;
+    if (this.child.pid === undefined) return false;
+    // The shell may exit while what it started (`server &`, a `setsid` daemon) runs on. Once
+    // nothing is seen, that is final: the group's number could later be reused by an unrelated
+    // process.
+    return this.watch.alive();
   }
 
   /** One line: running, or how it ended. */
@@ -195,15 +204,24 @@ export class BackgroundJob {
     return { end, output: await this.read() };
   }
 
-  /** Stops the tree (SIGTERM, SIGKILL after the grace). False when it had already ended. */
-  async stop(reason: string): Promise<boolean> {
-    if (!this.isRunning()) return false;
+  /**
+   * Stops every process of the job (SIGTERM, SIGKILL after the grace) and says what that ended.
+   * Undefined when it had already ended.
+   */
+  async stop(reason: string): Promise<StopReport | undefined> {
+    if (!this.isRunning()) return undefined;
     this.stoppedBecause ??= reason;
-    await terminateGroup(this.child.pid!, this.grace);
+    const report = await terminateTree(this.tree, this.grace);
     // The exit event follows the group's end within a tick or two; wait for it briefly.
     await Promise.race([this.leaderExited, new Promise((r) => setTimeout(r, 500).unref())]);
-    this.treeGone = true;
-    return true;
+    // Survivors keep it listed as running: that is the truth.
+    if (!report.survivors.length) this.watch.markGone();
+    return report;
+  }
+
+  /** Which processes are the job's, for a stop of many jobs at once (the manager's stopAll). */
+  get treeSpec(): TreeSpec {
+    return this.tree;
   }
 
   /** Records why the job is being stopped by someone else (the manager's synchronous stopAll). */

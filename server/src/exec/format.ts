@@ -3,6 +3,7 @@
  */
 import type { JobOutput, WaitEnd } from "./background-job.js";
 import type { ForegroundInfo, JobInfo } from "./processes.js";
+import type { StopReport } from "./stop-tree.js";
 
 /** One line per job, or a sentence when there are none. */
 export function formatJobList(jobs: readonly JobInfo[], now = Date.now()): string {
@@ -52,4 +53,30 @@ export function formatAge(ms: number): string {
 function oneLine(command: string): string {
   const flat = command.replace(/\s*\n\s*/g, " ; ");
   return flat.length > 120 ? `${flat.slice(0, 117)}...` : flat;
+}
+
+/**
+ * What a stop did, as one sentence without the final period: how many processes it ended and
+ * with which signals, how many of them had left the command's process group, and every pid
+ * it could not end. Never claims more than the report shows.
+ */
+export function describeStop(report: StopReport): string {
+  const signals = report.escalated ? "SIGTERM, then SIGKILL" : "SIGTERM";
+  let text: string;
+  if (!report.counted) {
+    text = `Signalled its process group with ${signals} (this system has no /proc, so processes that left the group were not looked for)`;
+  } else if (report.stopped.length === 0) {
+    text = report.survivors.length ? "Stopped nothing" : "Nothing of it was still running";
+  } else {
+    const left = report.leftGroup.length;
+    const including = left ? ` (including ${left} that had left the command's process group)` : "";
+    text = `Stopped ${plural(report.stopped.length, "process", "processes")}${including} with ${signals}`;
+  }
+  if (!report.survivors.length) return text;
+  const list = report.survivors.map((s) => `pid ${s.pid} (${s.why})`).join(", ");
+  return `${text}; still running: ${list}`;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }

@@ -1,13 +1,17 @@
 /**
  * The process manager: one per server, in `ctx.services.processes`. It owns every process the
  * agent starts (foreground commands and background jobs), keyed by session, so a session only
- * ever reaches its own, by id, never by pid; and so shutdown can stop them all.
+ * ever reaches its own, by id, never by pid; and so shutdown can stop them all. Each command
+ * carries a containment marker of this manager (exec/marker.ts), so a stop also finds what
+ * left the command's process group.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { BackgroundJob, type JobOutput, type WaitEnd } from "./background-job.js";
-import { DEFAULT_KILL_GRACE_MS, terminateGroupsSync } from "./kill.js";
+import { DEFAULT_KILL_GRACE_MS } from "./kill.js";
+import { MarkerOwner } from "./marker.js";
 import { startCommand, type KillReason, type RunningCommand, type RunOptions } from "./runner.js";
+import { terminateTreeSync, type StopReport } from "./stop-tree.js";
 
 /** The key of the manager in `ToolContext.services`. */
 export const PROCESSES_SERVICE = "processes";
@@ -37,9 +41,19 @@ export interface ForegroundInfo {
   startedAt: number;
 }
 
-/** A foreground command being killed; `settled` resolves once its tree is gone. */
+/**
+ * A foreground command being killed; `settled` resolves once the stop is over, with what it
+ * ended (undefined when the command had ended by itself and left nothing behind).
+ */
 export interface KilledForeground extends ForegroundInfo {
-  settled: Promise<void>;
+  settled: Promise<StopReport | undefined>;
+}
+
+/** One process (foreground or background) a stop reached, and what stopping it ended. */
+export interface StoppedProcess {
+  id: string;
+  /** Undefined when it had ended by itself meanwhile and left nothing behind. */
+  report: StopReport | undefined;
 }
 
 /** A background job as `list` shows it. */
@@ -80,6 +94,8 @@ export class ProcessManager {
   private readonly foregrounds = new Map<string, ForegroundEntry>();
   private foregroundCount = 0;
   private closed = false;
+  /** Marks every command of this manager, so shutdown finds all of them by one prefix. */
+  private readonly owner = new MarkerOwner();
 
   constructor(options: ProcessManagerOptions = {}) {
     this.options = { ...options };
@@ -102,13 +118,14 @@ export class ProcessManager {
     toolCallId?: string,
   ): Promise<RunningCommand & { id: string }> {
     this.refuseWhenClosed();
+    const id = `fg-${++this.foregroundCount}`;
     const running = await startCommand({
       ...run,
       envDeny: this.envDeny,
       baseEnv: this.options.baseEnv,
       killGraceMs: this.options.killGraceMs,
+      marker: this.owner.token(id),
     });
-    const id = `fg-${++this.foregroundCount}`;
     this.foregrounds.set(id, { id, sessionId, toolCallId, command: run.command, startedAt: running.startedAt, running });
     void running.result.finally(() => this.foregrounds.delete(id));
     return Object.assign(running, { id });
@@ -131,7 +148,8 @@ export class ProcessManager {
     );
     return hits.map(({ id: fid, toolCallId, command, startedAt, running }) => {
       running.kill(reason);
-      return { id: fid, toolCallId, command, startedAt, settled: running.result.then(() => undefined) };
+      const settled = running.result.then((r) => r.killed?.stop ?? r.strays);
+      return { id: fid, toolCallId, command, startedAt, settled };
     });
   }
 
@@ -152,6 +170,7 @@ export class ProcessManager {
         envDeny: this.envDeny,
         baseEnv: this.options.baseEnv,
         killGraceMs: this.options.killGraceMs,
+        marker: this.owner.token(id),
       });
       const entry = { job, root: spec.root };
       this.jobs.set(id, entry);
@@ -192,44 +211,50 @@ export class ProcessManager {
     return this.job(sessionId, id).wait(options);
   }
 
-  /** Stops one job's tree. False when it had already ended. */
-  stop(sessionId: string, id: string, reason: string): Promise<boolean> {
+  /** Stops every process of one job and says what that ended. Undefined when it had already ended. */
+  stop(sessionId: string, id: string, reason: string): Promise<StopReport | undefined> {
     return this.job(sessionId, id).stop(reason);
   }
 
   /**
    * Stops everything the session runs: its background jobs and its foreground commands.
-   * Returns the ids of what was still running.
+   * Returns what was still running, each with what stopping it ended.
    */
-  async stopSession(sessionId: string, reason: string, killReason: KillReason = "stop"): Promise<string[]> {
+  async stopSession(sessionId: string, reason: string, killReason: KillReason = "stop"): Promise<StoppedProcess[]> {
     const fg = this.killForeground(sessionId, killReason);
     const jobs = [...this.jobs.values()]
       .map((e) => e.job)
       .filter((j) => j.sessionId === sessionId && j.isRunning());
-    await Promise.all([...jobs.map((j) => j.stop(reason)), ...fg.map((f) => f.settled)]);
-    return [...fg.map((f) => f.id), ...jobs.map((j) => j.id)];
+    const stopped = [
+      ...fg.map(async (f) => ({ id: f.id, report: await f.settled })),
+      ...jobs.map(async (j) => ({ id: j.id, report: await j.stop(reason) })),
+    ];
+    return Promise.all(stopped);
   }
 
   /**
    * Stops every process of every session, synchronously enough for an `exit` handler: SIGTERM
-   * to every group at once, then SIGKILL to what is still alive after a short grace. After this
-   * the manager starts nothing more.
+   * to every process any command of this manager started (its groups, and everything carrying
+   * this manager's marker), then SIGKILL to what is still alive after a short grace. Returns
+   * what that ended, which is also what a foreground command's pending result reports (one
+   * sweep covers them all, so its figures are the whole server's). After this the manager
+   * starts nothing more.
    */
-  stopAll(): void {
+  stopAll(): StopReport {
     this.closed = true;
     const groups: number[] = [];
-    for (const f of this.foregrounds.values()) {
-      // kill() sends SIGTERM synchronously and records the reason for the pending result.
-      f.running.kill("shutdown");
-      if (f.running.pid !== undefined) groups.push(f.running.pid);
-    }
+    for (const f of this.foregrounds.values()) if (f.running.pid !== undefined) groups.push(f.running.pid);
     for (const { job } of this.jobs.values()) {
       const pgid = job.groupId;
       if (pgid === undefined) continue;
       job.markStopped("the server shut down");
       groups.push(pgid);
     }
-    if (groups.length) terminateGroupsSync(groups, this.options.shutdownGraceMs ?? Math.min(DEFAULT_KILL_GRACE_MS, 1000));
+    // Finished commands may have left daemons outside any group: the marker finds them too.
+    const everything = { groups, marked: (value: string) => this.owner.owns(value) };
+    const report = terminateTreeSync(everything, this.options.shutdownGraceMs ?? Math.min(DEFAULT_KILL_GRACE_MS, 1000));
+    for (const f of this.foregrounds.values()) f.running.kill("shutdown", report);
+    return report;
   }
 
   private job(sessionId: string, id: string): BackgroundJob {

@@ -1,15 +1,20 @@
 /**
- * The foreground command runner: one shell command, its output interleaved and capped, its whole
- * process tree stopped on timeout or cancel. Background jobs live in background-job.ts.
+ * The foreground command runner: one shell command, its output interleaved and capped, and
+ * every process it started (its group, and what left the group: tree.ts) stopped on timeout or
+ * cancel, or when the shell exits and leaves them behind. Background jobs live in
+ * background-job.ts.
  */
 import { loadExeca } from "./load-execa.js";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { AnsiStreamStripper } from "./ansi.js";
 import { commandEnv } from "./env.js";
-import { DEFAULT_KILL_GRACE_MS, groupAlive, terminateGroup, type TerminateOutcome } from "./kill.js";
+import { DEFAULT_KILL_GRACE_MS } from "./kill.js";
+import { carriesToken, markEnv, MarkerOwner } from "./marker.js";
 import { OutputBuffer } from "./output-buffer.js";
 import { shellInvocation } from "./shell.js";
+import { terminateTree, type StopReport } from "./stop-tree.js";
+import { leftoversAlive, type TreeSpec } from "./tree.js";
 
 /** Why a command was killed before it ended by itself. */
 export type KillReason = "timeout" | "cancelled" | "kill_command" | "stop" | "shutdown";
@@ -30,6 +35,11 @@ export interface RunOptions {
   maxOutputBytes?: number;
   /** Grace between SIGTERM and SIGKILL. */
   killGraceMs?: number;
+  /**
+   * The command's containment token (exec/marker.ts), which every process it starts inherits.
+   * The process manager passes one; a command run on its own gets one of its own.
+   */
+  marker?: string;
 }
 
 /** How a command ended. */
@@ -43,10 +53,10 @@ export interface CommandResult {
   /** Bytes cut from the middle of `output`. */
   droppedBytes: number;
   durationMs: number;
-  /** Set when the tree was killed: why, in words, and whether SIGKILL was needed. */
-  killed?: { reason: KillReason; message: string; escalated: boolean };
-  /** The shell exited but left processes running in its group; they were stopped. */
-  strayProcessesStopped: boolean;
+  /** Set when the tree was killed: why, in words, and what the stop ended (and did not). */
+  killed?: { reason: KillReason; message: string; stop: StopReport };
+  /** The shell exited but left processes running (in its group or outside it); they were stopped. */
+  strays?: StopReport;
   /** The command could not be started at all (bad cwd, no shell). */
   spawnError?: string;
 }
@@ -60,8 +70,12 @@ export interface RunningCommand {
   readonly result: Promise<CommandResult>;
   /** The newest output so far (ANSI stripped), at most `maxChars` characters. */
   recentOutput(maxChars: number): string;
-  /** Stops the whole tree (SIGTERM, SIGKILL after the grace); the result says why. */
-  kill(reason: KillReason): void;
+  /**
+   * Stops every process of the command (SIGTERM, SIGKILL after the grace); the result says why.
+   * `stoppedBy` is the outcome of a stop someone else already made that covered this command
+   * (the manager's shutdown sweep): the result then reports that instead of stopping again.
+   */
+  kill(reason: KillReason, stoppedBy?: StopReport): void;
 }
 
 /** Starts `options.command` in its own process group. */
@@ -69,16 +83,18 @@ export async function startCommand(options: RunOptions): Promise<RunningCommand>
   const startedAt = Date.now();
   const output = new OutputBuffer(options.maxOutputBytes);
   if (options.signal?.aborted) {
-    const result = notStarted(startedAt, output, { reason: "cancelled", message: killMessage("cancelled", options), escalated: false });
+    const stop: StopReport = { counted: true, stopped: [], leftGroup: [], survivors: [], escalated: false };
+    const result = notStarted(startedAt, output, { reason: "cancelled", message: killMessage("cancelled", options), stop });
     return { pid: undefined, startedAt, result: Promise.resolve(result), recentOutput: () => "", kill: () => {} };
   }
 
   // Loaded here, not at module top: server start-up should not pay for execa.
   const { execa } = await loadExeca();
   const shell = shellInvocation(options.command);
+  const token = options.marker ?? standaloneToken();
   const child = execa(shell.file, shell.args, {
     cwd: options.cwd,
-    env: commandEnv(options.baseEnv ?? process.env, options.envDeny),
+    env: markEnv(commandEnv(options.baseEnv ?? process.env, options.envDeny), token),
     extendEnv: false,
     // No stdin: a command that prompts gets EOF instead of hanging the turn.
     stdin: "ignore",
@@ -108,14 +124,15 @@ export async function startCommand(options: RunOptions): Promise<RunningCommand>
     child.once("error", () => resolve({ error: true }));
   });
 
-  let killing: { reason: KillReason; outcome: Promise<TerminateOutcome> } | undefined;
+  const tree: TreeSpec = { groups: child.pid === undefined ? [] : [child.pid], marked: (value) => carriesToken(value, token) };
+  let killing: { reason: KillReason; outcome: Promise<StopReport> } | undefined;
   let over = false;
   const grace = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  const kill = (reason: KillReason) => {
+  const kill = (reason: KillReason, stoppedBy?: StopReport) => {
     // Once the shell exited the command finished on its own (leftovers are stopped anyway), and
     // after the result settles the pid may belong to someone else: never signal it then.
     if (killing || over || shellExited || child.pid === undefined) return;
-    killing = { reason, outcome: terminateGroup(child.pid, grace) };
+    killing = { reason, outcome: stoppedBy ? Promise.resolve(stoppedBy) : terminateTree(tree, grace) };
   };
   const timer = setTimeout(() => kill("timeout"), options.timeoutMs);
   const onAbort = () => kill("cancelled");
@@ -133,14 +150,14 @@ export async function startCommand(options: RunOptions): Promise<RunningCommand>
     }
     // The pipes close right after the shell exits, unless a process it left behind holds them.
     await within(streamsClosed, 100);
-    let strayProcessesStopped = false;
-    let outcome: TerminateOutcome | undefined;
-    if (!killing && child.pid !== undefined && process.platform !== "win32" && groupAlive(child.pid)) {
-      // A foreground command's tree ends with it: leftovers would outlive the turn unseen.
-      strayProcessesStopped = true;
-      outcome = await terminateGroup(child.pid, grace);
+    let strays: StopReport | undefined;
+    const ranMs = Date.now() - startedAt;
+    if (!killing && child.pid !== undefined && process.platform !== "win32" && leftoversAlive(tree, child.pid, ranMs)) {
+      // A foreground command's tree ends with it: leftovers (daemons included) would outlive the
+      // turn unseen.
+      strays = await terminateTree(tree, grace);
     }
-    if (killing) outcome = await killing.outcome;
+    const stop = killing && (await killing.outcome);
     over = true;
     options.signal?.removeEventListener("abort", onAbort);
     // A daemon outside the group could hold the pipes forever; stop reading after a moment.
@@ -151,12 +168,8 @@ export async function startCommand(options: RunOptions): Promise<RunningCommand>
       output: output.text(),
       droppedBytes: output.droppedBytes,
       durationMs: Date.now() - startedAt,
-      killed: killing && {
-        reason: killing.reason,
-        message: killMessage(killing.reason, options),
-        escalated: outcome?.escalated ?? false,
-      },
-      strayProcessesStopped,
+      killed: killing && stop && { reason: killing.reason, message: killMessage(killing.reason, options), stop },
+      strays,
     };
   })();
 
@@ -167,6 +180,15 @@ export async function startCommand(options: RunOptions): Promise<RunningCommand>
     recentOutput: (maxChars) => output.recent(maxChars),
     kill,
   };
+}
+
+let standaloneOwner: MarkerOwner | undefined;
+let standaloneCount = 0;
+
+/** A token for a command run without a process manager (tests, one-off runs). */
+function standaloneToken(): string {
+  standaloneOwner ??= new MarkerOwner();
+  return standaloneOwner.token(`run-${++standaloneCount}`);
 }
 
 /** Runs a command to its end. */
@@ -241,7 +263,6 @@ function notStarted(
     droppedBytes: 0,
     durationMs: Date.now() - startedAt,
     killed,
-    strayProcessesStopped: false,
     spawnError,
   };
 }

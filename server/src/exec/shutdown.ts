@@ -1,13 +1,18 @@
 /**
  * No orphans: whatever way the server ends (LSP exit, a signal, the editor dying without a word),
- * every process the agent started is stopped with it.
+ * every process the agent started is stopped with it, including those that left their
+ * command's process group (the manager finds them by their marker). Only SIGKILL to the server
+ * itself leaves no chance to do so.
  */
 import { constants } from "node:os";
+import { describeStop } from "./format.js";
 import { pidAlive } from "./kill.js";
+import type { StopReport } from "./stop-tree.js";
 
 /** What the hooks need from the process manager. */
 export interface StopsAll {
-  stopAll(): void;
+  /** Stops everything, synchronously; what it says it ended goes to the log. */
+  stopAll(): StopReport | void;
 }
 
 /** Options of installShutdownHooks. */
@@ -21,6 +26,8 @@ export interface ShutdownHookOptions {
   pollMs?: number;
   /** How the server exits; `process.exit` by default (tests pass their own). */
   exit?: (code: number) => void;
+  /** Where the line saying what shutdown stopped goes; stderr by default (stdout is protocol). */
+  log?: (line: string) => void;
 }
 
 /** Handle of the installed hooks. */
@@ -39,14 +46,22 @@ const SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
  */
 export function installShutdownHooks(processes: StopsAll, options: ShutdownHookOptions = {}): ShutdownHooks {
   const exit = options.exit ?? ((code: number) => process.exit(code));
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const originalPpid = process.ppid;
   let watched = options.parentPid ?? originalPpid;
 
-  const onExit = () => processes.stopAll();
+  const stopAll = () => {
+    const report = processes.stopAll();
+    // Nothing to say when nothing was running (a second call after dispose finds nothing).
+    if (report && (report.stopped.length || report.survivors.length)) {
+      log(`agent-lsp shutdown: ${describeStop(report)}.`);
+    }
+  };
+  const onExit = () => stopAll();
   process.on("exit", onExit);
 
   const onSignal = (signal: NodeJS.Signals) => {
-    processes.stopAll();
+    stopAll();
     exit(128 + (constants.signals[signal] ?? 15));
   };
   for (const signal of SIGNALS) process.on(signal, onSignal);
@@ -59,7 +74,7 @@ export function installShutdownHooks(processes: StopsAll, options: ShutdownHookO
   const watchdog = setInterval(() => {
     if (!parentGone()) return;
     clearInterval(watchdog);
-    processes.stopAll();
+    stopAll();
     exit(0);
   }, options.pollMs ?? 1000);
   // The watchdog alone must not keep the server alive.

@@ -4,7 +4,7 @@
  * read_only-class, `stop` included: it only stops what the agent itself started.
  */
 import { z } from "zod";
-import { describeWaitEnd, formatJobList, formatJobOutput } from "../exec/format.js";
+import { describeStop, describeWaitEnd, formatJobList, formatJobOutput } from "../exec/format.js";
 import { UnknownProcessError } from "../exec/processes.js";
 import { defineTool, errorResult, ToolError } from "./define-tool.js";
 import { requireProcessManager } from "./execute-command.js";
@@ -20,7 +20,7 @@ const input = z.object({
     .describe(
       "read: output since the last read (newest 32 KiB) and whether it still runs. " +
         "wait: block until it ends, `pattern` appears in new output, or timeout_secs pass; then read. " +
-        "stop: stop its whole process tree. list: this session's background processes.",
+        "stop: stop it and every process it started. list: this session's background processes.",
     ),
   id: z.string().optional().describe('The id execute_command returned, such as "bg-1234" (not needed for list).'),
   pattern: z.string().optional().describe("wait only: a JavaScript regular expression (multiline) to wait for in new output."),
@@ -63,9 +63,9 @@ export const backgroundProcessTool = defineTool({
           return formatJobOutput(processes.info(ctx.sessionId, id), output, heading);
         }
         case "stop": {
-          const wasRunning = await processes.stop(ctx.sessionId, id, "stopped by background_process");
+          const report = await processes.stop(ctx.sessionId, id, "stopped by background_process");
           const output = await processes.read(ctx.sessionId, id);
-          const heading = wasRunning ? "Stopped its whole process tree." : "It had already ended.";
+          const heading = report ? `${describeStop(report)}.` : "It had already ended.";
           return formatJobOutput(processes.info(ctx.sessionId, id), output, heading);
         }
       }

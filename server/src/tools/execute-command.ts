@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { ProgressHandle } from "../editor/editor.js";
 import { formatSeconds, type CommandResult, type RunningCommand } from "../exec/runner.js";
+import { describeStop } from "../exec/format.js";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "../exec/output-buffer.js";
 import { processManagerFrom, type ProcessManager } from "../exec/processes.js";
 import { defineTool, errorResult, textResult, ToolError } from "./define-tool.js";
@@ -31,7 +32,7 @@ const input = z.object({
     .positive()
     .max(MAX_TIMEOUT_SECS)
     .optional()
-    .describe(`Foreground only: seconds before the whole process tree is killed (default ${DEFAULT_TIMEOUT_SECS}, max ${MAX_TIMEOUT_SECS}).`),
+    .describe(`Foreground only: seconds before the command and every process it started are killed (default ${DEFAULT_TIMEOUT_SECS}, max ${MAX_TIMEOUT_SECS}).`),
   mode: z
     .enum(["foreground", "background"])
     .optional()
@@ -44,7 +45,7 @@ export const executeCommandTool = defineTool({
   description:
     "Run a shell command in the project root (or a cwd inside it) and return its exit code and its stdout and stderr " +
     "interleaved (ANSI colours stripped; long output keeps its beginning and end). stdin is closed. " +
-    `Foreground commands are killed with their whole process tree after timeout_secs (default ${DEFAULT_TIMEOUT_SECS}). ` +
+    `Foreground commands are killed after timeout_secs (default ${DEFAULT_TIMEOUT_SECS}), with every process they started. ` +
     'Use mode "background" for servers, watchers and anything long-running: it returns an id at once; ' +
     "then use background_process to read its output, wait for a pattern, or stop it.",
   input,
@@ -94,16 +95,16 @@ export function formatCommandResult(r: CommandResult): ToolResult {
   if (r.spawnError) return errorResult(`Could not start the command: ${r.spawnError}`);
   const lines: string[] = [];
   if (r.killed) {
-    const signals = r.killed.escalated ? "SIGTERM, then SIGKILL" : "SIGTERM";
-    lines.push(`Killed: ${r.killed.message}. The whole process tree was stopped (${signals}).`);
+    lines.push(`Killed: ${r.killed.message}. ${describeStop(r.killed.stop)}.`);
   } else if (r.signal) {
     lines.push(`Ended by signal ${r.signal} after ${formatSeconds(r.durationMs)}.`);
   } else {
     lines.push(`Exit code: ${r.exitCode} (${formatSeconds(r.durationMs)})`);
   }
-  if (r.strayProcessesStopped) {
+  if (r.strays) {
     lines.push(
-      'Note: the command left processes running after it exited; they were stopped. Use mode "background" for servers and watchers.',
+      `Note: the command left processes running after it exited. ${describeStop(r.strays)}. ` +
+        'Use mode "background" for servers and watchers.',
     );
   }
   lines.push("", r.output || "(no output)");

@@ -1,8 +1,10 @@
 /**
- * kill_command: stops a foreground command that is still running for this session (its whole
- * process tree). read_only-class: it can only stop what the agent itself started.
+ * kill_command: stops a foreground command that is still running for this session, with every
+ * process it started. read_only-class: it can only stop what the agent itself started.
  */
 import { z } from "zod";
+import { describeStop } from "../exec/format.js";
+import type { StopReport } from "../exec/stop-tree.js";
 import { defineTool, errorResult } from "./define-tool.js";
 import { requireProcessManager, summarizeCommand } from "./execute-command.js";
 
@@ -17,7 +19,7 @@ const input = z.object({
 export const killCommandTool = defineTool({
   name: "kill_command",
   description:
-    "Stop a foreground command started by execute_command that is still running in this session, with its whole process tree. " +
+    "Stop a foreground command started by execute_command that is still running in this session, with every process it started. " +
     "For background processes use background_process with action stop.",
   input,
   policyClass: "read_only",
@@ -32,7 +34,12 @@ export const killCommandTool = defineTool({
         ? errorResult(`No foreground command "${i.id}" is running in this session.`)
         : "No foreground command is running in this session.";
     }
-    await Promise.all(killed.map((k) => k.settled));
-    return killed.map((k) => `Killed ${k.id} ($ ${summarizeCommand(k.command, 80)}) and its process tree.`).join("\n");
+    const reports = await Promise.all(killed.map((k) => k.settled));
+    return killed.map((k, i) => `Killed ${k.id} ($ ${summarizeCommand(k.command, 80)}): ${stopSentence(reports[i])}`).join("\n");
   },
 });
+
+/** What killing one command ended, as a sentence. */
+function stopSentence(report: StopReport | undefined): string {
+  return report ? `${describeStop(report)}.` : "it had ended by itself just before.";
+}

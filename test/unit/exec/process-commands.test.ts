@@ -43,10 +43,10 @@ describe.skipIf(process.platform === "win32")("/logs and /stop", () => {
     const two = await start("sleep 100");
     const theirs = await start("sleep 100", "session-b");
     await expect(stopCommand([theirs.id], a())).rejects.toThrow(/No process/);
-    expect(await stopCommand([one.id], a())).toBe(`Stopped ${one.id}.`);
+    expect(await stopCommand([one.id], a())).toMatch(new RegExp(`^${one.id}: Stopped [12] process(es)? with SIGTERM\\.$`));
     expect(await stopCommand([one.id], a())).toMatch(new RegExp(`^${one.id} had already ended \\(stopped \\(stopped by /stop\\)`));
     const fg = await processes.startForeground("session-a", { command: "sleep 100", cwd: root, timeoutMs: 60_000 });
-    expect(await stopCommand([], a())).toBe(`Stopped ${fg.id}, ${two.id}.`);
+    expect(await stopCommand([], a())).toMatch(new RegExp(`^${fg.id}: Stopped [12] process(es)? with SIGTERM\\.\\n${two.id}: Stopped [12] process(es)? with SIGTERM\\.$`));
     expect((await fg.result).killed?.message).toBe("stopped by /stop");
     expect(await stopCommand([], a())).toBe("Nothing was running in this session.");
     expect(processes.info("session-b", theirs.id).running).toBe(true);
@@ -54,7 +54,7 @@ describe.skipIf(process.platform === "win32")("/logs and /stop", () => {
 
   it("/stop fg-N stops a foreground command", async () => {
     const fg = await processes.startForeground("session-a", { command: "sleep 100", cwd: root, timeoutMs: 60_000 });
-    expect(await stopCommand([fg.id], a())).toBe(`Stopped ${fg.id}.`);
+    expect(await stopCommand([fg.id], a())).toMatch(new RegExp(`^${fg.id}: Stopped [12] process(es)? with SIGTERM\\.$`));
     expect((await fg.result).killed?.reason).toBe("stop");
   });
 });

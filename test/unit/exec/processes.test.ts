@@ -116,11 +116,13 @@ describe.skipIf(process.platform === "win32")("background jobs", () => {
     const job = await start("echo $$; sleep 100 & echo $!; sleep 100");
     const pids = await pidsOf(job.id, 2);
     expect(pids.every((p) => !processGone(p))).toBe(true);
-    expect(await processes.stop(A, job.id, "stopped by the test")).toBe(true);
+    const report = await processes.stop(A, job.id, "stopped by the test");
+    expect(report).toMatchObject({ counted: true, leftGroup: [], survivors: [] });
+    expect(report!.stopped).toEqual(expect.arrayContaining(pids));
     expect(await survivors(pids)).toEqual([]);
     expect(processes.info(A, job.id)).toMatchObject({ running: false });
     expect(processes.info(A, job.id).status).toMatch(/^stopped \(stopped by the test\), ended by SIG(TERM|KILL)$/);
-    expect(await processes.stop(A, job.id, "again")).toBe(false);
+    expect(await processes.stop(A, job.id, "again")).toBeUndefined();
   });
 
   it("counts a job as running while what its shell started still runs", async () => {
@@ -187,7 +189,8 @@ describe.skipIf(process.platform === "win32")("foreground commands and shutdown"
     const theirs = await start("sleep 100", B);
     const fg = await processes.startForeground(A, { command: "sleep 100", cwd: root, timeoutMs: 60_000 });
     const stopped = await processes.stopSession(A, "stopped by /stop");
-    expect(stopped.sort()).toEqual([fg.id, mine.id].sort());
+    expect(stopped.map((s) => s.id).sort()).toEqual([fg.id, mine.id].sort());
+    expect(stopped.every((s) => s.report && s.report.stopped.length > 0 && !s.report.survivors.length)).toBe(true);
     expect((await fg.result).killed?.message).toBe("stopped by /stop");
     expect(processes.info(A, mine.id).running).toBe(false);
     expect(processes.info(B, theirs.id).running).toBe(true);
@@ -203,9 +206,11 @@ describe.skipIf(process.platform === "win32")("foreground commands and shutdown"
     const pids = [...jobPids, ...pidsIn(output.text), ...pidsIn(fg.recentOutput(50))];
     expect(pids).toHaveLength(4);
 
-    processes.stopAll();
+    const report = processes.stopAll();
     // Synchronous: checked before yielding to the event loop once.
     expect(pids.filter((p) => !processGone(p))).toEqual([]);
+    expect(report).toMatchObject({ escalated: true, survivors: [] });
+    expect(report.stopped).toEqual(expect.arrayContaining(pids));
     expect((await fg.result).killed?.message).toBe("the server shut down");
     await expect(start("true")).rejects.toThrow(/shutting down/);
   });

@@ -80,7 +80,7 @@ describe.skipIf(process.platform === "win32")("runCommand", () => {
     const started = Date.now();
     const result = await run("echo $$; sleep 100 & echo $!; sleep 100 & echo $!; wait", { timeoutMs: 500 });
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(result.killed).toEqual({ reason: "timeout", message: "timed out after 0.5 s", escalated: false });
+    expect(result.killed).toMatchObject({ reason: "timeout", message: "timed out after 0.5 s", stop: { escalated: false, survivors: [] } });
     const pids = pidsIn(result.output);
     expect(pids).toHaveLength(3);
     expect(await survivors(pids)).toEqual([]);
@@ -90,7 +90,7 @@ describe.skipIf(process.platform === "win32")("runCommand", () => {
     const started = Date.now();
     const result = await run("trap '' TERM; echo $$; sleep 100 & echo $!; wait", { timeoutMs: 300, killGraceMs: 400 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(650);
-    expect(result.killed).toMatchObject({ reason: "timeout", escalated: true });
+    expect(result.killed).toMatchObject({ reason: "timeout", stop: { escalated: true, survivors: [] } });
     expect(result.signal).toBe("SIGKILL");
     expect(await survivors(pidsIn(result.output))).toEqual([]);
   });
@@ -124,7 +124,7 @@ describe.skipIf(process.platform === "win32")("runCommand", () => {
     const result = await run("sleep 100 >/dev/null 2>&1 & echo $!");
     expect(Date.now() - started).toBeLessThan(2000);
     expect(result.exitCode).toBe(0);
-    expect(result.strayProcessesStopped).toBe(true);
+    expect(result.strays).toMatchObject({ stopped: pidsIn(result.output), survivors: [] });
     expect(await survivors(pidsIn(result.output))).toEqual([]);
   });
 
@@ -132,7 +132,7 @@ describe.skipIf(process.platform === "win32")("runCommand", () => {
     const started = Date.now();
     const result = await run("sleep 100 & echo $!");
     expect(Date.now() - started).toBeLessThan(2000);
-    expect(result.strayProcessesStopped).toBe(true);
+    expect(result.strays).toMatchObject({ stopped: pidsIn(result.output), survivors: [] });
     expect(await survivors(pidsIn(result.output))).toEqual([]);
   });
 
