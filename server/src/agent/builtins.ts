@@ -3,6 +3,7 @@
  */
 import type { Config } from "../config/schema.js";
 import { PROCESSES_SERVICE, ProcessManager } from "../exec/processes.js";
+import type { StopReport } from "../exec/stop-tree.js";
 import { providerKeyEnvNames } from "../providers/registry.js";
 import { commandTools } from "../tools/command-tools.js";
 import { fileTools } from "../tools/file-tools.js";
@@ -17,7 +18,8 @@ import type { SlashCommands } from "./slash-commands.js";
 export interface Builtins {
   /** The processes the agent started (stopped by dispose, and by the shutdown hooks). */
   processes: ProcessManager;
-  dispose(): Promise<void>;
+  /** Stops every process the agent started; says what that ended. */
+  dispose(): Promise<StopReport>;
 }
 
 /** Registers the built-in tools into `registry`. */
@@ -35,7 +37,7 @@ export function registerBuiltinTools(
   return {
     processes,
     async dispose() {
-      processes.stopAll();
+      return processes.stopAll();
     },
   };
 }

@@ -7,6 +7,7 @@ import type { Editor } from "../editor/editor.js";
 import { createPolicyGate } from "../policy/gate.js";
 import type { ToolGate } from "../policy/types.js";
 import { ToolRegistry } from "../tools/registry.js";
+import { describeShutdownStop } from "../exec/format.js";
 import { FileLogger, type Logger } from "../util/log.js";
 import { cleanupTempFiles } from "../workspace/journal.js";
 import { registerBuiltinTools } from "./builtins.js";
@@ -81,7 +82,8 @@ export function createRuntime(options: {
     commands,
     async dispose() {
       await agent.shutdown();
-      await builtins.dispose();
+      const line = describeShutdownStop(await builtins.dispose());
+      if (line) logger.info(line);
     },
   };
 }

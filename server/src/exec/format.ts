@@ -77,6 +77,15 @@ export function describeStop(report: StopReport): string {
   return `${text}; still running: ${list}`;
 }
 
+/**
+ * The log line of a shutdown's stop, or undefined when it had nothing to stop (a second stop
+ * after dispose finds nothing, and says nothing).
+ */
+export function describeShutdownStop(report: StopReport | void): string | undefined {
+  if (!report || (!report.stopped.length && !report.survivors.length)) return undefined;
+  return `agent-lsp shutdown: ${describeStop(report)}.`;
+}
+
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }

@@ -5,7 +5,7 @@
  * itself leaves no chance to do so.
  */
 import { constants } from "node:os";
-import { describeStop } from "./format.js";
+import { describeShutdownStop } from "./format.js";
 import { pidAlive } from "./kill.js";
 import type { StopReport } from "./stop-tree.js";
 
@@ -51,11 +51,8 @@ export function installShutdownHooks(processes: StopsAll, options: ShutdownHookO
   let watched = options.parentPid ?? originalPpid;
 
   const stopAll = () => {
-    const report = processes.stopAll();
-    // Nothing to say when nothing was running (a second call after dispose finds nothing).
-    if (report && (report.stopped.length || report.survivors.length)) {
-      log(`agent-lsp shutdown: ${describeStop(report)}.`);
-    }
+    const line = describeShutdownStop(processes.stopAll());
+    if (line) log(line);
   };
   const onExit = () => stopAll();
   process.on("exit", onExit);
