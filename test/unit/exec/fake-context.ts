@@ -2,7 +2,7 @@
  * A minimal ToolContext for the command tools: a real Workspace on a temp root, the shared fake
  * editor (with $/progress recorded), a gate the test controls, and a real ProcessManager.
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ProgressHandle } from "../../../server/src/editor/editor.js";
@@ -126,4 +126,15 @@ export function pidsIn(text: string): number[] {
     .map((l) => l.trim())
     .filter((l) => /^\d+$/.test(l))
     .map(Number);
+}
+
+/** The pid a process wrote to `file` (one line), once it has; throws after `ms`. */
+export async function pidFromFile(file: string, ms = 10_000): Promise<number> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+    if (/^\d+\n$/.test(text)) return Number(text);
+    if (Date.now() > deadline) throw new Error(`no pid was written to ${file} within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
