@@ -60,10 +60,12 @@ function oneLine(command: string): string {
  * with which signals, how many of them had left the command's process group, and every pid
  * it could not end. Never claims more than the report shows.
  */
-export function describeStop(report: StopReport): string {
+export function describeStop(report: StopReport, platform: NodeJS.Platform = process.platform): string {
   const signals = report.escalated ? "SIGTERM, then SIGKILL" : "SIGTERM";
   let text: string;
-  if (!report.counted) {
+  if (!report.counted && platform === "win32") {
+    text = "Ended its process tree with taskkill /T /F (processes that left the tree were not looked for)";
+  } else if (!report.counted) {
     text = `Signalled its process group with ${signals} (this system has no /proc, so processes that left the group were not looked for)`;
   } else if (report.stopped.length === 0) {
     text = report.survivors.length ? "Stopped nothing" : "Nothing of it was still running";

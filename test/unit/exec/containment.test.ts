@@ -27,7 +27,13 @@ describe("describeStop says what a stop ended, and never more", () => {
       "Signalled its process group with SIGTERM (this system has no /proc, so processes that left the group were not looked for)",
     ],
   ])("%o", (over, text) => {
-    expect(describeStop(report(over))).toBe(text);
+    expect(describeStop(report(over), "linux")).toBe(text);
+  });
+
+  it("names taskkill on Windows, where there are no process groups", () => {
+    expect(describeStop(report({ counted: false }), "win32")).toBe(
+      "Ended its process tree with taskkill /T /F (processes that left the tree were not looked for)",
+    );
   });
 });
 
