@@ -56,7 +56,21 @@ export function loadConfig(options: {
   if (options.initializationOptions !== undefined && options.initializationOptions !== null) {
     layers.push(validateLayer("initializationOptions", options.initializationOptions, errors));
   }
-  return { config: mergeLayers(layers.map((l) => l.values)), layers, errors };
+  const config = mergeLayers(layers.map((l) => l.values));
+  const sources = keySources(layers);
+  if (Object.keys(sources).length) config.keySources = sources;
+  return { config, layers, errors };
+}
+
+/** The layer each provider's `api_key` came from: the last that sets it, as later layers win. */
+function keySources(layers: ConfigLayer[]): Record<string, string> {
+  const sources: Record<string, string> = {};
+  for (const layer of layers) {
+    for (const [name, table] of Object.entries(layer.values.providers ?? {})) {
+      if (table.api_key !== undefined) sources[name] = layer.source;
+    }
+  }
+  return sources;
 }
 
 /** Project layers already reported for what they tried to widen (reported once per server). */

@@ -45,6 +45,8 @@ export const configFileSchema = z
         max_retries: z.number().int().nonnegative().optional(),
         initial_delay_ms: z.number().int().nonnegative().optional(),
         max_delay_ms: z.number().int().positive().optional(),
+        /** Fractions allowed: tests (and impatient users) want less than a second. */
+        stream_idle_timeout_s: z.number().positive().optional(),
       })
       .strict()
       .optional(),
@@ -96,7 +98,13 @@ export interface Config {
   remember_approvals: boolean;
   approval_timeout_s: number;
   providers: Record<string, ProviderConfig>;
-  retry: { max_retries: number; initial_delay_ms: number; max_delay_ms: number };
+  retry: {
+    max_retries: number;
+    initial_delay_ms: number;
+    max_delay_ms: number;
+    /** Seconds a model's stream may send nothing (not even a keep-alive ping) before it counts as broken. */
+    stream_idle_timeout_s: number;
+  };
   tools: { provider_native: boolean; output_budget: number };
   exec: { env_deny: string[] };
   log: { level: "error" | "warn" | "info" | "debug" };
@@ -112,6 +120,11 @@ export interface Config {
     /** More sensitive places (absolute or `~/...`), added to the built-in list (docs/safety.md). */
     sensitive_paths: string[];
   };
+  /**
+   * Where each provider's `api_key` was written (a file path or "initializationOptions"), so an
+   * authentication error can say which key to fix. Set by loadConfig; not a config key.
+   */
+  keySources?: Record<string, string>;
 }
 
 /** The defaults, in one place. */
@@ -124,7 +137,7 @@ export const DEFAULT_CONFIG: Config = {
   remember_approvals: false,
   approval_timeout_s: 600,
   providers: {},
-  retry: { max_retries: 4, initial_delay_ms: 1000, max_delay_ms: 30_000 },
+  retry: { max_retries: 4, initial_delay_ms: 1000, max_delay_ms: 30_000, stream_idle_timeout_s: 120 },
   tools: { provider_native: true, output_budget: 50_000 },
   exec: { env_deny: [] },
   log: { level: "info" },

@@ -46,8 +46,21 @@ describe("config precedence", () => {
   it("merges tables key by key across layers", () => {
     const { env, root } = setup('[retry]\nmax_retries = 9\n[providers.lmstudio]\ntype = "openai-compatible"\nbase_url = "http://127.0.0.1:1234/v1"', "[retry]\ninitial_delay_ms = 7");
     const { config } = loadConfig({ root, env, initializationOptions: { providers: { lmstudio: { model: "qwen" } } } });
-    expect(config.retry).toEqual({ max_retries: 9, initial_delay_ms: 7, max_delay_ms: DEFAULT_CONFIG.retry.max_delay_ms });
+    expect(config.retry).toEqual({ ...DEFAULT_CONFIG.retry, max_retries: 9, initial_delay_ms: 7 });
     expect(config.providers.lmstudio).toEqual({ type: "openai-compatible", base_url: "http://127.0.0.1:1234/v1", model: "qwen" });
+  });
+
+  it("remembers which layer wrote each provider's api_key, the last one winning", () => {
+    const { env, root } = setup('[providers.anthropic]\napi_key = "sk-ant-user-file"', '[providers.openai]\napi_key = "sk-project-file"');
+    const { config } = loadConfig({ root, env, initializationOptions: { providers: { anthropic: { api_key: "sk-ant-init" } } } });
+    expect(config.keySources).toEqual({ anthropic: "initializationOptions", openai: projectConfigPath(root) });
+  });
+
+  it("takes fractions of a second for stream_idle_timeout_s", () => {
+    const { env, root } = setup(undefined, "[retry]\nstream_idle_timeout_s = 0.3");
+    const { config, errors } = loadConfig({ root, env });
+    expect(errors).toEqual([]);
+    expect(config.retry.stream_idle_timeout_s).toBe(0.3);
   });
 });
 
