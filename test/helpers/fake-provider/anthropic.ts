@@ -48,6 +48,7 @@ export const format: WireFormat = {
   validate: (body, _path, headers) => validate(body, headers),
   writeError,
   writeTurn,
+  keepAlive: { event: "ping", data: { type: "ping" } },
 };
 
 function writeError(res: ServerResponse, error: NonNullable<FakeTurn["error"]>): void {

@@ -163,7 +163,7 @@ async function serveTurn(
     format.writeError(res, turn.error);
     return;
   }
-  const stream = new StreamWriter(res, turn);
+  const stream = new StreamWriter(res, turn, format.keepAlive);
   // `close` on the response fires both when we end it and when the client goes away.
   res.on("close", () => stream.close());
   const ctx: TurnContext = { res, body, path, signal: stream.signal, send: (event, data) => stream.send(event, data) };
@@ -181,14 +181,16 @@ async function serveTurn(
   if (!stream.signal.aborted) res.end();
 }
 
-/** Writes events for one turn, honouring its delay, its cut and the client's disconnect. */
+/** Writes events for one turn, honouring its delay, its cut, its stall and the client's disconnect. */
 class StreamWriter {
   private readonly controller = new AbortController();
   private sent = 0;
+  private stalled = false;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly turn: FakeTurn,
+    private readonly keepAlive?: WireFormat["keepAlive"],
   ) {}
 
   /** Aborted when the client disconnects or the turn's cut destroyed the connection. */
@@ -210,21 +212,44 @@ class StreamWriter {
       this.cut();
       return;
     }
+    const stall = this.turn.stall;
+    if (stall && !this.stalled && this.sent >= stall.afterEvents) await this.stallNow(stall);
     if (this.sent > 0 && this.turn.chunkDelayMs) await sleep(this.turn.chunkDelayMs, this.signal);
     if (this.signal.aborted) return;
-    if (!this.res.headersSent) {
-      // A format may have written its own headers (NDJSON, JSON arrays); otherwise it is SSE.
-      this.res.writeHead(200, {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-cache",
-        connection: "keep-alive",
-      });
-    }
-    const payload = typeof data === "string" ? data : JSON.stringify(data);
-    const frame = (event === undefined ? "" : `event: ${event}\n`) + `data: ${payload}\n\n`;
+    this.ensureHead();
     this.sent++;
-    await new Promise<void>((resolve) => this.res.write(frame, () => resolve()));
+    await this.write(frameOf(event, data));
     if (this.turn.cutAfterEvents !== undefined && this.sent >= this.turn.cutAfterEvents) this.cut();
+  }
+
+  private ensureHead(): void {
+    // A format may have written its own headers (NDJSON, JSON arrays); otherwise it is SSE.
+    if (this.res.headersSent) return;
+    this.res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+    });
+  }
+
+  private write(frame: string): Promise<void> {
+    return new Promise<void>((resolve) => this.res.write(frame, () => resolve()));
+  }
+
+  /** Writes nothing (but the pings asked for) until the client leaves or `forMs` passed. */
+  private async stallNow(stall: NonNullable<FakeTurn["stall"]>): Promise<void> {
+    this.stalled = true;
+    const ping = (): void => {
+      if (this.signal.aborted) return;
+      this.ensureHead();
+      void this.write(this.keepAlive ? frameOf(this.keepAlive.event, this.keepAlive.data) : ": keep-alive\n\n");
+    };
+    const timer = stall.pingEveryMs ? setInterval(ping, stall.pingEveryMs) : undefined;
+    try {
+      await (stall.forMs === undefined ? untilAborted(this.signal) : sleep(stall.forMs, this.signal));
+    } finally {
+      clearInterval(timer);
+    }
   }
 
   /** Kills the connection mid-body, as a dropped network or a crashed proxy would. */
@@ -233,6 +258,12 @@ class StreamWriter {
     this.close();
     this.res.destroy();
   }
+}
+
+/** One SSE frame. */
+function frameOf(event: string | undefined, data: unknown): string {
+  const payload = typeof data === "string" ? data : JSON.stringify(data);
+  return (event === undefined ? "" : `event: ${event}\n`) + `data: ${payload}\n\n`;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

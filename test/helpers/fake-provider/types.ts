@@ -41,6 +41,12 @@ export interface FakeTurn {
   chunkSize?: number;
   /** Start the stream, send the first text chunk, then stay open until the client disconnects. */
   hang?: boolean;
+  /**
+   * Go silent after `afterEvents` stream events (0: before even the response headers): write
+   * nothing until the client leaves, or for `forMs` and then carry on. With `pingEveryMs` the
+   * silence carries the format's keep-alive (Anthropic's `ping` event, an SSE comment elsewhere).
+   */
+  stall?: { afterEvents: number; forMs?: number; pingEveryMs?: number };
 }
 
 /** A request the fake received. */
@@ -77,4 +83,6 @@ export interface WireFormat {
   writeError(res: ServerResponse, error: NonNullable<FakeTurn["error"]>): void;
   /** Streams `turn` in the API's exact format. */
   writeTurn(turn: FakeTurn, ctx: TurnContext): Promise<void>;
+  /** The API's own keep-alive event, when it has one (else a stall's pings are SSE comments). */
+  keepAlive?: { event: string; data: unknown };
 }
