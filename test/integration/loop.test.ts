@@ -70,7 +70,8 @@ describe("turn loop", () => {
     expect(h.client.answerText()).toBe("Made it.");
     const statuses = h.client.updatesOf("status").map((u) => u.text);
     expect(statuses).toHaveLength(2);
-    expect(statuses[0]).toMatch(/Overloaded.*retrying in .* \(attempt 2 of 4\)/);
+    expect(statuses[0]).toMatch(/^retrying in \d+ ms: 529 overloaded \(attempt 2 of 4\)$/);
+    expect(statuses[1]).toBe("retrying in 0 ms: 429 rate limited (attempt 3 of 4)");
     expect(h.fake.requests).toHaveLength(3);
   });
 

@@ -5,6 +5,7 @@
  */
 import type { AssistantBlock, ToolCallBlock, Usage } from "../providers/messages.js";
 import { addUsage, ZERO_USAGE } from "../providers/messages.js";
+import { retryReason } from "../providers/errors.js";
 import type { Provider, ProviderRequest, ProviderStopReason } from "../providers/provider.js";
 
 /** Retry settings (config `[retry]`). */
@@ -47,7 +48,8 @@ export async function callModel(
     res.usage = usage;
     if (res.stop !== "error" || !res.retryable || res.emitted || attempt >= retry.maxRetries) return res;
     const delay = backoffDelay(attempt, retry, res.retryAfterMs);
-    sink.status(`${res.error} — retrying in ${formatSeconds(delay)} (attempt ${attempt + 2} of ${retry.maxRetries + 1})`);
+    const reason = retryReason({ status: res.errorStatus, message: res.error ?? "the call failed" });
+    sink.status(`retrying in ${formatSeconds(delay)}: ${reason} (attempt ${attempt + 2} of ${retry.maxRetries + 1})`);
     if (!(await sleep(delay, signal))) return { ...res, stop: "cancelled", error: undefined };
   }
 }
@@ -77,6 +79,8 @@ async function streamOnce(
   });
   try {
     for await (const ev of provider.stream(request, signal)) {
+      // Running totals: the newest counts, even when it arrives as the user cancels.
+      if (ev.type === "usage") usage = ev.usage;
       if (signal.aborted) break;
       switch (ev.type) {
         case "text_delta":
@@ -104,9 +108,6 @@ async function streamOnce(
             ...(ev.native ? { native: ev.native } : {}),
             ...(ev.providerData !== undefined ? { providerData: ev.providerData } : {}),
           });
-          break;
-        case "usage":
-          usage = addUsage(usage, ev.usage);
           break;
         case "stop":
           stop = ev.reason;

@@ -6,6 +6,8 @@
 import { Console } from "node:console";
 import type Anthropic from "@anthropic-ai/sdk";
 import { toAnthropicRequest, type RedactedThinkingData } from "./anthropic-convert.js";
+import { authHint, errorContext, providerErrorEvent, type ErrorContext } from "./errors.js";
+import { findStreamIdleError, idleLimitedFetch } from "./idle-fetch.js";
 import { memoizeAsync } from "../util/memo.js";
 import type { Usage } from "./messages.js";
 import { anthropicNativeToolByKind, anthropicNativeToolByName } from "./native/anthropic.js";
@@ -14,6 +16,8 @@ import type { Provider, ProviderEvent, ProviderRequest, ProviderSettings, Provid
 type Sdk = typeof import("@anthropic-ai/sdk");
 /** Loads the SDK once per process. */
 const loadSdk = memoizeAsync((): Promise<Sdk> => import("@anthropic-ai/sdk"));
+
+const DEFAULT_BASE_URL = "https://api.anthropic.com";
 
 /**
  * Creates the Anthropic provider. `settings.apiKey`/`baseUrl` fall back to the SDK's own
@@ -31,6 +35,7 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
       ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
       maxRetries: 0,
       ...(typeof timeout === "number" ? { timeout } : {}),
+      fetch: idleLimitedFetch(settings.streamIdleTimeoutMs),
       defaultHeaders: stringRecord(settings.options.headers),
       // stdout carries the LSP protocol only; the SDK's default logger writes info lines there.
       logger: new Console({ stdout: process.stderr, stderr: process.stderr }),
@@ -43,7 +48,8 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
     name: settings.name,
     type: settings.type,
     stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-      return streamMessages(getClient, request, signal, promptCaching);
+      const ctx = errorContext(settings, settings.baseUrl ?? DEFAULT_BASE_URL, signal);
+      return streamMessages(getClient, request, ctx, promptCaching);
     },
   };
 }
@@ -51,9 +57,10 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
 async function* streamMessages(
   getClient: () => Promise<Anthropic>,
   request: ProviderRequest,
-  signal: AbortSignal,
+  ctx: ErrorContext,
   promptCaching: boolean,
 ): AsyncGenerator<ProviderEvent> {
+  const signal = ctx.signal!;
   // Our own controller also stops the HTTP stream when the consumer stops iterating early.
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
@@ -72,8 +79,8 @@ async function* streamMessages(
         if (mapper.finished) return;
       }
     } catch (error) {
-      if (signal.aborted) return;
-      yield toErrorEvent(error, sdk, mapper.emittedContent);
+      const event = toErrorEvent(error, sdk, { ...ctx, emittedContent: mapper.emittedContent });
+      if (event) yield event;
       return;
     }
     // The SDK ends its iteration quietly when the request is aborted.
@@ -124,7 +131,9 @@ class StreamMapper {
   *map(event: Anthropic.RawMessageStreamEvent): Generator<ProviderEvent> {
     switch (event.type) {
       case "message_start":
+        // Input tokens are billed from here on: reported now, a cancelled turn still counts them.
         this.addUsage(event.message.usage);
+        yield { type: "usage", usage: { ...this.usage } };
         break;
       case "content_block_start":
         yield* this.start(event.index, event.content_block);
@@ -269,8 +278,12 @@ function parseToolInput(json: string, initial: unknown): unknown {
 /** Error types the API uses for passing trouble, in HTTP responses and mid-stream `error` events. */
 const TRANSIENT_ERROR_TYPES = new Set(["overloaded_error", "rate_limit_error", "api_error", "timeout_error"]);
 
-/** Maps anything the SDK threw to an error event; `emittedContent` makes a retry unsafe. */
-function toErrorEvent(error: unknown, sdk: Sdk, emittedContent: boolean): ProviderEvent {
+/**
+ * Maps anything the SDK threw to an error event (undefined for our own abort); content already
+ * emitted makes a retry unsafe.
+ */
+function toErrorEvent(error: unknown, sdk: Sdk, ctx: ErrorContext): ProviderEvent | undefined {
+  if (ctx.signal?.aborted) return undefined;
   if (error instanceof sdk.APIError && error.status !== undefined) {
     const status = error.status;
     const detail = error.apiMessage ?? error.message;
@@ -278,7 +291,7 @@ function toErrorEvent(error: unknown, sdk: Sdk, emittedContent: boolean): Provid
     const retryAfterMs = retryAfter(error.headers);
     return {
       type: "error",
-      message: `Anthropic API error ${status}${type}: ${detail}`,
+      message: `Anthropic API error ${status}${type}: ${detail}${authHint(status, ctx)}`,
       retryable: status === 408 || status === 409 || status === 429 || status >= 500,
       status,
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
@@ -290,15 +303,15 @@ function toErrorEvent(error: unknown, sdk: Sdk, emittedContent: boolean): Provid
     return {
       type: "error",
       message: `Anthropic stream error (${type}): ${error.apiMessage ?? error.message}`,
-      retryable: TRANSIENT_ERROR_TYPES.has(type) && !emittedContent,
+      retryable: TRANSIENT_ERROR_TYPES.has(type) && !ctx.emittedContent,
     };
   }
-  // Connection failures, and a body that broke off halfway (undici's "terminated").
-  const cause = error instanceof sdk.APIConnectionError ? describe(error.cause ?? error) : describe(error);
-  const message = emittedContent
-    ? `Anthropic: the stream closed before the response finished (${cause})`
-    : `Anthropic: connection failed (${cause})`;
-  return { type: "error", message, retryable: !emittedContent };
+  // A body that broke off after the user saw part of the answer (undici's "terminated").
+  if (ctx.emittedContent && !findStreamIdleError(error)) {
+    return { type: "error", message: `Anthropic: the stream closed before the response finished (${describe(error)})`, retryable: false };
+  }
+  // Connection failures (naming the base URL), silent streams, and anything unforeseen.
+  return providerErrorEvent(error, ctx);
 }
 
 function retryAfter(headers: Headers | undefined): number | undefined {

@@ -7,7 +7,8 @@
  * `@anthropic-ai/sdk`) all throw `{status, headers, error}` objects, and Node's fetch reports
  * network failures as `cause` chains with a `code`. So it works for any adapter and never loads an SDK.
  */
-import type { ProviderEvent } from "./provider.js";
+import { findStreamIdleError } from "./idle-fetch.js";
+import type { ProviderEvent, ProviderSettings } from "./provider.js";
 
 /** The `error` member of the ProviderEvent union. */
 export type ProviderErrorEvent = Extract<ProviderEvent, { type: "error" }>;
@@ -25,6 +26,19 @@ export interface ErrorContext {
   endpoint?: string;
   /** The caller's signal: an error once it fired is our own cancellation, not a failure. */
   signal?: AbortSignal;
+  /** Where the key came from, named when the provider refuses it (401/403). Never the key. */
+  keySource?: string;
+}
+
+/** The context of one call of the provider `settings` describe, before anything went out. */
+export function errorContext(settings: ProviderSettings, endpoint: string | undefined, signal: AbortSignal): ErrorContext {
+  return {
+    emittedContent: false,
+    provider: settings.name,
+    signal,
+    ...(endpoint ? { endpoint } : {}),
+    ...(settings.keySource ? { keySource: settings.keySource } : {}),
+  };
 }
 
 /** Network failures worth another try: the connection broke or timed out on the way. */
@@ -57,7 +71,7 @@ export function providerErrorEvent(err: unknown, ctx: ErrorContext): ProviderErr
     const status = e.status;
     const event: ProviderErrorEvent = {
       type: "error",
-      message: `${label} answered HTTP ${status}: ${bodyMessage(err)}`,
+      message: `${label} answered HTTP ${status}: ${bodyMessage(err)}${authHint(status, ctx)}`,
       status,
       retryable: isRetryableStatus(status) && !ctx.emittedContent,
     };
@@ -71,6 +85,8 @@ export function providerErrorEvent(err: unknown, ctx: ErrorContext): ProviderErr
     const code = stringOr(body.code) ?? stringOr(body.type);
     return streamErrorEvent({ message: stringOr(body.message) ?? describe(err), code }, ctx);
   }
+  const idle = findStreamIdleError(err);
+  if (idle) return { type: "error", message: `${label}: ${idle.message}`, retryable: !ctx.emittedContent };
   const network = networkFailure(err);
   if (network) {
     const where = ctx.endpoint ? ` at ${ctx.endpoint}` : "";
@@ -108,6 +124,36 @@ export function truncatedStreamEvent(ctx: ErrorContext): ProviderErrorEvent {
     message: `${label} closed the stream before the response was complete`,
     retryable: !ctx.emittedContent,
   };
+}
+
+/**
+ * For a refused key (401, 403): which key it was, so the user knows what to fix. Empty for any
+ * other status. Names the source only; the key itself never goes into a message.
+ */
+export function authHint(status: number, ctx: ErrorContext): string {
+  if (status !== 401 && status !== 403) return "";
+  const name = ctx.provider ?? "the provider";
+  if (!ctx.keySource) return ` (no API key is configured for ${name}: set api_key_env in [providers.${name}])`;
+  const access = status === 403 ? "; it may not have access to this model or project" : "";
+  return ` (the key came from ${ctx.keySource}${access})`;
+}
+
+/** What each retryable status means, for the retry notice ("529 overloaded"). */
+const STATUS_WORDS: Record<number, string> = {
+  408: "request timeout",
+  409: "conflict",
+  429: "rate limited",
+  500: "server error",
+  502: "bad gateway",
+  503: "unavailable",
+  504: "gateway timeout",
+  529: "overloaded",
+};
+
+/** A short reason for a retry notice: "529 overloaded", else the error's own message. */
+export function retryReason(error: { status?: number; message: string }): string {
+  if (error.status === undefined) return error.message;
+  return `${error.status} ${STATUS_WORDS[error.status] ?? (error.status >= 500 ? "server error" : "error")}`;
 }
 
 /** 408, 409 (lock contention), 429 and every 5xx (529 "overloaded" included) may pass on retry. */

@@ -6,7 +6,8 @@
 import { randomUUID } from "node:crypto";
 import type { GenerateContentResponse, GoogleGenAI, HttpOptions } from "@google/genai";
 import { toGeminiConfig, toGeminiContents, toProviderData } from "./gemini-convert.js";
-import { truncatedStreamEvent, type ErrorContext } from "./errors.js";
+import { errorContext, truncatedStreamEvent, type ErrorContext } from "./errors.js";
+import { idleLimitedFetch } from "./idle-fetch.js";
 import { geminiErrorEvent } from "./gemini-errors.js";
 import { memoizeAsync } from "../util/memo.js";
 import type { Provider, ProviderEvent, ProviderRequest, ProviderSettings, ProviderStopReason } from "./provider.js";
@@ -25,13 +26,12 @@ class ChunkTranslator {
   /** Set once text, thinking or a call went out: from then on a retry would repeat them. */
   emittedContent = false;
   private thinking: { text: string; signature?: string } | undefined;
+  private reportedUsage = "";
   private sawCall = false;
   private finishReason: string | undefined;
   private blockReason: string | undefined;
-  private usage: GenerateContentResponse["usageMetadata"];
 
   *push(chunk: GenerateContentResponse): Generator<ProviderEvent> {
-    if (chunk.usageMetadata) this.usage = chunk.usageMetadata; // running totals, not increments
     if (chunk.promptFeedback?.blockReason) this.blockReason = chunk.promptFeedback.blockReason;
     const candidate = chunk.candidates?.[0];
     if (candidate?.finishReason) this.finishReason = candidate.finishReason;
@@ -60,24 +60,30 @@ class ChunkTranslator {
         }
       }
     }
+    // Running totals, reported when they change: a cancelled turn still counts the prompt it sent.
+    if (chunk.usageMetadata) yield* this.reportUsage(chunk.usageMetadata);
   }
 
   *finish(ctx: ErrorContext): Generator<ProviderEvent> {
     yield* this.endThinking();
-    if (this.usage) {
-      const cached = this.usage.cachedContentTokenCount ?? 0;
-      yield {
-        type: "usage",
-        usage: {
-          // Gemini counts cached tokens inside the prompt; ours are the uncached rest.
-          inputTokens: (this.usage.promptTokenCount ?? 0) + (this.usage.toolUsePromptTokenCount ?? 0) - cached,
-          outputTokens: (this.usage.candidatesTokenCount ?? 0) + (this.usage.thoughtsTokenCount ?? 0),
-          cacheReadTokens: cached,
-          cacheWriteTokens: 0,
-        },
-      };
-    }
     yield this.stopEvent(ctx);
+  }
+
+  private *reportUsage(usage: NonNullable<GenerateContentResponse["usageMetadata"]>): Generator<ProviderEvent> {
+    const cached = usage.cachedContentTokenCount ?? 0;
+    const event: ProviderEvent = {
+      type: "usage",
+      usage: {
+        // Gemini counts cached tokens inside the prompt; ours are the uncached rest.
+        inputTokens: (usage.promptTokenCount ?? 0) + (usage.toolUsePromptTokenCount ?? 0) - cached,
+        outputTokens: (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0),
+        cacheReadTokens: cached,
+        cacheWriteTokens: 0,
+      },
+    };
+    const key = JSON.stringify(event.usage);
+    if (key !== this.reportedUsage) yield event;
+    this.reportedUsage = key;
   }
 
   private *endThinking(): Generator<ProviderEvent> {
@@ -140,14 +146,15 @@ function extraHeaders(options: Record<string, unknown>): Record<string, string> 
  * lives there) and keeps the SDK's own behaviour of no undici header/body timeouts: a thinking
  * model can be silent for minutes. The SDK only adds that dispatcher when it owns fetch.
  */
-function recordingFetch(seen: { headers?: Headers }): typeof fetch {
+function recordingFetch(seen: { headers?: Headers }, idleMs: number | undefined): typeof fetch {
+  const limited = idleLimitedFetch(idleMs);
   const key = Symbol.for("undici.globalDispatcher.1");
   return async (input, init) => {
     const global = (globalThis as Record<symbol, { dispatch?: (opts: object, handler: unknown) => boolean }>)[key];
     const dispatcher = global?.dispatch
       ? { dispatch: (opts: object, handler: unknown) => global.dispatch!({ ...opts, headersTimeout: 0, bodyTimeout: 0 }, handler) }
       : undefined;
-    const response = await fetch(input, { ...init, ...(dispatcher && { dispatcher }) } as RequestInit);
+    const response = await limited(input, { ...init, ...(dispatcher && { dispatcher }) } as RequestInit);
     seen.headers = response.headers;
     return response;
   };
@@ -174,23 +181,16 @@ export function createGeminiProvider(settings: ProviderSettings): Provider {
   let client: GoogleGenAI | undefined;
 
   async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
-    if (!settings.apiKey) {
-      yield { type: "error", message: `No API key for provider ${settings.name}: set GEMINI_API_KEY or GOOGLE_API_KEY, or api_key_env in [providers.${settings.name}]`, retryable: false };
-      return;
-    }
+    // A missing key never gets here: the registry refuses to create the provider without one.
     if (signal.aborted) return;
     const seen: { headers?: Headers } = {};
     const translator = new ChunkTranslator();
-    const context = (): ErrorContext => ({
-      emittedContent: translator.emittedContent,
-      provider: settings.name,
-      endpoint: settings.baseUrl ?? "https://generativelanguage.googleapis.com",
-      signal,
-    });
+    const base = errorContext(settings, settings.baseUrl ?? "https://generativelanguage.googleapis.com", signal);
+    const context = (): ErrorContext => ({ ...base, emittedContent: translator.emittedContent });
     try {
       const genai = await loadSdk();
       client ??= createClient(genai, settings);
-      const httpOptions: HttpOptions = { fetch: recordingFetch(seen) };
+      const httpOptions: HttpOptions = { fetch: recordingFetch(seen, settings.streamIdleTimeoutMs) };
       const chunks = await client.models.generateContentStream({
         model: request.model,
         contents: toGeminiContents(request.messages),

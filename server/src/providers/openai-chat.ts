@@ -5,7 +5,7 @@
  */
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
-import { providerErrorEvent, truncatedStreamEvent, type ErrorContext, type ProviderErrorEvent } from "./errors.js";
+import { errorContext, providerErrorEvent, truncatedStreamEvent, type ErrorContext, type ProviderErrorEvent } from "./errors.js";
 import { buildChatParams } from "./openai-chat-convert.js";
 import { disjointUsage, lazyOpenAIClient, parseArguments } from "./openai-client.js";
 import type { Provider, ProviderEvent, ProviderRequest, ProviderSettings, ProviderStopReason } from "./provider.js";
@@ -26,7 +26,7 @@ export function createOpenAIChatProvider(settings: ProviderSettings): Provider {
         yield { type: "error", message, retryable: false };
         return;
       }
-      const ctx: ErrorContext = { provider: settings.name, endpoint: settings.baseUrl, signal, emittedContent: false };
+      const ctx = errorContext(settings, settings.baseUrl, signal);
       const mapper = new ChatStreamMapper(ctx);
       try {
         const sdk = await getClient();

@@ -3,7 +3,7 @@
  * function tools, the native `apply_patch` tool, usage and stop reasons, on the `openai` SDK.
  */
 import type { ResponseOutputItem, ResponseStreamEvent, ResponseUsage } from "openai/resources/responses/responses";
-import { providerErrorEvent, streamErrorEvent, truncatedStreamEvent, type ErrorContext } from "./errors.js";
+import { errorContext, providerErrorEvent, streamErrorEvent, truncatedStreamEvent, type ErrorContext } from "./errors.js";
 import { disjointUsage, lazyOpenAIClient, parseArguments } from "./openai-client.js";
 import { APPLY_PATCH_CALL, APPLY_PATCH_KIND, buildResponsesParams } from "./openai-responses-convert.js";
 import type { Provider, ProviderEvent, ProviderRequest, ProviderSettings, ProviderStopReason } from "./provider.js";
@@ -22,17 +22,8 @@ export function createOpenAIResponsesProvider(settings: ProviderSettings): Provi
     name: settings.name,
     type: "openai",
     async *stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-      const ctx: ErrorContext = {
-        provider: settings.name,
-        endpoint: settings.baseUrl ?? DEFAULT_BASE_URL,
-        signal,
-        emittedContent: false,
-      };
-      if (!settings.apiKey) {
-        const message = `Provider "${settings.name}" has no API key: set OPENAI_API_KEY, or api_key_env in [providers.${settings.name}].`;
-        yield { type: "error", message, retryable: false };
-        return;
-      }
+      // A missing key never gets here: the registry refuses to create the provider without one.
+      const ctx = errorContext(settings, settings.baseUrl ?? DEFAULT_BASE_URL, signal);
       const patchName = request.nativeTools?.find((t) => t.kind === APPLY_PATCH_KIND)?.name ?? "apply_patch";
       const mapper = new ResponsesStreamMapper(ctx, patchName);
       try {

@@ -27,6 +27,10 @@ export type ProviderEvent =
       native?: { name: string; input: unknown; kind?: string };
       providerData?: unknown;
     }
+  /**
+   * Token counts of this call so far: running totals, the newest replaces the one before.
+   * Adapters report them as early as the API does, so a cancelled call still counts its input.
+   */
   | { type: "usage"; usage: Usage }
   | { type: "stop"; reason: ProviderStopReason; message?: string }
   | {
@@ -79,7 +83,16 @@ export interface ProviderSettings {
   name: string;
   type: ProviderType;
   apiKey?: string;
+  /**
+   * Where `apiKey` came from, for authentication errors ("the environment variable
+   * ANTHROPIC_API_KEY", "api_key in /home/me/.config/agent-lsp/config.toml"); never the key.
+   */
+  keySource?: string;
+  /** Why this provider cannot authenticate and what to set; undefined when it can (or needs no key). */
+  missingKey?: string;
   baseUrl?: string;
+  /** A response that sends nothing for this long is treated as a broken connection (0: never). */
+  streamIdleTimeoutMs?: number;
   /** Extra per-provider options from config (headers, organization, ...). */
   options: Record<string, unknown>;
 }

@@ -65,7 +65,7 @@ function guessProvider(model: string): string {
   );
 }
 
-/** Settings (type, key, base URL, options) of a provider name. */
+/** Settings (type, key and where it came from, base URL, options) of a provider name. */
 export function providerSettings(name: string, config: Config, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
   const table: ProviderConfig = config.providers[name] ?? {};
   const builtin = BUILTIN_PROVIDERS[name];
@@ -75,10 +75,47 @@ export function providerSettings(name: string, config: Config, env: NodeJS.Proce
   }
   const { type: _t, api_key, api_key_env, base_url, model: _m, ...options } = table;
   const keyEnv = api_key_env ? [api_key_env] : (builtin?.keyEnv ?? BUILTIN_PROVIDERS[type]?.keyEnv ?? []);
-  const apiKey = api_key ?? keyEnv.map((n) => env[n]).find((v) => v);
+  const key = resolveKey(name, api_key, keyEnv, config, env);
   const baseEnv = builtin?.baseUrlEnv ?? BUILTIN_PROVIDERS[type]?.baseUrlEnv;
   const baseUrl = base_url ?? (baseEnv ? env[baseEnv] : undefined) ?? builtin?.baseUrl;
-  return { name, type, apiKey: apiKey || undefined, baseUrl: baseUrl || undefined, options };
+  const settings: ProviderSettings = { name, type, apiKey: key?.value, baseUrl: baseUrl || undefined, options };
+  if (key) settings.keySource = key.source;
+  else if (needsKey(type, options)) settings.missingKey = missingKeyMessage(name, keyEnv, Boolean(api_key_env));
+  settings.streamIdleTimeoutMs = Math.round(config.retry.stream_idle_timeout_s * 1000);
+  return settings;
+}
+
+/** The key and a description of where it was found: config's api_key first, then the environment. */
+function resolveKey(
+  name: string,
+  apiKey: string | undefined,
+  keyEnv: string[],
+  config: Config,
+  env: NodeJS.ProcessEnv,
+): { value: string; source: string } | undefined {
+  if (apiKey) return { value: apiKey, source: `api_key in ${config.keySources?.[name] ?? `[providers.${name}]`}` };
+  const found = keyEnv.find((n) => env[n]);
+  return found ? { value: env[found]!, source: `the environment variable ${found}` } : undefined;
+}
+
+/** Headers that carry credentials on their own (a gateway's token in `headers`). */
+const AUTH_HEADERS = new Set(["authorization", "x-api-key", "x-goog-api-key", "api-key"]);
+
+/**
+ * Whether calls cannot work without a key. Compatible servers (Ollama, llama.cpp, vLLM) usually
+ * take none, and a credential sent in `headers` counts as one.
+ */
+function needsKey(type: ProviderType, options: Record<string, unknown>): boolean {
+  if (type === "openai-compatible") return false;
+  const headers = options.headers;
+  const names = typeof headers === "object" && headers !== null ? Object.keys(headers) : [];
+  return !names.some((h) => AUTH_HEADERS.has(h.toLowerCase()));
+}
+
+function missingKeyMessage(name: string, keyEnv: string[], named: boolean): string {
+  if (named) return `No API key for ${name}: ${keyEnv[0]} (named by [providers.${name}] api_key_env) is not set.`;
+  const vars = keyEnv.length > 1 ? `${keyEnv.slice(0, -1).join(", ")} or ${keyEnv.at(-1)},` : keyEnv[0];
+  return `No API key for ${name}: set ${vars ? `${vars} or ` : ""}[providers.${name}] api_key_env.`;
 }
 
 /** Whether a provider can be called: credentials present, or none needed. */
@@ -89,12 +126,11 @@ export function credentialStatus(name: string, config: Config, env: NodeJS.Proce
   } catch (err) {
     return { ok: false, detail: (err as Error).message };
   }
-  if (settings.apiKey) return { ok: true, detail: `key set${settings.baseUrl ? `, ${settings.baseUrl}` : ""}` };
-  // Compatible servers (Ollama, llama.cpp, vLLM) usually run without a key.
+  if (settings.missingKey) return { ok: false, detail: settings.missingKey };
+  const where = settings.baseUrl ? `, ${settings.baseUrl}` : "";
+  if (settings.keySource) return { ok: true, detail: `key set (${settings.keySource})${where}` };
   if (settings.type === "openai-compatible") return { ok: true, detail: `no key needed, ${settings.baseUrl ?? "no base_url set"}` };
-  const builtin = BUILTIN_PROVIDERS[name] ?? BUILTIN_PROVIDERS[settings.type];
-  const envs = config.providers[name]?.api_key_env ? [config.providers[name]!.api_key_env!] : (builtin?.keyEnv ?? []);
-  return { ok: false, detail: `no key: set ${envs.join(" or ") || "api_key_env"}` };
+  return { ok: true, detail: `credentials in headers${where}` };
 }
 
 /** Every provider name that config or the built-ins know. */
@@ -102,8 +138,13 @@ export function knownProviders(config: Config): string[] {
   return [...new Set([...Object.keys(BUILTIN_PROVIDERS), ...Object.keys(config.providers)])];
 }
 
-/** Creates the Provider for a settings record; the adapter module loads now, its SDK later. */
+/**
+ * Creates the Provider for a settings record; the adapter module loads now, its SDK later.
+ * Rejects at once when the provider has no key: no request could succeed, and the SDKs would
+ * only fail later with a message that does not say what to set.
+ */
 export async function createProvider(settings: ProviderSettings): Promise<Provider> {
+  if (settings.missingKey) throw new Error(settings.missingKey);
   switch (settings.type) {
     case "anthropic":
       return (await import("./anthropic.js")).createAnthropicProvider(settings);

@@ -6,9 +6,11 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ApiError } from "@google/genai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mergeLayers } from "../../../server/src/config/load.js";
 import { geminiErrorEvent } from "../../../server/src/providers/gemini-errors.js";
 import { createGeminiProvider } from "../../../server/src/providers/gemini.js";
 import type { ProviderEvent, ProviderSettings } from "../../../server/src/providers/provider.js";
+import { createProvider, providerSettings } from "../../../server/src/providers/registry.js";
 import { startFakeProvider, type FakeProvider } from "../../helpers/fake-provider/index.js";
 
 let fake: FakeProvider;
@@ -136,14 +138,15 @@ describe("gemini provider errors", () => {
       }
     }
     expect(Date.now() - abortedAt).toBeLessThan(200);
-    expect(events).toEqual([{ type: "text_delta", text: "first ch" }]);
+    // No error; the prompt's running token count came with the chunk and still counts.
+    expect(events.filter((e) => e.type !== "usage")).toEqual([{ type: "text_delta", text: "first ch" }]);
     expect(fake.violations).toEqual([]);
   });
 
   it("says which key is missing instead of calling the API without one", async () => {
-    const events = await collect(undefined, { apiKey: undefined });
-    expect(events).toEqual([expect.objectContaining({ type: "error", retryable: false })]);
-    expect((events[0] as { message: string }).message).toContain("GEMINI_API_KEY");
+    const config = mergeLayers([{ providers: { gemini: { base_url: fake.url } } }]);
+    const settings = providerSettings("gemini", config, {});
+    await expect(createProvider(settings)).rejects.toThrow("set GEMINI_API_KEY or GOOGLE_API_KEY, or [providers.gemini] api_key_env");
     expect(fake.requests).toHaveLength(0);
   });
 

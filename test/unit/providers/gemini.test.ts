@@ -221,11 +221,14 @@ describe("gemini provider", () => {
     expect(fake.violations).toEqual([]);
   });
 
-  it("reports usage with cached tokens once, from the final running totals", async () => {
+  it("reports usage with cached tokens as running totals, once per change, the last one final", async () => {
     fake.enqueue({ thinking: "Some thought.", text: "Answer text that spans chunks.", usage: { input: 100, output: 40, cacheRead: 60 } });
     const events = await collect([user("q")], { thinkingBudget: 256 });
     const usage = events.filter((e) => e.type === "usage");
-    expect(usage).toEqual([{ type: "usage", usage: { inputTokens: 100, outputTokens: 40, cacheReadTokens: 60, cacheWriteTokens: 0 } }]);
+    // The fake's chunks repeat the prompt count and add the output at the end: two changes.
+    expect(usage).toHaveLength(2);
+    expect(usage[0]).toMatchObject({ usage: { inputTokens: 100, cacheReadTokens: 60 } });
+    expect(usage.at(-1)).toEqual({ type: "usage", usage: { inputTokens: 100, outputTokens: 40, cacheReadTokens: 60, cacheWriteTokens: 0 } });
     expect(fake.violations).toEqual([]);
   });
 
