@@ -114,12 +114,13 @@ export class Agent {
       } catch (err) {
         throw new AgentRequestError(ErrorCodes.InvalidParams, (err as Error).message);
       }
-      const log = HistoryLog.reopen(root, sessionId, loaded.messages.length);
+      const log = HistoryLog.reopen(root, sessionId, loaded.lastSeq);
       const sessionRoot = loaded.header.cwd || root;
       session = new Session(sessionId, this.workspaceFor(sessionRoot), log, {
         mode: (loaded.mode || this.deps.config().safety) as SafetyMode,
         model: loaded.model || this.deps.config().model,
         history: loaded.messages,
+        failedPrompts: loaded.failedPrompts,
       });
       this.sessions.set(sessionId, session);
       unreadable = loaded.skipped;

@@ -6,6 +6,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "../providers/messages.js";
+import type { FailedPrompt } from "./session.js";
 
 /** The first line of every log. */
 export interface SessionHeader {
@@ -33,12 +34,25 @@ export interface SettingsRecord {
   model?: string;
 }
 
-type Record_ = SessionHeader | MessageRecord | SettingsRecord;
+/** Marks message `seq` (a prompt) as failed: its turn ended before the model answered it. */
+export interface FailedRecord {
+  type: "failed";
+  seq: number;
+  time: string;
+  error: string;
+}
+
+type Record_ = SessionHeader | MessageRecord | SettingsRecord | FailedRecord;
 
 /** What a log holds when read back. */
 export interface LoadedHistory {
   header: SessionHeader;
+  /** The messages the model sees (failed prompts left out). */
   messages: Message[];
+  /** Prompts whose turn failed before the model answered, with where they stood. */
+  failedPrompts: FailedPrompt[];
+  /** The last message number in the log (failed prompts included), to append after. */
+  lastSeq: number;
   mode: string;
   model: string;
   /** Lines that could not be read (a torn last line after a crash). */
@@ -82,6 +96,11 @@ export class HistoryLog {
     this.seq += 1;
     this.write({ type: "message", seq: this.seq, time: new Date().toISOString(), message });
     return this.seq;
+  }
+
+  /** Marks the prompt logged as `seq` as failed (see Session.retractPrompt). */
+  markFailed(seq: number, error: string): void {
+    this.write({ type: "failed", seq, time: new Date().toISOString(), error });
   }
 
   /** Records a mode or model change. */
@@ -133,7 +152,8 @@ export function readHistory(root: string, sessionId: string): LoadedHistory {
     throw new Error(`No session "${sessionId}" in ${conversationsDir(root)}.`);
   }
   let header: SessionHeader | undefined;
-  const messages: Message[] = [];
+  const records: MessageRecord[] = [];
+  const failed = new Map<number, string>();
   let mode = "";
   let model = "";
   let skipped = 0;
@@ -150,14 +170,27 @@ export function readHistory(root: string, sessionId: string): LoadedHistory {
       header = rec;
       mode = rec.mode;
       model = rec.model;
-    } else if (rec.type === "message") messages.push(rec.message);
+    } else if (rec.type === "message") records.push(rec);
+    else if (rec.type === "failed") failed.set(rec.seq, rec.error);
     else if (rec.type === "settings") {
       mode = rec.mode ?? mode;
       model = rec.model ?? model;
     }
   }
   if (!header) throw new Error(`Session log ${file} has no header line.`);
-  return { header, messages, mode, model, skipped };
+  return { header, ...splitFailed(records, failed), lastSeq: records.at(-1)?.seq ?? 0, mode, model, skipped };
+}
+
+/** Separates the prompts marked failed from the messages the model sees. */
+function splitFailed(records: MessageRecord[], failed: Map<number, string>): { messages: Message[]; failedPrompts: FailedPrompt[] } {
+  const messages: Message[] = [];
+  const failedPrompts: FailedPrompt[] = [];
+  for (const rec of records) {
+    const error = failed.get(rec.seq);
+    if (error !== undefined && rec.message.role === "user") failedPrompts.push({ at: messages.length, content: rec.message.content, error });
+    else messages.push(rec.message);
+  }
+  return { messages, failedPrompts };
 }
 
 /** A session as listed for the user. */

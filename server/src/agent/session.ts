@@ -2,7 +2,7 @@
  * A session: one conversation in one project, with its mode, model, history and log.
  */
 import type { SafetyMode } from "../config/schema.js";
-import type { Message, Usage } from "../providers/messages.js";
+import type { ContentBlock, Message, Usage } from "../providers/messages.js";
 import { ZERO_USAGE } from "../providers/messages.js";
 import type { Trust } from "../policy/types.js";
 import type { Workspace } from "../workspace/workspace.js";
@@ -15,9 +15,22 @@ export interface ActiveTurn {
   done: Promise<unknown>;
 }
 
+/**
+ * A prompt whose turn failed before the model answered it. It stays in the log and the replay,
+ * but out of `history`: the model never saw it, and the user believes it failed.
+ */
+export interface FailedPrompt {
+  /** How many history messages came before it (where the replay shows it). */
+  at: number;
+  content: ContentBlock[];
+  error: string;
+}
+
 /** One conversation. */
 export class Session {
+  /** What the model sees: every message it answered or will answer. */
   readonly history: Message[] = [];
+  readonly failedPrompts: FailedPrompt[] = [];
   mode: SafetyMode;
   model: string;
   trust: Trust = "operator";
@@ -31,21 +44,37 @@ export class Session {
     readonly id: string,
     readonly workspace: Workspace,
     readonly log: HistoryLog,
-    init: { mode: SafetyMode; model: string; history?: Message[] },
+    init: { mode: SafetyMode; model: string; history?: Message[]; failedPrompts?: FailedPrompt[] },
   ) {
     this.mode = init.mode;
     this.model = init.model;
     if (init.history) this.history.push(...init.history);
+    if (init.failedPrompts) this.failedPrompts.push(...init.failedPrompts);
   }
 
   get root(): string {
     return this.workspace.root;
   }
 
-  /** Appends a message to memory and to the log, in that order of durability: log first. */
-  append(message: Message): void {
-    this.log.append(message);
+  /** Appends a message to memory and to the log, in that order of durability: log first. Returns its log number. */
+  append(message: Message): number {
+    const seq = this.log.append(message);
     this.history.push(message);
+    return seq;
+  }
+
+  /**
+   * Takes `prompt` (logged as `seq`) back out of the history after its turn failed before the
+   * model answered: otherwise every later prompt would carry it along, and the model would act on
+   * a request the user saw fail. The log keeps it, marked failed. Returns false, changing nothing,
+   * when anything came after the prompt (then the turn did real work, which stays).
+   */
+  retractPrompt(prompt: Message, seq: number, error: string): boolean {
+    if (this.history[this.history.length - 1] !== prompt || prompt.role !== "user") return false;
+    this.history.pop();
+    this.log.markFailed(seq, error);
+    this.failedPrompts.push({ at: this.history.length, content: prompt.content, error });
+    return true;
   }
 }
 

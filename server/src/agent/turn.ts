@@ -4,7 +4,7 @@
  * and every message is logged before the loop moves on.
  */
 import type { Config } from "../config/schema.js";
-import type { ContentBlock, Usage } from "../providers/messages.js";
+import type { ContentBlock, Message, Usage } from "../providers/messages.js";
 import { addUsage, ZERO_USAGE } from "../providers/messages.js";
 import { estimateCost } from "../providers/pricing.js";
 import type { Provider } from "../providers/provider.js";
@@ -31,9 +31,23 @@ export interface TurnResult {
   error?: string;
 }
 
-/** Runs one turn of `session` for `prompt`. Never throws: failures end the turn as "error". */
-export async function runTurn(session: Session, prompt: ContentBlock[], deps: TurnDeps, signal: AbortSignal): Promise<TurnResult> {
-  session.append({ role: "user", content: prompt });
+/**
+ * Runs one turn of `session` for `prompt`. Never throws: failures end the turn as "error".
+ *
+ * A turn that fails before the model answered anything takes its prompt back out of the history
+ * (the log keeps it, marked failed): the user saw it fail, so it must not ride along with the
+ * next prompt. A turn that fails later keeps everything: the answer shown and the tools that
+ * ran are real, and the next prompt needs them as context.
+ */
+export async function runTurn(session: Session, content: ContentBlock[], deps: TurnDeps, signal: AbortSignal): Promise<TurnResult> {
+  const prompt: Message = { role: "user", content };
+  const promptSeq = session.append(prompt);
+  const endWithError = (usage: Usage, message: string): TurnResult => {
+    const retracted = session.retractPrompt(prompt, promptSeq, message);
+    const note = retracted ? `\n${NOT_SENT}` : "";
+    deps.editor.update(session.id, { kind: "error", message: `${message}${note}` });
+    return { stopReason: "error", usage, error: message };
+  };
   let usage = ZERO_USAGE;
   try {
     const { provider, model } = await deps.resolveProvider(session);
@@ -72,7 +86,7 @@ export async function runTurn(session: Session, prompt: ContentBlock[], deps: Tu
           step--;
           continue;
         }
-        return endWithError(session, deps, usage, response.error ?? "The provider failed.");
+        return endWithError(usage, response.error ?? "The provider failed.");
       }
       if (rewritten.calls.length === 0) return { stopReason: stopReasonOf(response.stop), usage };
       const results = await runToolCalls(session, rewritten.calls, deps, signal, rewritten.answers);
@@ -81,16 +95,14 @@ export async function runTurn(session: Session, prompt: ContentBlock[], deps: Tu
     return { stopReason: "max_turns", usage };
   } catch (err) {
     if (signal.aborted) return { stopReason: "cancelled", usage };
-    return endWithError(session, deps, usage, (err as Error).message);
+    return endWithError(usage, (err as Error).message);
   } finally {
     reportUsage(session, deps, usage);
   }
 }
 
-function endWithError(session: Session, deps: TurnDeps, usage: Usage, message: string): TurnResult {
-  deps.editor.update(session.id, { kind: "error", message });
-  return { stopReason: "error", usage, error: message };
-}
+/** Told with the error of a turn whose prompt was taken back. */
+export const NOT_SENT = "Your prompt was not sent to the model and is not part of the conversation; send it again once this is fixed.";
 
 function stopReasonOf(stop: string): StopReason {
   if (stop === "refusal") return "refusal";
@@ -103,6 +115,9 @@ function retryPolicy(config: Config) {
 }
 
 function reportUsage(session: Session, deps: TurnDeps, usage: Usage): void {
+  // A turn that used nothing (it failed before the model read a token) has nothing to report:
+  // a "$0.0000" line would only suggest the model was reached.
+  if (usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens === 0) return;
   session.usage = addUsage(session.usage, usage);
   const model = session.model.includes("/") ? session.model.slice(session.model.indexOf("/") + 1) : session.model;
   const cost = estimateCost(model, usage);

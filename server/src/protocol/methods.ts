@@ -79,7 +79,7 @@ export const METHODS: MethodSpec[] = [
     method: "agent/loadSession",
     direction: "client → server",
     kind: "request",
-    summary: "Resumes a saved session. Its history is replayed as `agent/update` notifications (`user_message`, `text`, `thought`, `tool_call`, `tool_call_update`) before the answer.",
+    summary: "Resumes a saved session. Its history is replayed as `agent/update` notifications (`user_message`, `text`, `thought`, `tool_call`, `tool_call_update`) before the answer. A prompt whose turn failed before the model answered replays as its `user_message` followed by an `error` saying it was not sent to the model; it is not part of the model's context.",
     params: loadSessionParams,
     result: "{ sessionId, mode, model }",
     errors: ["-32602 when no saved session has that id"],
@@ -110,7 +110,7 @@ export const METHODS: MethodSpec[] = [
     direction: "server → client",
     kind: "notification",
     summary:
-      "One streamed piece of a turn. `update.kind` is `user_message` (replays), `text` (the next piece of the answer), `thought`, `tool_call` ({id, name, title, input, status: pending|running|completed|failed}), `tool_call_update` ({id, status, output?, diff?}), `plan` ({entries: [{content, status, priority?}]}), `usage` ({inputTokens, outputTokens, cachedTokens, cost?, sessionCost?}), `status` ({text}, e.g. retries) or `error` ({message}).",
+      "One streamed piece of a turn. `update.kind` is `user_message` (replays), `text` (the next piece of the answer), `thought`, `tool_call` ({id, name, title, input, status: pending|running|completed|failed}), `tool_call_update` ({id, status, output?, diff?}), `plan` ({entries: [{content, status, priority?}]}), `usage` ({inputTokens, outputTokens, cachedTokens, cost?, sessionCost?}; not sent for a turn that used no tokens), `status` ({text}, e.g. \"retrying in 4 s: 529 overloaded (attempt 2 of 5)\") or `error` ({message}; when the turn failed before the model answered, it also says the prompt was not sent to the model and can be sent again).",
     paramsText: "{ sessionId: string, update: SessionUpdate }",
     errors: [],
     example: { params: { sessionId: "s-mx2dissa-d770rr", update: { kind: "text", text: "The test fails because " } } },
