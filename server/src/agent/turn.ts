@@ -32,7 +32,7 @@ export interface TurnResult {
 }
 
 /**
- * Runs one turn of `session` for `prompt`. Never throws: failures end the turn as "error".
+ * Runs one turn of `session` for the prompt `content`. Never throws: failures end the turn as "error".
  *
  * A turn that fails before the model answered anything takes its prompt back out of the history
  * (the log keeps it, marked failed): the user saw it fail, so it must not ride along with the
