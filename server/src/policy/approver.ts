@@ -124,7 +124,7 @@ export class Approver {
         {
           sessionId: p.session.sessionId,
           toolCall: { id: p.call.id, name: p.call.name, title: p.call.title, input: p.call.input },
-          summary: p.summary,
+          summary: promptSummary(p),
           rememberable: p.scopes.some((s) => s.rule !== undefined),
           ...(p.diff ? { diff: p.diff } : {}),
           ...(p.files ? { files: p.files } : {}),
@@ -144,7 +144,7 @@ export class Approver {
     await this.deps.book.remember(p.session, rules, persist);
     const notes: string[] = [];
     if (rules.length) notes.push(`Won't ask again ${persist ? "in this project" : "in this session"} for ${rules.map(describeRule).join("; ")}.`);
-    const never = [...new Set(p.scopes.map((s) => s.unremembered).filter((u): u is string => u !== undefined))];
+    const never = unrememberedReasons(p.scopes);
     if (never.length) notes.push(`Allowed this time only: ${never.join("; ")}.`);
     this.status(p, notes.join(" "));
   }
@@ -158,6 +158,20 @@ export class Approver {
 function withSensitiveHeadlines(p: Proposal): Proposal {
   const headlines = [...new Set(p.scopes.flatMap((s) => (s.sensitive ? [s.sensitive.headline] : [])))];
   return headlines.length ? { ...p, summary: `${headlines.join("; ")} — ${p.summary}` } : p;
+}
+
+/** Why parts of an action cannot be remembered, each once. */
+function unrememberedReasons(scopes: readonly Scope[]): string[] {
+  return [...new Set(scopes.map((s) => s.unremembered).filter((u): u is string => u !== undefined))];
+}
+
+/**
+ * The prompt's line: the summary and why parts without a headline of their own are not
+ * remembered (`commands run through "python" ...`), so the user knows before answering.
+ */
+function promptSummary(p: Proposal): string {
+  const never = unrememberedReasons(p.scopes.filter((s) => !s.sensitive));
+  return never.length ? `${p.summary} (${never.join("; ")})` : p.summary;
 }
 
 /** The reason a model gets when the user did not approve. */

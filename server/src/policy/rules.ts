@@ -6,6 +6,8 @@
 import path from "node:path";
 import type { PolicyClass } from "../tools/types.js";
 import { isInside } from "../workspace/paths.js";
+import { STATE_DIR } from "../workspace/state-dir.js";
+import { SETTINGS_CHANGE_REASON, settingsScope } from "./agent-settings.js";
 import { basename, cdTarget, effectiveWords, expandHome, parseCommandLine, type SimpleCommand } from "./command-line.js";
 
 /** One remembered approval. Directories are absolute. */
@@ -65,9 +67,6 @@ export function describeRule(rule: ApprovalRule): string {
   }
 }
 
-/** The folder of agent-lsp's own settings (config, remembered approvals) inside a project. */
-const SETTINGS_DIR = ".agent-lsp";
-
 /**
  * Scopes of a file change: that tool under each file's directory, plus each outside directory.
  * A change to agent-lsp's own settings (`.agent-lsp/`, where config and approvals live) is asked
@@ -76,10 +75,10 @@ const SETTINGS_DIR = ".agent-lsp";
 export function fileChangeScopes(tool: string, root: string, paths: readonly string[]): Scope[] {
   // A change that only creates folders names no file: the rule then covers the whole project.
   const dirs = paths.length ? paths.map((p) => path.dirname(path.resolve(root, p))) : [root];
-  const settings = path.join(root, SETTINGS_DIR);
+  const settings = path.join(root, STATE_DIR);
   const scopes: Scope[] = unique(dirs).map((dir) =>
     isInside(settings, dir)
-      ? { unremembered: "changes to agent-lsp's own settings are always asked", autoAllowed: false }
+      ? settingsScope(SETTINGS_CHANGE_REASON, `Change agent-lsp's own settings: ${path.relative(root, dir) || "."}/`, settings)
       : { rule: { kind: "file", tool, dir }, autoAllowed: true },
   );
   for (const dir of unique(dirs.filter((d) => !isInside(root, d)))) scopes.push(externalScope(dir, "write"));

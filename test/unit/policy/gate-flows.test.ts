@@ -88,13 +88,13 @@ describe("file changes", () => {
     expect(fx.classifier.requests[0]!.prompt).toContain("+new");
   });
 
-  it("a change to agent-lsp's own settings is asked even in auto mode and never remembered", async () => {
+  it("a change to agent-lsp's own settings is asked even in auto mode (the safety check may not allow it) and never remembered", async () => {
     const fx = gateFixture();
     const session = fx.session("auto");
-    fx.classifier.answer = '{"decision":"ask","reason":"settings"}';
+    fx.classifier.answer = '{"decision":"allow","reason":"looks routine"}';
     fx.editor.answers.push({ optionId: "allow_always" });
     await fx.gate.authorize(session, callOf(writeTool), writeTool, change(fx, ".agent-lsp/approvals.toml"), never);
-    expect(fx.classifier.requests).toHaveLength(1);
+    expect(fx.classifier.requests).toHaveLength(0);
     expect(fx.editor.permissions).toHaveLength(1);
     expect(fx.editor.statuses().join("\n")).toContain("Allowed this time only: changes to agent-lsp's own settings are always asked");
     await fx.gate.authorize(session, callOf(writeTool), writeTool, change(fx, ".agent-lsp/approvals.toml"), never);
