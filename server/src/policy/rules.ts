@@ -9,6 +9,7 @@ import { isInside } from "../workspace/paths.js";
 import { STATE_DIR } from "../workspace/state-dir.js";
 import { SETTINGS_CHANGE_REASON, settingsScope } from "./agent-settings.js";
 import { basename, cdTarget, effectiveWords, expandHome, parseCommandLine, type SimpleCommand } from "./command-line.js";
+import { neverRememberedReason } from "./launchers.js";
 
 /** One remembered approval. Directories are absolute. */
 export type ApprovalRule =
@@ -90,12 +91,6 @@ export function externalScope(dir: string, access: "read" | "write"): Scope {
   return { rule: { kind: "external", dir, access }, autoAllowed: false };
 }
 
-/** Programs that run whatever command they are given: approving one would approve everything. */
-const LAUNCHERS = new Set([
-  "sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "eval", "exec", "xargs", "sudo", "doas", "su", "env",
-  "command", "nohup", "time", "timeout", "nice", "ionice", "stdbuf", "source", ".", "parallel", "watch",
-]);
-
 /** Where a command line starts, for scoping what it does outside the project. */
 export interface CommandPlace {
   /** Absolute folder the line starts in. */
@@ -107,7 +102,7 @@ export interface CommandPlace {
 /**
  * Scopes of a command line: one per program it runs (`npm test && npm run lint` is "npm"), so a
  * remembered program never approves a line that also runs something else. Lines that hide a
- * command (substitution) or hand one to a launcher (`bash -c`, `xargs`) are never remembered.
+ * command (substitution) or hand one to a launcher (`bash -c`, `xargs`, `python`, `npx`) are never remembered.
  * With `place`, a program rule holds in this project only: running in a folder outside it (from
  * the start or after a `cd`) or redirecting output to a file outside it adds that folder's scope.
  */
@@ -124,8 +119,8 @@ export function commandScopes(command: string, place?: CommandPlace): Scope[] {
     if (place && cwd !== undefined) cwd = followCd(cmd, cwd, place.home);
     const program = effectiveWords(cmd.words)[0];
     if (program === undefined) continue;
-    const launcher = [cmd.words[0] ?? "", program].map(basename).find((w) => LAUNCHERS.has(w));
-    if (launcher) scopes.push({ unremembered: `commands run through "${launcher}" are never remembered`, autoAllowed: false });
+    const never = neverRememberedReason(cmd);
+    if (never) scopes.push({ unremembered: never, autoAllowed: false });
     else scopes.push({ rule: { kind: "program", program: basename(program) }, autoAllowed: false });
   }
   if (!scopes.length) scopes.push({ unremembered: "an empty command", autoAllowed: false });
