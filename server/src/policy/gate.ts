@@ -22,7 +22,9 @@ import { userConfigDir, userStateDir } from "../config/user-dirs.js";
 import { ApprovalBook } from "./rule-book.js";
 import { sensitivePlaces, type SensitivePlaces } from "./sensitive.js";
 import { sensitiveScopeOf, sensitiveScopes } from "./sensitive-scopes.js";
-import { commandScopes, externalScope, fileChangeScopes, ruleCovers, toolPathScope, toolScope, uniqueScopes, type Scope } from "./rules.js";
+import { agentSettingsPlaces } from "./agent-settings.js";
+import { commandScopes, type CommandPlace } from "./command-scopes.js";
+import { externalScope, fileChangeScopes, ruleCovers, toolPathScope, toolScope, uniqueScopes, type Scope } from "./rules.js";
 import { policyForTrust, trustRefusal } from "./trust.js";
 import type { GateCall, GateMetadata, GateSession, ToolGate } from "./types.js";
 
@@ -188,7 +190,7 @@ export class PolicyGate implements ToolGate {
     if (refusal) return deny(refusal);
     const memory = this.memory(call);
     if (memory.commands.has(action.command)) return ALLOW;
-    const scopes = commandScopes(action.command, { cwd: action.cwd, root: session.root, home: this.home() });
+    const scopes = await commandScopes(action.command, this.commandPlace(session, action.cwd));
     const decision = await this.approver.decide(
       {
         session,
@@ -226,7 +228,7 @@ export class PolicyGate implements ToolGate {
     const scopes: Scope[] = [];
     for (const p of external) scopes.push(externalScope(await folderOf(p), access));
     if (capability.policyClass === "read_only" || asksItself(capability)) return scopes;
-    if (command) return uniqueScopes([...scopes, ...commandScopes(command.command, { cwd: command.cwd, root: session.root, home: this.home() })]);
+    if (command) return uniqueScopes([...scopes, ...(await commandScopes(command.command, this.commandPlace(session, command.cwd)))]);
     const inside = capability.kind === "builtin" ? inputPaths(call.input, session.root).filter((p) => isInside(session.root, p)) : [];
     if (!inside.length) return [...scopes, toolScope(call.name, capability.policyClass)];
     for (const p of inside) scopes.push(toolPathScope(call.name, capability.policyClass, await folderOf(p)));
@@ -254,6 +256,12 @@ export class PolicyGate implements ToolGate {
   /** The sensitive places, with config `[policy] sensitive_paths` (read afresh: a reload applies at once). */
   private places(): SensitivePlaces {
     return sensitivePlaces(this.home(), this.deps.env ?? process.env, this.deps.config().policy.sensitive_paths);
+  }
+
+  /** Where a command starts, and which folders hold agent-lsp's settings for it. */
+  private commandPlace(session: GateSession, cwd: string): CommandPlace {
+    const settings = agentSettingsPlaces(session.root, { ...(this.deps.env ?? process.env), HOME: this.home() });
+    return { cwd, root: session.root, home: this.home(), settings };
   }
 
   private floor(session: GateSession, command: string, cwd: string): FloorHit | undefined {

@@ -8,8 +8,6 @@ import type { PolicyClass } from "../tools/types.js";
 import { isInside } from "../workspace/paths.js";
 import { STATE_DIR } from "../workspace/state-dir.js";
 import { SETTINGS_CHANGE_REASON, settingsScope } from "./agent-settings.js";
-import { basename, cdTarget, effectiveWords, expandHome, parseCommandLine, type SimpleCommand } from "./command-line.js";
-import { neverRememberedReason } from "./launchers.js";
 
 /** One remembered approval. Directories are absolute. */
 export type ApprovalRule =
@@ -89,72 +87,6 @@ export function fileChangeScopes(tool: string, root: string, paths: readonly str
 /** The scope of a path outside the project (its directory, or itself when it is one). */
 export function externalScope(dir: string, access: "read" | "write"): Scope {
   return { rule: { kind: "external", dir, access }, autoAllowed: false };
-}
-
-/** Where a command line starts, for scoping what it does outside the project. */
-export interface CommandPlace {
-  /** Absolute folder the line starts in. */
-  cwd: string;
-  root: string;
-  home: string;
-}
-
-/**
- * Scopes of a command line: one per program it runs (`npm test && npm run lint` is "npm"), so a
- * remembered program never approves a line that also runs something else. Lines that hide a
- * command (substitution) or hand one to a launcher (`bash -c`, `xargs`, `python`, `npx`) are never remembered.
- * With `place`, a program rule holds in this project only: running in a folder outside it (from
- * the start or after a `cd`) or redirecting output to a file outside it adds that folder's scope.
- */
-export function commandScopes(command: string, place?: CommandPlace): Scope[] {
-  const line = parseCommandLine(command);
-  const scopes: Scope[] = [];
-  const elsewhere: Scope[] = [];
-  if (line.opaque) {
-    scopes.push({ unremembered: "a command with $(...) or backticks is never remembered", autoAllowed: false });
-  }
-  let cwd = place?.cwd;
-  for (const cmd of line.commands) {
-    if (place) elsewhere.push(...outsideScopes(cmd, cwd, place));
-    if (place && cwd !== undefined) cwd = followCd(cmd, cwd, place.home);
-    const program = effectiveWords(cmd.words)[0];
-    if (program === undefined) continue;
-    const never = neverRememberedReason(cmd);
-    if (never) scopes.push({ unremembered: never, autoAllowed: false });
-    else scopes.push({ rule: { kind: "program", program: basename(program) }, autoAllowed: false });
-  }
-  if (!scopes.length) scopes.push({ unremembered: "an empty command", autoAllowed: false });
-  return uniqueScopes([...scopes, ...elsewhere]);
-}
-
-/** Files output may always go to: they are no place on disk. */
-const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
-
-/** What a simple command does outside the project: run there (`cwd` undefined: unknown), write there. */
-function outsideScopes(cmd: SimpleCommand, cwd: string | undefined, place: CommandPlace): Scope[] {
-  if (cwd === undefined) return [{ unremembered: "commands after a cd to a folder only the shell knows are never remembered", autoAllowed: false }];
-  const out: Scope[] = [];
-  if (!isInside(place.root, cwd)) out.push(externalScope(cwd, "write"));
-  for (const r of cmd.redirects) {
-    // `2>&1`, `>&-`: descriptors, not files.
-    if (!r.op.includes(">") || (r.op.endsWith("&") && /^(\d+|-)$/.test(r.target))) continue;
-    const target = expandHome(r.target, place.home);
-    if (HARMLESS_TARGETS.test(target)) continue;
-    if (/[$`*?[]/.test(target)) {
-      out.push({ unremembered: "output redirected to a file only the shell can name is never remembered", autoAllowed: false });
-      continue;
-    }
-    const abs = path.resolve(cwd, target);
-    if (!isInside(place.root, abs)) out.push(externalScope(path.dirname(abs), "write"));
-  }
-  return out;
-}
-
-/** Where a `cd` leaves the rest of the line; undefined when only the shell knows (`cd "$DIR"`). */
-function followCd(cmd: SimpleCommand, cwd: string, home: string): string | undefined {
-  const target = cdTarget(cmd, home);
-  if (target === undefined) return cwd;
-  return /[$`*?[]/.test(target) ? undefined : path.resolve(cwd, target);
 }
 
 /** The scope of a tool that has neither a path nor a command to scope by. */

@@ -9,7 +9,8 @@ import { approvalsPath, loadApprovals, saveApprovals } from "../../../server/src
 import { ensureApprovalKey } from "../../../server/src/policy/approvals-key.js";
 import { parseCommandLine, programOf } from "../../../server/src/policy/command-line.js";
 import { ApprovalBook } from "../../../server/src/policy/rule-book.js";
-import { commandScopes, fileChangeScopes, ruleCovers, type ApprovalRule } from "../../../server/src/policy/rules.js";
+import { commandScopes } from "../../../server/src/policy/command-scopes.js";
+import { fileChangeScopes, ruleCovers, type ApprovalRule, type Scope } from "../../../server/src/policy/rules.js";
 import { tempRoot } from "./setup.js";
 
 const ROOT = path.join(path.sep, "p");
@@ -61,8 +62,8 @@ describe("scopes", () => {
     ["sudo make install", [undefined]],
     ["echo $(whoami)", [undefined, "echo", "whoami"]],
     ["ls `pwd`", [undefined, "ls"]],
-  ] as [string, (string | undefined)[]][])("command %j is scoped to %j", (command, programs) => {
-    const scopes = commandScopes(command);
+  ] as [string, (string | undefined)[]][])("command %j is scoped to %j", async (command, programs) => {
+    const scopes = await commandScopes(command);
     expect(scopes.map((s) => (s.rule?.kind === "program" ? s.rule.program : undefined))).toEqual(programs);
     expect(scopes.every((s) => !s.autoAllowed)).toBe(true);
   });
@@ -71,7 +72,7 @@ describe("scopes", () => {
 describe("commandScopes in a project", () => {
   const root = path.join(path.sep, "home", "me", "app");
   const place = { cwd: root, root, home: path.join(path.sep, "home", "me") };
-  const outside = (s: ReturnType<typeof commandScopes>[number]) =>
+  const outside = (s: Scope) =>
     s.rule?.kind === "external" ? s.rule.dir : s.rule ? undefined : s.unremembered?.split(" ")[0];
   it.each([
     ["npm test > out.log 2>&1", []],
@@ -80,9 +81,9 @@ describe("commandScopes in a project", () => {
     ["cd .. && make", [path.join(path.sep, "home", "me")]],
     ["cd /tmp; cd -P x && make", [path.join(path.sep, "tmp"), path.join(path.sep, "tmp", "x")]],
     ['cd "$DIR" && make', ["commands"]],
-    ["make > $OUT", ["output"]],
-  ] as [string, (string | undefined)[]][])("%j is asked for %j outside", (command, dirs) => {
-    expect(commandScopes(command, place).map(outside).filter((d) => d !== undefined)).toEqual(dirs);
+    ["make > $OUT", ["writing"]],
+  ] as [string, (string | undefined)[]][])("%j is asked for %j outside", async (command, dirs) => {
+    expect((await commandScopes(command, place)).map(outside).filter((d) => d !== undefined)).toEqual(dirs);
   });
 });
 

@@ -1,0 +1,198 @@
+/**
+ * The scopes of a command line: what "don't ask again" may remember for it (one program rule per
+ * program it runs) and what it must be asked about besides (folders outside the project it runs
+ * in or writes to, agent-lsp's own settings). Targets are judged where they really are: through
+ * symlinks, and after the `cd`s of the line. Reads the disk (realpath), writes nothing.
+ */
+import path from "node:path";
+import { isInside, realpathOfNearest } from "../workspace/paths.js";
+import { agentSettingsPlaces, inAgentSettings, namesAgentSettings, SETTINGS_COMMAND_REASON, settingsPlaces, settingsScope, type SettingsPlaces } from "./agent-settings.js";
+import { folderOf, oneLine, shownPath } from "./call-facts.js";
+import { basename, cdTarget, effectiveWords, innerCommandLine, parseCommandLine, type SimpleCommand } from "./command-line.js";
+import { redirectTargets, writerTargets, type WrittenWord } from "./command-writes.js";
+import { neverRememberedReason } from "./launchers.js";
+import { externalScope, uniqueScopes, type Scope } from "./rules.js";
+import { globMayReach, resolveShellPath, type ShellPath } from "./shell-paths.js";
+
+/** Where a command line starts, for scoping what it does outside the project. */
+export interface CommandPlace {
+  /** Absolute folder the line starts in. */
+  cwd: string;
+  root: string;
+  home: string;
+  /** agent-lsp's settings and state folders (`agentSettingsPlaces`); by default from the environment and `home`. */
+  settings?: readonly string[];
+}
+
+/**
+ * Scopes of a command line: one per program it runs (`npm test && npm run lint` is "npm"), so a
+ * remembered program never approves a line that also runs something else. Lines that hide a
+ * command (substitution) or hand one to a launcher (`bash -c`, `xargs`, `python`, `npx`) are
+ * never remembered. With `place`, a program rule holds in this project only: running in a folder
+ * outside it (from the start or after a `cd`) or writing a file outside it (a redirection or a
+ * writer's argument, through symlinks) adds that folder's scope; reaching agent-lsp's settings
+ * adds a scope only the user can answer.
+ */
+export async function commandScopes(command: string, place?: CommandPlace): Promise<Scope[]> {
+  const line = parseCommandLine(command);
+  const scopes: Scope[] = [];
+  if (line.opaque) {
+    scopes.push({ unremembered: "a command with $(...) or backticks is never remembered", autoAllowed: false });
+  }
+  for (const cmd of line.commands) {
+    const scope = programScope(cmd);
+    if (scope) scopes.push(scope);
+  }
+  if (!scopes.length) scopes.push({ unremembered: "an empty command", autoAllowed: false });
+  if (!place) return uniqueScopes(scopes);
+  const judge = await LineJudge.create(place);
+  return uniqueScopes([...scopes, ...(await judge.line(command, place.cwd, 0))]);
+}
+
+/** The program rule of one simple command, or why it has none. */
+function programScope(cmd: SimpleCommand): Scope | undefined {
+  const program = effectiveWords(cmd.words)[0];
+  if (program === undefined) return undefined;
+  const never = neverRememberedReason(cmd);
+  if (never) return { unremembered: never, autoAllowed: false };
+  return { rule: { kind: "program", program: basename(program) }, autoAllowed: false };
+}
+
+/** What of the settings a command reaches: as shown in the prompt, and the path. */
+interface Reached {
+  shown: string;
+  path: string;
+}
+
+/** How deep `bash -c "bash -c ..."` is followed. */
+const MAX_DEPTH = 4;
+
+/** Files output may always go to: they are no place on disk. */
+const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
+
+/** Programs none of whose arguments are files (`echo .agent-lsp >> .gitignore` names no settings). */
+const NO_FILE_ARGUMENTS = new Set(["echo", "printf", "test", "[", "[[", "true", "false", ":"]);
+
+const UNKNOWN_CWD = "commands after a cd to a folder only the shell knows are never remembered";
+const UNKNOWN_TARGET = "writing to a file only the shell can name is never remembered";
+
+/** Judges the simple commands of a line where each runs. */
+class LineJudge {
+  private readonly resolved = new Map<string, Promise<ShellPath>>();
+
+  private constructor(
+    private readonly place: CommandPlace,
+    private readonly settings: SettingsPlaces,
+    private readonly realRoot: string,
+  ) {}
+
+  static async create(place: CommandPlace): Promise<LineJudge> {
+    const named = place.settings ?? agentSettingsPlaces(place.root, { ...process.env, HOME: place.home });
+    return new LineJudge(place, await settingsPlaces(named), await realpathOfNearest(place.root));
+  }
+
+  /** The scopes of every simple command of `text`, starting in `cwd` (undefined: unknown). */
+  async line(text: string, startCwd: string | undefined, depth: number): Promise<Scope[]> {
+    const out: Scope[] = [];
+    let cwd = startCwd;
+    for (const cmd of parseCommandLine(text).commands) {
+      out.push(...(await this.command(cmd, cwd)));
+      const inner = innerCommandLine(cmd.words);
+      if (inner !== undefined && depth < MAX_DEPTH) out.push(...(await this.line(inner, cwd, depth + 1)));
+      if (cwd !== undefined) cwd = followCd(cmd, cwd, this.place.home);
+    }
+    return out;
+  }
+
+  private async command(cmd: SimpleCommand, cwd: string | undefined): Promise<Scope[]> {
+    const out: Scope[] = [];
+    const settings = await this.reachedSettings(cmd, cwd);
+    if (settings) out.push(this.settingsScope(settings));
+    if (cwd === undefined) return [...out, { unremembered: UNKNOWN_CWD, autoAllowed: false }];
+    const outsideCwd = this.outsideFolder(cwd, await realpathOfNearest(cwd));
+    if (outsideCwd !== undefined) out.push(externalScope(outsideCwd, "write"));
+    for (const written of [...redirectTargets(cmd), ...writerTargets(cmd)]) out.push(...(await this.written(written, cwd)));
+    return out;
+  }
+
+  /** The scope a written file adds: none in the project, its folder outside it, the settings' own. */
+  private async written(w: WrittenWord, cwd: string): Promise<Scope[]> {
+    const target = await this.resolve(w.word, cwd, w.follow);
+    if (target.kind === "unknown") return [{ unremembered: UNKNOWN_TARGET, autoAllowed: false }];
+    const [abs, real] = target.kind === "glob" ? [target.dir, target.realDir] : [target.abs, target.real];
+    if (HARMLESS_TARGETS.test(abs)) return [];
+    if (inAgentSettings(this.settings, abs, real)) return [this.settingsScope({ shown: shownPath(abs, this.place.root), path: abs })];
+    const outside = this.outsideFolder(abs, real);
+    return outside === undefined ? [] : [externalScope(await folderOf(outside), "write")];
+  }
+
+  /**
+   * What of agent-lsp's settings the command reaches, if anything: the folder it runs in, or a word
+   * or redirection naming a settings folder by name, as a path (through symlinks and `..`), or as
+   * a glob that may match one.
+   */
+  private async reachedSettings(cmd: SimpleCommand, cwd: string | undefined): Promise<Reached | undefined> {
+    if (cwd !== undefined && inAgentSettings(this.settings, cwd, await realpathOfNearest(cwd))) {
+      return { shown: shownPath(cwd, this.place.root), path: cwd };
+    }
+    for (const word of settingsCandidates(cmd)) {
+      if (namesAgentSettings(this.settings, word)) return { shown: oneLine(word, 80), path: this.settings.named[0]! };
+      // Options are not resolved (their names are caught above); after an unknown cd only absolute words are.
+      if (word.startsWith("-") || (cwd === undefined && !/^(\/|~|\$HOME|\$\{HOME\})/.test(word))) continue;
+      const reached = this.settingsPath(await this.resolve(word, cwd ?? path.sep, true));
+      if (reached !== undefined) return { shown: shownPath(reached, this.place.root), path: reached };
+    }
+    return undefined;
+  }
+
+  /** The scope of reaching the settings: a sensitive place, asked every time (see agent-settings.ts). */
+  private settingsScope(reached: Reached): Scope {
+    return settingsScope(SETTINGS_COMMAND_REASON, `Run a command on agent-lsp's own settings: ${reached.shown}`, reached.path);
+  }
+
+  /** The path (or glob) of `target` when it lies, or may lie, in a settings folder. */
+  private settingsPath(target: ShellPath): string | undefined {
+    if (target.kind === "unknown") return undefined;
+    if (target.kind === "path") return inAgentSettings(this.settings, target.abs, target.real) ? target.abs : undefined;
+    const may = this.settings.named.some((p) => globMayReach(target.pattern, p)) || this.settings.real.some((p) => globMayReach(target.realPattern, p));
+    return may ? target.pattern : undefined;
+  }
+
+  private resolve(word: string, cwd: string, follow: boolean): Promise<ShellPath> {
+    const key = `${follow}\0${cwd}\0${word}`;
+    let found = this.resolved.get(key);
+    if (!found) this.resolved.set(key, (found = resolveShellPath(word, cwd, this.place.home, follow)));
+    return found;
+  }
+
+  /**
+   * The path to scope a write outside the project by: its name when that is already outside (as
+   * file tools are scoped), where it really is when a link in the project leads out; undefined
+   * when it stays in the project.
+   */
+  private outsideFolder(abs: string, real: string): string | undefined {
+    if (!isInside(this.place.root, abs)) return abs;
+    return isInside(this.realRoot, real) ? undefined : real;
+  }
+}
+
+/**
+ * The words of a simple command that may name a file: assignments and wrappers, the program and
+ * its arguments (not for `echo` and the like), every redirection's target but a here-document's
+ * delimiter, and the value of each `NAME=value`, `--option=value` or `of=value`.
+ */
+function settingsCandidates(cmd: SimpleCommand): string[] {
+  const eff = effectiveWords(cmd.words);
+  const prefix = cmd.words.slice(0, cmd.words.length - eff.length);
+  const args = eff[0] !== undefined && NO_FILE_ARGUMENTS.has(basename(eff[0])) ? [] : eff;
+  const targets = cmd.redirects.filter((r) => !r.op.startsWith("<<") && !(r.op.endsWith("&") && /^(\d+|-)$/.test(r.target))).map((r) => r.target);
+  const words = [...prefix, ...args, ...targets];
+  return [...words, ...words.flatMap((w) => (/^[^=]+=/.test(w) ? [w.slice(w.indexOf("=") + 1)] : []))];
+}
+
+/** Where a `cd` leaves the rest of the line; undefined when only the shell knows (`cd "$DIR"`). */
+function followCd(cmd: SimpleCommand, cwd: string, home: string): string | undefined {
+  const target = cdTarget(cmd, home);
+  if (target === undefined) return cwd;
+  return /[$`*?[]/.test(target) ? undefined : path.resolve(cwd, target);
+}
