@@ -92,3 +92,18 @@ describe("what stays in the project is not asked", () => {
     expect(outsideState(g)).toBe(before);
   });
 });
+
+describe("writers' file arguments meet the sensitive locations", () => {
+  it("cp into ~/.ssh is a credential write: asked in auto mode, even when the safety check would allow it", async () => {
+    const g = (t = commandGate("auto"));
+    writeFileSync(path.join(g.root, "key.pub"), "ssh-ed25519 AAAA attacker\n");
+    mkdirSync(path.join(g.home, ".ssh"));
+    await g.remember("cp");
+    g.classifier.answer = '{"decision": "allow", "reason": "routine"}';
+    const outcome = await g.run("cp key.pub ~/.ssh/authorized_keys");
+    expect(outcome.prompts).toBe(1);
+    expect(outcome.summary).toMatch(/^Change a credential folder: ~\/\.ssh/);
+    expect(g.classifier.requests).toHaveLength(0);
+    expect(existsSync(path.join(g.home, ".ssh", "authorized_keys"))).toBe(false);
+  });
+});
