@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { createAnthropicProvider } from "../server/src/providers/anthropic.js";
 import { createProvider } from "../server/src/providers/registry.js";
-import type { Message } from "../server/src/providers/messages.js";
+import type { Message } from "../server/src/vocabulary/messages.js";
 import { defineTool } from "../server/src/tools/define-tool.js";
 import { startAgentHarness, tempProject } from "../test/helpers/agent-setup.js";
 import { BINARY } from "../test/helpers/spawn-server.js";

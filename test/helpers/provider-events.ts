@@ -1,5 +1,5 @@
 /** What the provider adapter tests share: a stock tool and prompt, and ways to read an event stream. */
-import type { Message, ToolDefinition } from "../../server/src/providers/messages.js";
+import type { Message, ToolDefinition } from "../../server/src/vocabulary/messages.js";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../server/src/providers/provider.js";
 
 /** A read_file tool definition in the neutral form. */

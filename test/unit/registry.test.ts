@@ -6,8 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "../../server/src/tools/define-tool.js";
-import { ToolRegistry, type ListFilter } from "../../server/src/tools/registry.js";
-import type { Capability, PolicyClass, ToolKind } from "../../server/src/tools/types.js";
+import { ToolRegistry } from "../../server/src/tools/registry.js";
+import { type ListFilter } from "../../server/src/vocabulary/policy.js";
+import type { Capability } from "../../server/src/tools/types.js";
+import type { PolicyClass, ToolKind } from "../../server/src/vocabulary/policy.js";
 
 function cap(name: string, kind: ToolKind, policyClass: PolicyClass, category: string, extra: { hidden?: boolean; metadata?: Record<string, unknown> } = {}): Capability {
   const c = defineTool({

@@ -5,7 +5,7 @@
 import path from "node:path";
 import type { Config, SafetyMode } from "../config/schema.js";
 import type { Editor } from "../editor/editor.js";
-import { ZERO_USAGE, type Message, type Usage } from "../providers/messages.js";
+import { ZERO_USAGE, type Message, type Usage } from "../vocabulary/messages.js";
 import type { Provider } from "../providers/provider.js";
 import { createProvider, parseModelRef, providerSettings } from "../providers/registry.js";
 import type { PromptParams, StopReason } from "../protocol/schemas.js";

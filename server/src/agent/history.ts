@@ -5,7 +5,7 @@
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync } from "node:fs";
 import path from "node:path";
-import type { Message } from "../providers/messages.js";
+import type { Message } from "../vocabulary/messages.js";
 import type { FailedPrompt } from "./session.js";
 
 /** The first line of every log. */

@@ -7,7 +7,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import type { Config } from "../config/schema.js";
-import type { AssistantBlock, ToolCallBlock, ToolDefinition } from "../providers/messages.js";
+import type { AssistantBlock, ToolCallBlock, ToolDefinition } from "../vocabulary/messages.js";
 import { ANTHROPIC_BASH, ANTHROPIC_TEXT_EDITOR, rewriteAnthropicNative, type NativeRewrite } from "../providers/native/anthropic.js";
 import { OPENAI_APPLY_PATCH, rewriteOpenAIApplyPatch } from "../providers/native/openai.js";
 import type { NativeToolSpec, ProviderType } from "../providers/provider.js";

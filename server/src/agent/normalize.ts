@@ -3,7 +3,7 @@
  * cancel gets "interrupted" results), consecutive user turns merged, and only the newest three
  * images kept (older ones become a note), as every provider expects.
  */
-import type { ContentBlock, Message, ToolCallBlock, ToolResultBlock } from "../providers/messages.js";
+import type { ContentBlock, Message, ToolCallBlock, ToolResultBlock } from "../vocabulary/messages.js";
 
 /** How many images of a conversation are sent to the model. */
 export const MAX_IMAGES = 3;

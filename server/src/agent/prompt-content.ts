@@ -3,7 +3,7 @@
  * content the model gets. Editor context (file, range, selected text, diagnostics) is spelled
  * out so the model knows exactly what the user is pointing at.
  */
-import type { ContentBlock } from "../providers/messages.js";
+import type { ContentBlock } from "../vocabulary/messages.js";
 import type { PromptParams } from "../protocol/schemas.js";
 import type { Workspace } from "../workspace/workspace.js";
 

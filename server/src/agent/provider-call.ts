@@ -3,8 +3,8 @@
  * the assistant message, and retries 429/529/5xx/connection resets with backoff (honouring
  * retry-after) as long as nothing has been shown to the user from the failed attempt.
  */
-import type { AssistantBlock, ToolCallBlock, Usage } from "../providers/messages.js";
-import { addUsage, ZERO_USAGE } from "../providers/messages.js";
+import type { AssistantBlock, ToolCallBlock, Usage } from "../vocabulary/messages.js";
+import { addUsage, ZERO_USAGE } from "../vocabulary/messages.js";
 import { retryReason } from "../providers/errors.js";
 import type { Provider, ProviderRequest, ProviderStopReason } from "../providers/provider.js";
 

@@ -3,7 +3,7 @@
  * said and done before.
  */
 import type { Editor } from "../editor/editor.js";
-import type { ContentBlock, Message } from "../providers/messages.js";
+import type { ContentBlock, Message } from "../vocabulary/messages.js";
 import type { FailedPrompt, Session } from "./session.js";
 import { summarize } from "./tool-runner.js";
 

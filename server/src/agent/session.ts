@@ -2,8 +2,8 @@
  * A session: one conversation in one project, with its mode, model, history and log.
  */
 import type { SafetyMode } from "../config/schema.js";
-import type { ContentBlock, Message, Usage } from "../providers/messages.js";
-import { ZERO_USAGE } from "../providers/messages.js";
+import type { ContentBlock, Message, Usage } from "../vocabulary/messages.js";
+import { ZERO_USAGE } from "../vocabulary/messages.js";
 import type { Trust } from "../policy/types.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { HistoryLog } from "./history.js";

@@ -1,5 +1,5 @@
 /** Runs one tool call outside a model turn, through the same runner and gate as a turn. */
-import type { ToolResultBlock } from "../providers/messages.js";
+import type { ToolResultBlock } from "../vocabulary/messages.js";
 import type { Agent } from "./agent.js";
 import { runToolCalls } from "./tool-runner.js";
 

@@ -3,7 +3,7 @@
  * decided, run with the turn's abort signal, and reported (completed/failed) to the editor.
  */
 import type { Editor } from "../editor/editor.js";
-import type { ToolCallBlock, ToolResultBlock } from "../providers/messages.js";
+import type { ToolCallBlock, ToolResultBlock } from "../vocabulary/messages.js";
 import type { GateCall, GateSession, ToolGate } from "../policy/types.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Capability, ToolResult, ToolServices } from "../tools/types.js";

@@ -4,8 +4,8 @@
  * and every message is logged before the loop moves on.
  */
 import type { Config } from "../config/schema.js";
-import type { ContentBlock, Message, Usage } from "../providers/messages.js";
-import { addUsage, ZERO_USAGE } from "../providers/messages.js";
+import type { ContentBlock, Message, Usage } from "../vocabulary/messages.js";
+import { addUsage, ZERO_USAGE } from "../vocabulary/messages.js";
 import { estimateCost } from "../providers/pricing.js";
 import type { Provider } from "../providers/provider.js";
 import type { StopReason } from "../protocol/schemas.js";

@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { Agent } from "../agent/agent.js";
 import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
 import type { Editor, ProgressHandle } from "../editor/editor.js";
-import { ZERO_USAGE, type Usage } from "../providers/messages.js";
+import { ZERO_USAGE, type Usage } from "../vocabulary/messages.js";
 import { describeParamsError, promptParams, type StopReason } from "../protocol/schemas.js";
 import type { SessionUpdate } from "../protocol/updates.js";
 import type { Logger } from "../util/log.js";

@@ -6,8 +6,8 @@
  */
 import type { Config } from "../config/schema.js";
 import type { Editor, PermissionAnswer } from "../editor/editor.js";
-import type { Message } from "../providers/messages.js";
-import type { GateDecision } from "../tools/types.js";
+import type { Message } from "../vocabulary/messages.js";
+import type { GateDecision } from "../vocabulary/policy.js";
 import { classifierPrompt, classify, recentContext, type Complete, type Verdict } from "./classifier.js";
 import type { ApprovalBook } from "./rule-book.js";
 import { describeRule, ruleCovers, type ApprovalRule, type Scope } from "./rules.js";

@@ -5,14 +5,14 @@
  */
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import type { Capability } from "../tools/types.js";
 import { isInside, uriToPath } from "../workspace/paths.js";
+import type { ToolDescriptor } from "../vocabulary/policy.js";
 
 /** Input fields that name a file or folder. */
 const PATH_FIELDS = ["path", "file_path", "cwd", "directory", "dir"] as const;
 
 /** The command an exec tool's input names, with its folder (absolute). */
-export function commandOf(capability: Capability, input: unknown, root: string): { command: string; cwd: string } | undefined {
+export function commandOf(capability: ToolDescriptor, input: unknown, root: string): { command: string; cwd: string } | undefined {
   if (capability.policyClass !== "exec") return undefined;
   const command = field(input, "command");
   if (typeof command !== "string") return undefined;

@@ -4,7 +4,7 @@
  * cannot be sure of (an unreadable answer, an error, a timeout) becomes "ask", so a broken
  * classifier costs a prompt, never an unchecked action.
  */
-import type { Message } from "../providers/messages.js";
+import type { Message } from "../vocabulary/messages.js";
 
 /** A short model call: the runtime builds it from the session's provider. */
 export interface CompletionRequest {

@@ -10,9 +10,8 @@
  */
 import os from "node:os";
 import path from "node:path";
-import type { ListFilter } from "../tools/registry.js";
-import type { Capability, GateDecision, GatedAction } from "../tools/types.js";
 import { isInside } from "../workspace/paths.js";
+import type { GateDecision, GatedAction, ListFilter, ToolDescriptor } from "../vocabulary/policy.js";
 import { ALLOW, Approver, type ApproverDeps, type Proposal } from "./approver.js";
 import { callSummary, commandOf, commandSummary, folderOf, inputPaths, oneLine, outside } from "./call-facts.js";
 import { checkFloors, type FloorHit } from "./floors.js";
@@ -79,7 +78,7 @@ export class PolicyGate implements ToolGate {
     };
   }
 
-  async check(session: GateSession, call: GateCall, capability: Capability, signal: AbortSignal): Promise<GateDecision> {
+  async check(session: GateSession, call: GateCall, capability: ToolDescriptor, signal: AbortSignal): Promise<GateDecision> {
     const refusal = trustRefusal(session.trust, capability) ?? modeRefusal(session.mode, capability);
     if (refusal) return deny(refusal);
     const command = commandOf(capability, call.input, session.root);
@@ -109,7 +108,7 @@ export class PolicyGate implements ToolGate {
     return ALLOW;
   }
 
-  async authorize(session: GateSession, call: GateCall, capability: Capability, action: GatedAction, signal: AbortSignal): Promise<GateDecision> {
+  async authorize(session: GateSession, call: GateCall, capability: ToolDescriptor, action: GatedAction, signal: AbortSignal): Promise<GateDecision> {
     if (action.kind === "file_change") return this.fileChange(session, call, action, signal);
     if (action.kind === "external_path") return this.externalPath(session, call, capability, action, signal);
     return this.command(session, call, action, signal);
@@ -148,7 +147,7 @@ export class PolicyGate implements ToolGate {
   private async externalPath(
     session: GateSession,
     call: GateCall,
-    capability: Capability,
+    capability: ToolDescriptor,
     action: Extract<GatedAction, { kind: "external_path" }>,
     signal: AbortSignal,
   ): Promise<GateDecision> {
@@ -220,7 +219,7 @@ export class PolicyGate implements ToolGate {
   private async callScopes(
     session: GateSession,
     call: GateCall,
-    capability: Capability,
+    capability: ToolDescriptor,
     command: { command: string; cwd: string } | undefined,
     external: string[],
   ): Promise<Scope[]> {
@@ -235,7 +234,7 @@ export class PolicyGate implements ToolGate {
     return scopes;
   }
 
-  private async rememberCall(call: GateCall, capability: Capability, command: string | undefined, external: string[]): Promise<void> {
+  private async rememberCall(call: GateCall, capability: ToolDescriptor, command: string | undefined, external: string[]): Promise<void> {
     const memory = this.memory(call);
     memory.approved = true;
     if (command !== undefined) memory.commands.add(command);
@@ -286,12 +285,12 @@ function deny(reason: string): GateDecision {
   return { allowed: false, reason };
 }
 
-function metadata(capability: Capability): GateMetadata {
+function metadata(capability: ToolDescriptor): GateMetadata {
   return capability.metadata as GateMetadata;
 }
 
 /** The tool shows its file changes to the gate itself (with the diff). */
-function asksChanges(capability: Capability): boolean {
+function asksChanges(capability: ToolDescriptor): boolean {
   return metadata(capability).authorizesChanges === true;
 }
 
@@ -300,12 +299,12 @@ function asksChanges(capability: Capability): boolean {
  * `cwd` are files (an MCP tool's `path` may be a URL path); and not for tools that show their
  * outside writes to the gate with the diff.
  */
-function readsPaths(capability: Capability): boolean {
+function readsPaths(capability: ToolDescriptor): boolean {
   return capability.kind === "builtin" && !asksChanges(capability);
 }
 
 /** The tool asks for its own effect, so check lets it start. */
-function asksItself(capability: Capability): boolean {
+function asksItself(capability: ToolDescriptor): boolean {
   const m = metadata(capability);
   if (capability.policyClass === "read_write") return m.authorizesChanges === true || m.authorizesCommands === true;
   if (capability.policyClass === "exec") return m.authorizesCommands === true;
@@ -334,7 +333,7 @@ function checkSummary(session: GateSession, call: GateCall, command: { command: 
   return external.length ? `${base} — outside the project: ${oneLine(external.join(", "), 120)}` : base;
 }
 
-function checkDetails(capability: Capability, call: GateCall, command: { command: string; cwd: string } | undefined, external: string[]): string {
+function checkDetails(capability: ToolDescriptor, call: GateCall, command: { command: string; cwd: string } | undefined, external: string[]): string {
   const lines = command
     ? [`Command: ${command.command.slice(0, 2000)}`, `Folder: ${command.cwd}`]
     : [`Tool: ${call.name} (${capability.policyClass}): ${oneLine(capability.description, 200)}`, `Input: ${JSON.stringify(call.input ?? {}).slice(0, 1500)}`];

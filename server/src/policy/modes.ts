@@ -7,7 +7,7 @@
  * Denied tools stay offered on purpose: a refusal the model can read beats a tool that vanished.
  */
 import type { SafetyMode } from "../config/schema.js";
-import type { Capability } from "../tools/types.js";
+import type { ToolDescriptor } from "../vocabulary/policy.js";
 
 /** Tools plan mode rejects whatever their class says (strict plan mode). */
 export const PLAN_REJECTED_TOOLS: readonly string[] = ["write_file", "edit_file", "replace_in_file", "apply_patch", "delete_file"];
@@ -21,7 +21,7 @@ export function isReadOnlyMode(mode: SafetyMode): boolean {
 }
 
 /** Why `mode` refuses `capability` outright, or undefined when the mode lets it through. */
-export function modeRefusal(mode: SafetyMode, capability: Capability): string | undefined {
+export function modeRefusal(mode: SafetyMode, capability: ToolDescriptor): string | undefined {
   const name = capability.name;
   if (mode === "plan" && (PLAN_REJECTED_TOOLS.includes(name) || capability.policyClass !== "read_only")) {
     return `${name} is not allowed in plan mode: investigate with read-only tools, then submit your plan with make_plan. Nothing was changed.`;

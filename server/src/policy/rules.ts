@@ -4,7 +4,7 @@
  * one directory outside the project, or one tool that has neither a path nor a command.
  */
 import path from "node:path";
-import type { PolicyClass } from "../tools/types.js";
+import type { PolicyClass } from "../vocabulary/policy.js";
 import { isInside } from "../workspace/paths.js";
 import { STATE_DIR } from "../workspace/state-dir.js";
 import { SETTINGS_CHANGE_REASON, settingsScope } from "./agent-settings.js";

@@ -3,8 +3,7 @@
  * `guest` is anything that did not say, later subagents and unreviewed tool sources. A missing
  * trust is guest: it degrades to read-only and never silently grants more.
  */
-import type { PolicySpec } from "../tools/registry.js";
-import { POLICY_CLASSES, type Capability } from "../tools/types.js";
+import { POLICY_CLASSES, type PolicySpec, type ToolDescriptor } from "../vocabulary/policy.js";
 import type { Trust } from "./types.js";
 
 /** The policy classes a trust level admits. */
@@ -14,7 +13,7 @@ export function policyForTrust(trust: Trust | undefined): PolicySpec {
 }
 
 /** Why `trust` may not use `capability`, or undefined when it may. */
-export function trustRefusal(trust: Trust | undefined, capability: Capability): string | undefined {
+export function trustRefusal(trust: Trust | undefined, capability: ToolDescriptor): string | undefined {
   const policy = policyForTrust(trust);
   if (policy.allow.includes(capability.policyClass) && !policy.deny?.includes(capability.policyClass)) return undefined;
   return `${capability.name} is not available: this session has guest trust, which allows read-only tools only.`;

@@ -4,8 +4,7 @@
  * `authorize`. The loop never runs a tool the gate did not allow.
  */
 import type { SafetyMode } from "../config/schema.js";
-import type { ListFilter } from "../tools/registry.js";
-import type { Capability, GateDecision, GatedAction } from "../tools/types.js";
+import type { GateDecision, GatedAction, ListFilter, ToolDescriptor } from "../vocabulary/policy.js";
 
 /** Who is asking: the person at the editor, or something unreviewed. */
 export type Trust = "operator" | "guest";
@@ -28,7 +27,7 @@ export interface GateCall {
 }
 
 /**
- * Capability metadata by which a tool tells the gate that it asks for its own actions, so the
+ * ToolDescriptor metadata by which a tool tells the gate that it asks for its own actions, so the
  * gate asks at the right moment (with the diff, with the exact command) and exactly once. A
  * mutating tool without them is asked about before it runs, from its input alone.
  */
@@ -47,12 +46,12 @@ export interface ToolGate {
   /** Which tools the model is offered in this session's trust and mode. */
   filter(session: GateSession): ListFilter;
   /** Decides whether `call` may start. */
-  check(session: GateSession, call: GateCall, capability: Capability, signal: AbortSignal): Promise<GateDecision>;
+  check(session: GateSession, call: GateCall, capability: ToolDescriptor, signal: AbortSignal): Promise<GateDecision>;
   /** Decides about an action a running tool found. */
   authorize(
     session: GateSession,
     call: GateCall,
-    capability: Capability,
+    capability: ToolDescriptor,
     action: GatedAction,
     signal: AbortSignal,
   ): Promise<GateDecision>;

@@ -3,7 +3,7 @@
  * are erased), so the adapter can build a request before the SDK is imported.
  */
 import type Anthropic from "@anthropic-ai/sdk";
-import type { AssistantBlock, ContentBlock, Message, ToolResultBlock } from "./messages.js";
+import type { AssistantBlock, ContentBlock, Message, ToolResultBlock } from "../vocabulary/messages.js";
 import { anthropicNativeToolByKind } from "./native/anthropic.js";
 import type { ProviderRequest } from "./provider.js";
 

@@ -9,7 +9,7 @@ import { toAnthropicRequest, type RedactedThinkingData } from "./anthropic-conve
 import { authHint, errorContext, providerErrorEvent, type ErrorContext } from "./errors.js";
 import { findStreamIdleError, idleLimitedFetch } from "./idle-fetch.js";
 import { memoizeAsync } from "../util/memo.js";
-import type { Usage } from "./messages.js";
+import type { Usage } from "../vocabulary/messages.js";
 import { anthropicNativeToolByKind, anthropicNativeToolByName } from "./native/anthropic.js";
 import type { Provider, ProviderEvent, ProviderRequest, ProviderSettings, ProviderStopReason } from "./provider.js";
 

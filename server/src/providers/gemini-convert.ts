@@ -3,7 +3,7 @@
  * `@google/genai` imports here are types only, erased by the compiler).
  */
 import type { Content, FunctionDeclaration, GenerateContentConfig, Part, Tool } from "@google/genai";
-import type { AssistantBlock, ContentBlock, Message, ToolCallBlock, ToolResultBlock } from "./messages.js";
+import type { AssistantBlock, ContentBlock, Message, ToolCallBlock, ToolResultBlock } from "../vocabulary/messages.js";
 import type { ProviderRequest } from "./provider.js";
 
 /**

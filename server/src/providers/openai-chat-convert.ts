@@ -12,7 +12,7 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
-import type { AssistantBlock, ContentBlock, ImageBlock, Message } from "./messages.js";
+import type { AssistantBlock, ContentBlock, ImageBlock, Message } from "../vocabulary/messages.js";
 import { dataUrl, resultText } from "./openai-responses-convert.js";
 import type { ProviderRequest } from "./provider.js";
 

@@ -7,7 +7,7 @@
 import type OpenAI from "openai";
 import { memoizeAsync } from "../util/memo.js";
 import { idleLimitedFetch } from "./idle-fetch.js";
-import type { Usage } from "./messages.js";
+import type { Usage } from "../vocabulary/messages.js";
 import type { ProviderSettings } from "./provider.js";
 
 const loadSdk = memoizeAsync(() => import("openai"));

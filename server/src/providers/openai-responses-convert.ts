@@ -12,7 +12,7 @@ import type {
   ResponseReasoningItem,
   Tool,
 } from "openai/resources/responses/responses";
-import type { ContentBlock, ImageBlock, Message, ToolDefinition, ToolResultBlock } from "./messages.js";
+import type { ContentBlock, ImageBlock, Message, ToolDefinition, ToolResultBlock } from "../vocabulary/messages.js";
 import type { NativeToolSpec, ProviderRequest } from "./provider.js";
 
 /** The native-tool kind that offers OpenAI's `apply_patch`. */

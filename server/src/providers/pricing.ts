@@ -4,7 +4,7 @@
  * surcharges (over 200k input tokens on some models) are not modelled, so estimates there are low.
  * A model missing from the table gets no estimate rather than a wrong one.
  */
-import type { Usage } from "./messages.js";
+import type { Usage } from "../vocabulary/messages.js";
 
 /** USD per million tokens. */
 export interface ModelPrice {

@@ -2,7 +2,7 @@
  * The Provider seam: one streaming interface that every wire API (Anthropic Messages, OpenAI
  * Responses, OpenAI Chat Completions, Gemini) implements. See DESIGN.md "The four seams".
  */
-import type { Message, ToolDefinition, Usage } from "./messages.js";
+import type { Message, ToolDefinition, Usage } from "../vocabulary/messages.js";
 
 /** Why the model stopped. */
 export type ProviderStopReason = "end_turn" | "tool_use" | "max_tokens" | "refusal";

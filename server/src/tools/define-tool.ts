@@ -4,8 +4,9 @@
  * abort, output truncation with a note, and turning thrown errors into results.
  */
 import { z } from "zod";
-import type { ContentBlock } from "../providers/messages.js";
-import type { Capability, PolicyClass, ToolContext, ToolResult } from "./types.js";
+import type { ContentBlock } from "../vocabulary/messages.js";
+import type { PolicyClass } from "../vocabulary/policy.js";
+import type { Capability, ToolContext, ToolResult } from "./types.js";
 
 /** What a tool author writes. */
 export interface ToolSpec<S extends z.ZodType> {

@@ -2,29 +2,8 @@
  * The capability registry: every tool the model can call, built-in or from MCP, is one entry.
  * Trust and policy filters decide which subset each session sees (see docs/safety.md).
  */
-import type { Capability, PolicyClass, ToolKind } from "./types.js";
-
-/** Which policy classes a listing admits. */
-export interface PolicySpec {
-  allow: readonly PolicyClass[];
-  deny?: readonly PolicyClass[];
-}
-
-/**
- * A listing filter. Composed in this order: kind, policy, allowlist of names, excluded names,
- * excluded categories, hidden.
- */
-export interface ListFilter {
-  /** Absent or "all": every kind. */
-  kind?: ToolKind | "all";
-  policy?: PolicySpec;
-  /** `[]` admits nothing; absent does not narrow. */
-  allowedTools?: readonly string[];
-  excludedNames?: readonly string[];
-  excludedCategories?: readonly string[];
-  /** Include capabilities flagged hiddenFromAgent (default false). */
-  includeHidden?: boolean;
-}
+import { admitsClass, type ListFilter, type ToolKind } from "../vocabulary/policy.js";
+import type { Capability } from "./types.js";
 
 /** The registry. Insertion order is the order tools are offered in. */
 export class ToolRegistry {
@@ -72,9 +51,4 @@ export class ToolRegistry {
       .filter((c) => !filter.excludedCategories?.includes(c.category))
       .filter((c) => filter.includeHidden || !c.hiddenFromAgent);
   }
-}
-
-/** True when `spec` allows `cls` and does not deny it. */
-export function admitsClass(spec: PolicySpec, cls: PolicyClass): boolean {
-  return spec.allow.includes(cls) && !(spec.deny ?? []).includes(cls);
 }

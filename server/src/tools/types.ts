@@ -3,30 +3,9 @@
  * See DESIGN.md "The four seams" (3).
  */
 import type { Editor } from "../editor/editor.js";
-import type { ContentBlock } from "../providers/messages.js";
+import type { ContentBlock } from "../vocabulary/messages.js";
+import type { GateDecision, GatedAction, ToolDescriptor } from "../vocabulary/policy.js";
 import type { Workspace } from "../workspace/workspace.js";
-
-/** What a tool's effect is; the policy gate decides by it. */
-export type PolicyClass =
-  | "read_only"
-  | "read_write"
-  | "exec"
-  | "network"
-  | "external_api"
-  | "gui_control";
-
-/** Every policy class, least to most dangerous. */
-export const POLICY_CLASSES: readonly PolicyClass[] = [
-  "read_only",
-  "read_write",
-  "exec",
-  "network",
-  "external_api",
-  "gui_control",
-];
-
-/** Where a capability comes from. */
-export type ToolKind = "builtin" | "mcp";
 
 /** What a tool hands back to the model. */
 export interface ToolResult {
@@ -35,25 +14,6 @@ export interface ToolResult {
   /** Unified diff of the files the tool changed, for the editor's tool_call_update. */
   diff?: string;
 }
-
-/** An action a running tool asks the gate about (a change set, an external path, a command). */
-export type GatedAction =
-  | {
-      kind: "file_change";
-      /** One line: tool, paths, +N/-M. */
-      summary: string;
-      diff: string;
-      files: { uri: string; path: string; oldText: string; newText: string }[];
-      /** Some path lies outside the project root. */
-      external: boolean;
-    }
-  | { kind: "external_path"; path: string; access: "read" | "write" }
-  | { kind: "command"; command: string; cwd: string };
-
-/** The gate's answer. `accepted` replaces the proposed final text of some files. */
-export type GateDecision =
-  | { allowed: true; accepted?: { uri: string; text: string }[] }
-  | { allowed: false; reason: string };
 
 /** Long-lived helpers a tool may reach (filled in by the server; each optional by design). */
 export interface ToolServices {
@@ -77,20 +37,13 @@ export interface ToolContext {
   services: ToolServices;
 }
 
-/** A tool as the registry holds it. */
-export interface Capability {
-  name: string;
-  description: string;
+/** A tool as the registry holds it: what the gate sees of it, and how it runs. */
+export interface Capability extends ToolDescriptor {
   /** JSON Schema (object) of the input, as providers get it. */
   inputSchema: Record<string, unknown>;
-  kind: ToolKind;
-  policyClass: PolicyClass;
-  /** file, system, web, memory, delegation, computer, mcp, ... */
-  category: string;
   hiddenFromAgent: boolean;
   /** Changes state (when unsure, a tool is mutating). */
   isMutating: boolean;
-  metadata: Record<string, unknown>;
   /** A short title for the editor ("Read src/a.ts"). */
   title(input: unknown): string;
   execute(input: unknown, ctx: ToolContext): Promise<ToolResult>;

@@ -4,7 +4,7 @@
  * knows of each file. Every step before the commit can refuse, and a refusal changes nothing.
  */
 import { stat } from "node:fs/promises";
-import type { GateDecision } from "../tools/types.js";
+import type { GateDecision } from "../vocabulary/policy.js";
 import type { AppliedFile, ApplyOptions, ApplyResult, ChangeSet } from "./change-set.js";
 import type { CheckpointKind, CheckpointStore } from "./checkpoints.js";
 import { IncompleteRollback } from "./atomic.js";

@@ -3,7 +3,7 @@
  * each file (with the edits/ engines) and describes the whole change as one set; the Workspace
  * checks, shows, snapshots and applies it all-or-nothing (see Workspace.apply).
  */
-import type { GateDecision, GatedAction } from "../tools/types.js";
+import type { GateDecision, GatedAction } from "../vocabulary/policy.js";
 import type { ReadResult } from "./workspace.js";
 
 /** One operation of a change set. Paths are as the model gave them (relative to the root). */

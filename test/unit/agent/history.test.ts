@@ -6,7 +6,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { HistoryLog, listHistories, readHistory } from "../../../server/src/agent/history.js";
-import type { Message } from "../../../server/src/providers/messages.js";
+import type { Message } from "../../../server/src/vocabulary/messages.js";
 import { tempProject } from "../../helpers/agent-setup.js";
 
 const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });

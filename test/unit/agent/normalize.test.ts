@@ -1,7 +1,7 @@
 /** History normalisation before every model call: pairing repairs, merged user turns, image limit. */
 import { describe, expect, it } from "vitest";
 import { limitImages, normalizeHistory } from "../../../server/src/agent/normalize.js";
-import type { ContentBlock, Message } from "../../../server/src/providers/messages.js";
+import type { ContentBlock, Message } from "../../../server/src/vocabulary/messages.js";
 
 const img = (n: number) => ({ type: "image" as const, mediaType: "image/png", data: `img${n}` });
 const text = (t: string) => ({ type: "text" as const, text: t });

@@ -7,7 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import type { ProgressHandle } from "../../../server/src/editor/editor.js";
 import { PROCESSES_SERVICE, ProcessManager } from "../../../server/src/exec/processes.js";
-import type { GatedAction, GateDecision, ToolContext } from "../../../server/src/tools/types.js";
+import type { ToolContext } from "../../../server/src/tools/types.js";
+import type { GatedAction, GateDecision } from "../../../server/src/vocabulary/policy.js";
 import { Workspace } from "../../../server/src/workspace/workspace.js";
 import { FakeEditor } from "../../helpers/fake-editor.js";
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { classify, parseVerdict, recentContext } from "../../../server/src/policy/classifier.js";
-import type { Message } from "../../../server/src/providers/messages.js";
+import type { Message } from "../../../server/src/vocabulary/messages.js";
 
 describe("parseVerdict", () => {
   it.each([

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { approvalsPath } from "../../../server/src/policy/approvals-file.js";
-import type { GatedAction } from "../../../server/src/tools/types.js";
+import type { GatedAction } from "../../../server/src/vocabulary/policy.js";
 import { callOf, capability, gateFixture, never, type GateFixture } from "./setup.js";
 
 const writeTool = capability("read_write", { name: "write_file", metadata: { authorizesChanges: true } });

@@ -8,8 +8,8 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SAFETY_MODES, type SafetyMode } from "../../../server/src/config/schema.js";
-import type { GateDecision, GatedAction, PolicyClass } from "../../../server/src/tools/types.js";
-import { POLICY_CLASSES } from "../../../server/src/tools/types.js";
+import type { GateDecision, GatedAction, PolicyClass } from "../../../server/src/vocabulary/policy.js";
+import { POLICY_CLASSES } from "../../../server/src/vocabulary/policy.js";
 import { callOf, capability, gateFixture, never, type GateFixture } from "./setup.js";
 
 type Outcome = "allow" | "ask" | "classify" | "deny";

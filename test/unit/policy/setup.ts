@@ -13,7 +13,8 @@ import { PolicyGate } from "../../../server/src/policy/gate.js";
 import type { GateCall, GateSession, Trust } from "../../../server/src/policy/types.js";
 import type { SessionUpdate } from "../../../server/src/protocol/updates.js";
 import { defineTool } from "../../../server/src/tools/define-tool.js";
-import type { Capability, PolicyClass } from "../../../server/src/tools/types.js";
+import type { Capability } from "../../../server/src/tools/types.js";
+import type { PolicyClass } from "../../../server/src/vocabulary/policy.js";
 
 /** An Editor that only answers prompts (the gate needs nothing else). */
 export class PromptEditor implements Editor {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { toAnthropicMessages, toAnthropicRequest } from "../../../server/src/providers/anthropic-convert.js";
-import type { Message } from "../../../server/src/providers/messages.js";
+import type { Message } from "../../../server/src/vocabulary/messages.js";
 import type { ProviderRequest } from "../../../server/src/providers/provider.js";
 
 const base: ProviderRequest = {

@@ -2,7 +2,7 @@
 // everything below crosses HTTP and the SDK's own SSE parser.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAnthropicProvider } from "../../../server/src/providers/anthropic.js";
-import type { Message } from "../../../server/src/providers/messages.js";
+import type { Message } from "../../../server/src/vocabulary/messages.js";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../../server/src/providers/provider.js";
 import { startFakeProvider, type FakeProvider } from "../../helpers/fake-provider/index.js";
 import { collectEvents, ofType, readFileTool as READ_FILE } from "../../helpers/provider-events.js";

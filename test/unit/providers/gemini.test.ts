@@ -3,7 +3,7 @@
  * format: conversation conversion, streaming, thought signatures, usage and stop reasons.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AssistantBlock, Message } from "../../../server/src/providers/messages.js";
+import type { AssistantBlock, Message } from "../../../server/src/vocabulary/messages.js";
 import { createGeminiProvider } from "../../../server/src/providers/gemini.js";
 import type { ProviderEvent, ProviderRequest } from "../../../server/src/providers/provider.js";
 import { startFakeProvider, type FakeProvider } from "../../helpers/fake-provider/index.js";

@@ -2,7 +2,7 @@ import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeProvider, type FakeProvider } from "../../helpers/fake-provider/index.js";
 import { collectEvents, ofType, readFileTool as readFile, texts, userText as user } from "../../helpers/provider-events.js";
-import type { Message } from "../../../server/src/providers/messages.js";
+import type { Message } from "../../../server/src/vocabulary/messages.js";
 import { ChatStreamMapper, createOpenAIChatProvider } from "../../../server/src/providers/openai-chat.js";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../../server/src/providers/provider.js";
 

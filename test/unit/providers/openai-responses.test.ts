@@ -2,7 +2,7 @@ import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeProvider, type FakeProvider } from "../../helpers/fake-provider/index.js";
 import { collectEvents, ofType, readFileTool as readFile, texts, userText as user } from "../../helpers/provider-events.js";
-import type { Message, ToolDefinition } from "../../../server/src/providers/messages.js";
+import type { Message, ToolDefinition } from "../../../server/src/vocabulary/messages.js";
 import { ResponsesStreamMapper, createOpenAIResponsesProvider } from "../../../server/src/providers/openai-responses.js";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../../server/src/providers/provider.js";
 

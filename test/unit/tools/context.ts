@@ -1,7 +1,8 @@
 /**
  * A ToolContext over a temp project with the fake editor, for running file tools directly.
  */
-import type { Capability, GateDecision, GatedAction, ToolContext, ToolResult } from "../../../server/src/tools/types.js";
+import type { Capability, ToolContext, ToolResult } from "../../../server/src/tools/types.js";
+import type { GateDecision, GatedAction } from "../../../server/src/vocabulary/policy.js";
 import { makeProject, type Project } from "../workspace/setup.js";
 
 /** A project plus a way to call a tool in it. */

@@ -4,7 +4,7 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { GateDecision, GatedAction } from "../../../server/src/tools/types.js";
+import type { GateDecision, GatedAction } from "../../../server/src/vocabulary/policy.js";
 import { Workspace, type WorkspaceOptions } from "../../../server/src/workspace/workspace.js";
 import { FakeEditor } from "../../helpers/fake-editor.js";
 

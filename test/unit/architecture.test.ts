@@ -1,0 +1,85 @@
+/**
+ * The dependency direction of docs/architecture.md, checked on the sources: every relative import
+ * in server/src between two of its folders must be an arrow the picture allows. A new arrow
+ * against it fails here, naming the file and the import.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const SRC = path.resolve(__dirname, "../../server/src");
+
+/** Which folders each folder may import from (its own is always allowed). */
+const ALLOWED: Record<string, readonly string[]> = {
+  // Leaves: shared vocabulary, helpers, settings, pure engines.
+  vocabulary: [],
+  util: [],
+  edits: [],
+  config: ["util"],
+  protocol: ["config", "vocabulary"],
+  // The seams below the agent.
+  editor: ["protocol", "vocabulary", "config", "util"],
+  workspace: ["editor", "edits", "vocabulary", "config", "util"],
+  policy: ["workspace", "editor", "vocabulary", "config", "protocol", "util"],
+  exec: ["vocabulary", "config", "util"],
+  providers: ["vocabulary", "config", "util"],
+  tools: ["workspace", "policy", "exec", "edits", "editor", "vocabulary", "config", "protocol", "util"],
+  // The core, then the front ends that translate their wire protocols onto it.
+  agent: ["tools", "workspace", "policy", "exec", "edits", "editor", "providers", "vocabulary", "config", "protocol", "util"],
+};
+/** Front ends may import anything below them, never each other; cli (and the entry file) picks one and may start any. */
+const FRONT_ENDS = ["lsp", "acp"];
+const LAUNCHERS = ["cli", "."];
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith(".ts") ? [path.join(dir, e.name)] : [],
+  );
+}
+
+/** The top folder of server/src a file is in ("." for the entry file; version.ts is a leaf of its own). */
+function folderOf(file: string): string {
+  const rel = path.relative(SRC, file).split(path.sep);
+  if (rel.length > 1) return rel[0]!;
+  return rel[0]!.replace(/\.(js|ts)$/, "") === "version" ? "version" : ".";
+}
+
+/** Every folder-crossing import of the sources, as "from -> to (file: specifier)". */
+function crossings(): { from: string; to: string; where: string }[] {
+  const out: { from: string; to: string; where: string }[] = [];
+  for (const file of sources(SRC)) {
+    const text = readFileSync(file, "utf8");
+    for (const m of text.matchAll(/(?:import|export)[^"']*?from\s+["'](\.[^"']+)["']|import\(\s*["'](\.[^"']+)["']\s*\)/g)) {
+      const spec = m[1] ?? m[2]!;
+      const target = path.resolve(path.dirname(file), spec);
+      if (!target.startsWith(SRC)) continue;
+      const from = folderOf(file);
+      const to = folderOf(target);
+      if (from !== to) out.push({ from, to, where: `${path.relative(SRC, file)}: ${spec}` });
+    }
+  }
+  return out;
+}
+
+describe("dependency direction", () => {
+  it("every import between folders of server/src follows docs/architecture.md", () => {
+    const wrong = crossings()
+      .filter(({ from, to }) => {
+        if (LAUNCHERS.includes(from)) return false;
+        if (FRONT_ENDS.includes(from)) return FRONT_ENDS.includes(to) || LAUNCHERS.includes(to);
+        if (to === "version") return false;
+        const allowed = ALLOWED[from];
+        return !allowed || !allowed.includes(to);
+      })
+      .map(({ from, to, where }) => `${from} -> ${to} (${where})`);
+    expect(wrong).toEqual([]);
+  });
+
+  it("the check sees the imports it is meant to judge", () => {
+    // Guards the parser: without it, a regex that matched nothing would pass the test above.
+    const seen = crossings();
+    expect(seen.some((c) => c.from === "agent" && c.to === "tools")).toBe(true);
+    expect(seen.some((c) => c.from === "tools" && c.to === "workspace")).toBe(true);
+    expect(seen.some((c) => c.from === "lsp" && c.to === "agent")).toBe(true);
+  });
+});
