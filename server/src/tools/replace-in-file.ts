@@ -3,7 +3,7 @@
  * as one change set. The result reports the original line range each block replaced.
  */
 import { z } from "zod";
-import { applySearchReplace, type BlockReport } from "../edits/search-replace.js";
+import { applySearchReplace, describeIndent, type BlockReport } from "../edits/search-replace.js";
 import { defineTool, ToolError } from "./define-tool.js";
 import { applyOptions, changeResult, withWorkspaceErrors, refuseBinary } from "./file-tool-support.js";
 
@@ -19,11 +19,39 @@ const input = z.object({
     ),
 });
 
-/** One line per block: the lines it replaced, with what SKIP removed. */
+/** One line per block: the lines it replaced, with what SKIP removed, and anything not taken as written. */
 function describeBlock(b: BlockReport): string {
   const range = b.endLine < b.startLine ? `the empty file` : `lines ${b.startLine}-${b.endLine}`;
   const skip = b.skipped ? ` (SKIP covered ${b.skipped} lines)` : "";
-  return `block ${b.block}: replaced ${range}${skip} with ${b.replacementLines} lines`;
+  const notes: string[] = [];
+  if (b.droppedBlank) notes.push(blankNote(b.droppedBlank));
+  if (b.reindented !== undefined) {
+    notes.push(`REPLACE was indented by ${describeIndent(b.reindented)}, the indentation SEARCH left out of the matched lines`);
+  }
+  const head = `block ${b.block}: replaced ${range}${skip} with ${b.replacementLines} lines${notes.map((n) => `; ${n}`).join("")}`;
+  return b.underIndented ? `${head}
+${underIndentedNote(b)}` : head;
+}
+
+/** "1 at the start and 2 at the end". */
+function ends(leading: number, trailing: number): string {
+  return [leading ? `${leading} at the start` : "", trailing ? `${trailing} at the end` : ""].filter(Boolean).join(" and ");
+}
+
+function blankNote(d: NonNullable<BlockReport["droppedBlank"]>): string {
+  const search = `SEARCH matched only without its blank lines (${ends(d.leading, d.trailing)})`;
+  if (d.replaceLeading + d.replaceTrailing === 0) return `${search}; REPLACE was written as given`;
+  return `${search}, so REPLACE's matching blank lines were dropped too (${ends(d.replaceLeading, d.replaceTrailing)})`;
+}
+
+/** The warning for REPLACE lines left less indented than the lines they replaced. */
+function underIndentedNote(b: BlockReport): string {
+  const lines = b.underIndented!.map((u) => `  ${u.line ?? "?"} | ${u.text}`);
+  return (
+    `  Check the indentation: SEARCH left out indentation, and REPLACE is less indented than the lines it replaced ` +
+    `(the shallowest has ${describeIndent(b.matchedIndent ?? "")}), but not by one amount that could be added back, ` +
+    `so REPLACE was written as given. These lines of the new text may need more indentation:\n${lines.join("\n")}`
+  );
 }
 
 /** The replace_in_file tool. */

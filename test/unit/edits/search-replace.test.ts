@@ -35,10 +35,10 @@ describe("replace_in_file matching rules", () => {
       range: [2, 3],
     },
     {
-      name: "leading indentation omitted; REPLACE is written verbatim (no indentation added)",
+      name: "leading indentation omitted in SEARCH but given in REPLACE; REPLACE is written verbatim",
       search: ["y = x + 1", "z = y"],
-      replace: ["y = 5"],
-      out: PY.replace("    y = x + 1\n    z = y * 2\n", "y = 5\n"),
+      replace: ["    y = 5"],
+      out: PY.replace("    y = x + 1\n    z = y * 2\n", "    y = 5\n"),
       range: [2, 3],
     },
     {
@@ -90,6 +90,162 @@ describe("replace_in_file matching rules", () => {
     expect(err(applySearchReplace(text, block(["foo("], ["baz()"])))).toBe(
       "Block 1: SEARCH matches 3 locations (starting at lines 2, 4, 5); it must match exactly one. Add lines before or after to make it unique.",
     );
+  });
+});
+
+const CLS = ["class A:", "    def f(self):", "        x = 1", "        return x", "", "    def g(self):", "        pass", ""].join("\n");
+
+describe("replace_in_file: REPLACE's indentation when SEARCH left it out", () => {
+  it.each([
+    {
+      name: "SEARCH and REPLACE both lack one uniform amount: it is added to each non-blank REPLACE line",
+      search: ["def f(self):", "    x = 1"],
+      replace: ["def f(self):", "    x = 2", "", "    y = 3"],
+      text: CLS.replace("    def f(self):\n        x = 1\n", "    def f(self):\n        x = 2\n\n        y = 3\n"),
+      reindented: "    ",
+    },
+    {
+      name: "a fully stripped one-line block",
+      search: ["x = 1"],
+      replace: ["x = 2"],
+      text: CLS.replace("        x = 1\n", "        x = 2\n"),
+      reindented: "        ",
+    },
+    {
+      name: "REPLACE nests deeper than SEARCH in SEARCH's frame",
+      search: ["x = 1", "return x"],
+      replace: ["if self:", "    x = 2", "return x"],
+      text: CLS.replace("        x = 1\n", "        if self:\n            x = 2\n"),
+      reindented: "        ",
+    },
+    {
+      name: "SEARCH written with the wrong indentation (found by ignoring it) and REPLACE alike",
+      search: ["  x = 1"],
+      replace: ["  x = 2"],
+      text: CLS.replace("        x = 1\n", "        x = 2\n"),
+      reindented: "      ",
+    },
+    {
+      name: "REPLACE already has the file's indentation: written verbatim",
+      search: ["x = 1"],
+      replace: ["        x = 2"],
+      text: CLS.replace("        x = 1\n", "        x = 2\n"),
+      reindented: undefined,
+    },
+    {
+      name: "SEARCH gave the full indentation: a dedenting REPLACE is written verbatim",
+      search: ["        x = 1"],
+      replace: ["x = 1"],
+      text: CLS.replace("        x = 1\n", "x = 1\n"),
+      reindented: undefined,
+    },
+  ])("$name", ({ search, replace, text, reindented }) => {
+    const r = ok(applySearchReplace(CLS, block(search, replace)));
+    expect(r.text).toBe(text);
+    expect(r.blocks[0]!.reindented).toBe(reindented);
+    expect(r.blocks[0]!.underIndented).toBeUndefined();
+  });
+
+  it("re-indents with tabs in a tab-indented file", () => {
+    const r = ok(applySearchReplace("\tif a:\n\t\tgo()\n", block(["if a:", "\tgo()"], ["if b:", "\tstop()"])));
+    expect(r.text).toBe("\tif b:\n\t\tstop()\n");
+    expect(r.blocks[0]!.reindented).toBe("\t");
+  });
+
+  it.each([
+    {
+      name: "SEARCH lines lacking different amounts",
+      search: ["def f(self):", "x = 1"],
+      replace: ["def f(self):", "x = 2"],
+      text: CLS.replace("    def f(self):\n        x = 1\n", "def f(self):\nx = 2\n"),
+      under: [
+        { line: 2, text: "def f(self):" },
+        { line: 3, text: "x = 2" },
+      ],
+      matchedIndent: "    ",
+    },
+    {
+      name: "REPLACE at a level that is neither SEARCH's nor the file's",
+      search: ["x = 1"],
+      replace: ["    x = 2"],
+      text: CLS.replace("        x = 1\n", "    x = 2\n"),
+      under: [{ line: 3, text: "    x = 2" }],
+      matchedIndent: "        ",
+    },
+    {
+      name: "only the first SEARCH line lacking its indentation",
+      search: ["def f(self):", "        x = 1"],
+      replace: ["def f(self):", "        x = 2"],
+      text: CLS.replace("    def f(self):\n        x = 1\n", "def f(self):\n        x = 2\n"),
+      under: [{ line: 2, text: "def f(self):" }],
+      matchedIndent: "    ",
+    },
+  ])("writes REPLACE as given and names the under-indented lines: $name", ({ search, replace, text, under, matchedIndent }) => {
+    const r = ok(applySearchReplace(CLS, block(search, replace)));
+    expect(r.text).toBe(text);
+    expect(r.blocks[0]).toMatchObject({ underIndented: under, matchedIndent });
+    expect(r.blocks[0]!.reindented).toBeUndefined();
+  });
+
+  it("numbers the under-indented lines in the final text, after every block", () => {
+    const diff = [block(["x = 1"], ["    x = 2"]), block(["class A:"], ["# header", "class A:"])].join("\n");
+    const r = ok(applySearchReplace(CLS, diff));
+    expect(r.blocks[0]!.underIndented).toEqual([{ line: 4, text: "    x = 2" }]);
+    expect(r.text.split("\n")[3]).toBe("    x = 2");
+  });
+});
+
+describe("replace_in_file: stray blank lines at the edges of SEARCH", () => {
+  const TEXT = "one\ntwo\nthree\n";
+  it.each([
+    {
+      name: "a leading blank line mirrored in REPLACE: dropped from both",
+      search: ["", "two"],
+      replace: ["", "TWO"],
+      text: "one\nTWO\nthree\n",
+      dropped: { leading: 1, trailing: 0, replaceLeading: 1, replaceTrailing: 0 },
+    },
+    {
+      name: "a trailing blank line that REPLACE does not have: REPLACE as given",
+      search: ["two", ""],
+      replace: ["TWO"],
+      text: "one\nTWO\nthree\n",
+      dropped: { leading: 0, trailing: 1, replaceLeading: 0, replaceTrailing: 0 },
+    },
+    {
+      name: "REPLACE with more blank lines than SEARCH keeps the extra ones",
+      search: ["", "two", ""],
+      replace: ["", "", "TWO", ""],
+      text: "one\n\nTWO\nthree\n",
+      dropped: { leading: 1, trailing: 1, replaceLeading: 1, replaceTrailing: 1 },
+    },
+    {
+      name: "blank edges of a SKIP block's head and tail",
+      search: ["", "one", "....... SKIP", "three", "  "],
+      replace: ["", "ONE-THREE", ""],
+      text: "ONE-THREE\n",
+      dropped: { leading: 1, trailing: 1, replaceLeading: 1, replaceTrailing: 1 },
+    },
+  ])("$name", ({ search, replace, text, dropped }) => {
+    const r = ok(applySearchReplace(TEXT, block(search, replace)));
+    expect(r.text).toBe(text);
+    expect(r.blocks[0]!.droppedBlank).toEqual(dropped);
+  });
+
+  it("uses SEARCH as written when its blank lines are in the file", () => {
+    const r = ok(applySearchReplace("one\n\ntwo\n", block(["", "two"], ["TWO"])));
+    expect(r.text).toBe("one\nTWO\n");
+    expect(r.blocks[0]).toMatchObject({ startLine: 2, endLine: 3 });
+    expect(r.blocks[0]!.droppedBlank).toBeUndefined();
+  });
+
+  it("still refuses a SEARCH whose other lines do not match, and one that is only blank lines", () => {
+    expect(err(applySearchReplace(TEXT, block(["", "four"], ["x"])))).toMatch(/^Block 1: SEARCH was not found/);
+    expect(err(applySearchReplace(TEXT, block(["", " "], ["x"])))).toMatch(/^Block 1: SEARCH was not found/);
+  });
+
+  it("refuses a trimmed SEARCH that matches several places", () => {
+    expect(err(applySearchReplace("x\ny\nx\n", block(["x", ""], ["z"])))).toContain("SEARCH matches 2 locations (starting at lines 1, 3)");
   });
 });
 
