@@ -7,7 +7,9 @@
  * with the matcher's degrading steps. Among the matches of the first successful step, the one
  * nearest to the line a unified diff's header states wins (the stated line itself is tried
  * first); without a stated line, the first one. `*** End of File` hunks try the end of the file
- * first. Line numbers are never trusted blindly.
+ * first. Line numbers are never trusted blindly. A hunk of additions only goes after its last
+ * anchor, or at its stated line, or else at the end of the file; an append at the end leaves the
+ * search for the next hunk where it was, so it may come first in the patch.
  *
  * Writing a hunk: context lines keep the file's version (they may have matched fuzzily), removed
  * lines go, added lines are written as given with the line ending of the region they land in, and
@@ -77,8 +79,12 @@ export function applyHunks(text: string, hunks: readonly Hunk[], label: string):
     const searchFrom = hunk.anchors.length > 0 ? from - 1 : from;
     const expected = hunk.oldStart === undefined ? undefined : Math.max(0, hunk.oldStart - 1 + delta);
     let at: number;
+    // Additions with no context, no anchor and no stated line are appended at the end of the file
+    // (as codex does); they say nothing about where later hunks are, so the cursor stays put.
+    const appended = oldLines.length === 0 && hunk.anchors.length === 0 && expected === undefined;
     if (oldLines.length === 0) {
       at = insertionPoint(hunk, bodies.length, from, expected);
+      if (appended && !hunk.endOfFile) notes.push(`hunk ${h + 1} has no context lines, so it was appended at the end of the file`);
     } else {
       const found = locate(bodies, oldLines, searchFrom, expected, hunk.endOfFile);
       if (!found) return { ok: false, error: notFoundMessage(name, bodies, oldLines, cursor, h > 0) };
@@ -93,9 +99,10 @@ export function applyHunks(text: string, hunks: readonly Hunk[], label: string):
     const written = writeHunk(lines, hunk, at, defaultEol);
     lines.splice(at, oldLines.length, ...written);
     bodies.splice(at, oldLines.length, ...written.map((l) => l.body));
+    if (hunk.finalNewline !== undefined) finalNewline = hunk.finalNewline;
+    if (appended) continue;
     cursor = at + written.length;
     delta += written.length - oldLines.length;
-    if (hunk.finalNewline !== undefined) finalNewline = hunk.finalNewline;
   }
   settleLineEnds(lines, finalNewline, defaultEol);
   return { ok: true, text: restoreBom(joinLines(lines), bom), notes };

@@ -80,6 +80,14 @@ describe("applyPatchOps: add, delete, update, move", () => {
     expect(ok(run(env("*** Update File: f", "+z"), { f: "x\ny\n" }))[0]!.newText).toBe("x\ny\nz\n");
   });
 
+  it.each([
+    ["with no context", ["@@", "+z"], ["hunk 1 has no context lines, so it was appended at the end of the file"]],
+    ["marked as the end of the file", ["@@", "+z", "*** End of File"], []],
+  ])("appends a pure-addition hunk %s and still finds the hunks after it", (_name, first, fuzzy) => {
+    const patch = env("*** Update File: f", ...first, "@@", " a", "-b", "+B", "@@", "-c", "+C");
+    expect(ok(run(patch, { f: "a\nb\nc\n" }))).toEqual([{ path: "f", action: "M", oldText: "a\nb\nc\n", newText: "a\nB\nC\nz\n", fuzzy }]);
+  });
+
   it("anchors an End of File hunk at the end even when its context also appears earlier", () => {
     const text = "}\nmid\n}\n";
     const patch = env("*** Update File: f", "@@", " }", "+// end", "*** End of File");
