@@ -85,7 +85,9 @@ class SimulatedFiles {
     const existing = this.get(op.path);
     switch (op.type) {
       case "add":
-        if (existing !== undefined) return `Add File ${op.path}: the file already exists; use Update File to change it.`;
+        if (existing !== undefined) {
+          return `Add File ${op.path}: the file already exists, and Add File never overwrites one. Change it with "*** Update File: ${op.path}" and hunks, or replace all of its content with write_file.`;
+        }
         this.set(op.path, op.content);
         return undefined;
       case "delete":
@@ -93,7 +95,7 @@ class SimulatedFiles {
         this.set(op.path, undefined);
         return undefined;
       case "update": {
-        if (existing === undefined) return `Update File ${op.path}: no such file.`;
+        if (existing === undefined) return `Update File ${op.path}: no such file. To create it, use "*** Add File: ${op.path}" with every line starting with "+".`;
         const result = applyHunks(existing, op.hunks, op.path);
         if (!result.ok) return result.error;
         const origin = this.originOf.get(op.path) ?? op.path;
@@ -102,7 +104,9 @@ class SimulatedFiles {
           this.set(op.path, result.text);
           return undefined;
         }
-        if (this.get(op.moveTo) !== undefined) return `Update File ${op.path}: cannot move to ${op.moveTo}, a file already exists there.`;
+        if (this.get(op.moveTo) !== undefined) {
+          return `Update File ${op.path}: cannot move to ${op.moveTo}, a file already exists there and a move never overwrites one. Move it elsewhere, or delete ${op.moveTo} first ("*** Delete File: ${op.moveTo}" before this section).`;
+        }
         this.set(op.path, undefined);
         this.set(op.moveTo, result.text);
         this.originOf.delete(op.path);

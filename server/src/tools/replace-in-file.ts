@@ -68,7 +68,9 @@ export const replaceInFileTool = defineTool({
   title: (a) => `Edit ${a.path}`,
   execute: (args, ctx) =>
     withWorkspaceErrors(async () => {
-      const read = refuseBinary(await ctx.workspace.readText(args.path), "replace_in_file");
+      const resolved = await ctx.workspace.resolve(args.path);
+      const read = refuseBinary(await ctx.workspace.readTextIfExists(resolved), "replace_in_file");
+      if (!read) throw new ToolError(`${resolved.rel} does not exist. replace_in_file changes an existing file; to create one, use write_file.`);
       const edit = applySearchReplace(read.text, args.diff);
       if (!edit.ok) throw new ToolError(`${read.path.rel}: ${edit.error}`);
       const result = await ctx.workspace.apply(

@@ -145,12 +145,20 @@ describe("applyPatchOps: all or nothing", () => {
   });
 
   it.each([
-    ["Add of an existing file", env("*** Add File: a", "+x"), "Add File a: the file already exists; use Update File to change it.\nNothing was changed: a patch applies as a whole or not at all."],
+    ["Add of an existing file", env("*** Add File: a", "+x"), "Add File a: the file already exists, and Add File never overwrites one. Change it with \"*** Update File: a\" and hunks, or replace all of its content with write_file.\nNothing was changed: a patch applies as a whole or not at all."],
     ["Delete of a missing file", env("*** Delete File: nope"), "Delete File nope: no such file.\nNothing was changed: a patch applies as a whole or not at all."],
-    ["Update of a missing file", env("*** Update File: nope", "-x", "+y"), "Update File nope: no such file.\nNothing was changed: a patch applies as a whole or not at all."],
-    ["a move onto an existing file", env("*** Update File: a", "*** Move to: b", "-x", "+y"), "Update File a: cannot move to b, a file already exists there.\nNothing was changed: a patch applies as a whole or not at all."],
+    ["Update of a missing file", env("*** Update File: nope", "-x", "+y"), "Update File nope: no such file. To create it, use \"*** Add File: nope\" with every line starting with \"+\".\nNothing was changed: a patch applies as a whole or not at all."],
+    ["a move onto an existing file", env("*** Update File: a", "*** Move to: b", "-x", "+y"), "Update File a: cannot move to b, a file already exists there and a move never overwrites one. Move it elsewhere, or delete b first (\"*** Delete File: b\" before this section).\nNothing was changed: a patch applies as a whole or not at all."],
   ])("rejects %s", (_name, patch, message) => {
     expect(err(run(patch, { a: "x\n", b: "y\n" }))).toBe(message);
+  });
+
+  it("moves onto a file the same patch deleted first, as the move refusal suggests", () => {
+    const patch = env("*** Delete File: b", "*** Update File: a", "*** Move to: b", "-x", "+z");
+    expect(ok(run(patch, { a: "x\n", b: "y\n" }))).toEqual([
+      { path: "b", action: "M", oldText: "y\n", newText: "z\n", fuzzy: [] },
+      { path: "a", action: "D", oldText: "x\n", fuzzy: [] },
+    ]);
   });
 
   it("rejects an empty list of operations", () => {

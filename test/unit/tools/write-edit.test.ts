@@ -179,6 +179,16 @@ describe("replace_in_file", () => {
     expect(readFileSync(h.at("a.txt"), "utf8")).toBe("one\nTWO\n");
   });
 
+  it("points to write_file for a file that does not exist", async () => {
+    h = makeHarness();
+    const r = await h.run(replaceInFileTool, { path: "new.py", diff: "------- SEARCH\n=======\nx = 1\n+++++++ REPLACE" });
+    expect(r).toMatchObject({
+      isError: true,
+      text: "new.py does not exist. replace_in_file changes an existing file; to create one, use write_file.",
+    });
+    expect(existsSync(h.at("new.py"))).toBe(false);
+  });
+
   it("passes the engine's error on and changes nothing", async () => {
     h = makeHarness();
     writeFileSync(h.at("a.txt"), "same\nsame\n");
