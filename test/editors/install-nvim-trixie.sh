@@ -6,7 +6,8 @@
 #
 # Usage: test/editors/install-nvim-trixie.sh [DIR]   (default: .cache/nvim-trixie in the repo)
 # Prints the wrapper's path (DIR/bin/nvim) on success. Re-running with a working DIR downloads
-# nothing, so CI can cache DIR between runs.
+# nothing, so CI can cache DIR between runs. Packages come from the Debian mirror this machine's
+# apt sources use (test/editors/debian-mirror.sh), or AGENT_LSP_DEBIAN_MIRROR when set.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -53,7 +54,9 @@ fi
 apt_dir="$dir/apt"
 mkdir -p "$apt_dir/etc/preferences.d" "$apt_dir/etc/apt.conf.d" "$apt_dir/etc/sources.list.d" \
   "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" "$dir/debs"
-mirror=${AGENT_LSP_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# The machine's own Debian mirror (or AGENT_LSP_DEBIAN_MIRROR), so local mirrors and proxies work.
+. "$here/debian-mirror.sh"
+mirror=$(debian_mirror)
 # The trixie archive key ships in bookworm's debian-archive-keyring.
 echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main" >"$apt_dir/etc/sources.list"
 : >"$apt_dir/status"
