@@ -17,7 +17,7 @@ import { FakeEditor } from "../test/helpers/fake-editor.js";
 import { median } from "./stats.js";
 
 /** A temp project root and a tool context over it. */
-function project(prefix: string): { root: string; ctx: ToolContext } {
+export function project(prefix: string): { root: string; ctx: ToolContext } {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
   const editor = new FakeEditor();
   const ctx: ToolContext = {

@@ -19,6 +19,7 @@ const benches: [string, Bench | undefined][] = [
   ["idle rss", benchIdleRss],
   ["loop overhead", () => benchLoopOverhead()],
   ["files", await optional("./files.ts", "benchFiles")],
+  ["ignore", await optional("./ignore.ts", "benchIgnore")],
   ["commands", await optional("./commands.ts", "benchCommands")],
 ];
 
