@@ -1,120 +1,104 @@
 /**
  * Unified diffs of change sets, for permission prompts, tool results and the editor's
- * tool_call_update. The `diff` package does the line diff; around it, the common head and tail of
- * the two texts are cut off first so a one-line change to a 10 MB file diffs only the lines near
- * the change instead of tokenising the whole file twice.
+ * tool_call_update. Bounded in time and in size, whatever the files:
+ *
+ * - only the window where the texts differ is split into lines (edits/text-window.ts);
+ * - the line diff has a work budget (edits/line-diff.ts): exact hunks, the same as the `diff`
+ *   package's for ordinary edits, coarser ("these lines became those") where a rewrite would make
+ *   a minimal diff cost seconds;
+ * - a diff longer than the caller allows is not shown: a one-line note stands in its place, before
+ *   the file's `---`/`+++` header, where diff readers skip text (so the whole stays a valid
+ *   unified diff, just without that file's hunks).
  */
-import { structuredPatch, type StructuredPatchHunk } from "diff";
+import { diffTexts } from "../edits/line-diff.js";
+import type { LineOp } from "../edits/line-ops.js";
+import { buildHunks, changedChars, formatHunk } from "../edits/unified-hunks.js";
 
 /** The diff of one file and its size in lines. */
 export interface FileDiff {
   text: string;
   additions: number;
   deletions: number;
+  /** True when the hunks were too long to show and a note stands in their place. */
+  omitted?: boolean;
 }
 
-/** Characters compared at once: large, so a 10 MB prefix takes a few hundred comparisons. */
-const CHUNK = 65536;
-
-/** Length of the common prefix of two strings. */
-function commonPrefix(a: string, b: string): number {
-  const max = Math.min(a.length, b.length);
-  let i = 0;
-  // Whole chunks while they are equal, then halve the chunk to close in on the difference.
-  for (let size = CHUNK; size >= 64; size >>= 1) {
-    while (i + size <= max && a.slice(i, i + size) === b.slice(i, i + size)) i += size;
-  }
-  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
-}
-
-/** Length of the common suffix of two strings, never reaching into the first `floor` chars. */
-function commonSuffix(a: string, b: string, floor: number): number {
-  const max = Math.min(a.length, b.length) - floor;
-  const tailA = (n: number, size: number) => a.slice(a.length - n - size, a.length - n);
-  const tailB = (n: number, size: number) => b.slice(b.length - n - size, b.length - n);
-  let n = 0;
-  for (let size = CHUNK; size >= 64; size >>= 1) {
-    while (n + size <= max && tailA(n, size) === tailB(n, size)) n += size;
-  }
-  while (n < max && a.charCodeAt(a.length - n - 1) === b.charCodeAt(b.length - n - 1)) n++;
-  return n;
-}
-
-/** Number of `\n` in `text` before `end`. */
-function countNewlines(text: string, end: number): number {
-  let n = 0;
-  for (let i = text.indexOf("\n"); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) n++;
-  return n;
-}
-
-/** Start of the line `lines` lines before the line starting at `pos`. */
-function backLines(text: string, pos: number, lines: number): number {
-  let p = pos;
-  for (let k = 0; k < lines && p > 0; k++) p = p <= 1 ? 0 : text.lastIndexOf("\n", p - 2) + 1;
-  return p;
-}
-
-/** End (after the newline) of the line `lines` lines after `pos`, a line start. */
-function forwardLines(text: string, pos: number, lines: number): number {
-  let p = pos;
-  for (let k = 0; k < lines && p < text.length; k++) {
-    const nl = text.indexOf("\n", p);
-    p = nl === -1 ? text.length : nl + 1;
-  }
-  return p;
+/** Options of {@link unifiedDiff}. */
+export interface DiffOptions {
+  /** Unchanged lines shown around each change (3, as `diff -u`). */
+  context?: number;
+  /** Longest hunk text shown; a longer diff is replaced by a note. */
+  maxChars?: number;
 }
 
 /**
- * The part of both texts that differs, widened to whole lines plus `context` lines each side,
- * and the number of lines before it.
+ * Most characters of diff shown for one change set (all its files together): about 20,000 lines,
+ * more than anyone reads in a prompt, and small enough to send and render at once.
  */
-function changedWindow(a: string, b: string, context: number) {
-  const prefix = commonPrefix(a, b);
-  const lineStart = prefix === 0 ? 0 : a.lastIndexOf("\n", prefix - 1) + 1;
-  const start = backLines(a, lineStart, context);
-  const suffix = commonSuffix(a, b, lineStart);
-  // Cut after a newline that lies inside the common tail, so both texts cut at a line start.
-  const nl = suffix === 0 ? -1 : a.indexOf("\n", a.length - suffix);
-  const tailLen = nl === -1 ? 0 : a.length - (nl + 1);
-  const endA = forwardLines(a, a.length - tailLen, context);
-  const endB = b.length - (a.length - endA);
-  return { start, endA, endB, skippedLines: countNewlines(a, start) };
+export const MAX_DIFF_CHARS = 1_000_000;
+
+/** A size for people: `1200 characters`, `740 KB`, `4.2 MB`. */
+function formatSize(chars: number): string {
+  if (chars < 10_000) return `${chars} characters`;
+  return chars < 999_500 ? `${Math.round(chars / 1000)} KB` : `${(chars / 1e6).toFixed(1)} MB`;
 }
 
-/** Formats one hunk the way `diff -u` does (a zero-length side starts one line earlier). */
-function formatHunk(h: StructuredPatchHunk, offset: number): string {
-  const oldStart = h.oldLines === 0 ? h.oldStart - 1 : h.oldStart;
-  const newStart = h.newLines === 0 ? h.newStart - 1 : h.newStart;
-  const head = `@@ -${oldStart + offset},${h.oldLines} +${newStart + offset},${h.newLines} @@`;
-  return [head, ...h.lines].join("\n");
+/** Lines each side gained and lost. */
+function countLines(ops: readonly LineOp[]): { additions: number; deletions: number } {
+  let additions = 0;
+  let deletions = 0;
+  for (const op of ops) {
+    if (op.kind === "added") additions += op.count;
+    else if (op.kind === "removed") deletions += op.count;
+  }
+  return { additions, deletions };
+}
+
+/**
+ * First and last line of the old text that a script touches (1-based, within the diffed part);
+ * lines added without removing any touch the line before which they go.
+ */
+function changedSpan(ops: readonly LineOp[]): { first: number; last: number } {
+  let line = 1;
+  let first = 0;
+  let last = 0;
+  for (const op of ops) {
+    if (op.kind === "removed") last = line + op.count - 1;
+    if (op.kind === "added") last = Math.max(last, line - 1);
+    if (op.kind !== "equal") first ||= line;
+    if (op.kind !== "added") line += op.count;
+  }
+  return { first, last: Math.max(first, last) };
+}
+
+/** The note that stands in for hunks too long to show. */
+function omittedNote(name: string, chars: number, maxChars: number, ops: readonly LineOp[], offset: number): string {
+  const { additions, deletions } = countLines(ops);
+  const span = changedSpan(ops);
+  const where = span.first === span.last ? `at line ${span.first + offset}` : `between lines ${span.first + offset} and ${span.last + offset}`;
+  return `diff of ${name} not shown: ${formatSize(chars)} is more than the ${formatSize(maxChars)} shown per change (+${additions} -${deletions} lines ${where})`;
 }
 
 /**
  * Unified diff of one file. `oldName`/`newName` are root-relative paths, or null for a file that
  * did not exist before (or does not after).
  */
-export function unifiedDiff(
-  oldName: string | null,
-  newName: string | null,
-  oldText: string,
-  newText: string,
-  context = 3,
-): FileDiff {
+export function unifiedDiff(oldName: string | null, newName: string | null, oldText: string, newText: string, options: DiffOptions = {}): FileDiff {
+  const context = options.context ?? 3;
+  const maxChars = options.maxChars ?? MAX_DIFF_CHARS;
   const header = `--- ${oldName === null ? "/dev/null" : `a/${oldName}`}\n+++ ${newName === null ? "/dev/null" : `b/${newName}`}`;
   if (oldText === newText) return { text: oldName === newName ? "" : `${header}\n`, additions: 0, deletions: 0 };
-  const w = changedWindow(oldText, newText, context);
-  const patch = structuredPatch("a", "b", oldText.slice(w.start, w.endA), newText.slice(w.start, w.endB), "", "", {
-    context,
-  });
-  let additions = 0;
-  let deletions = 0;
-  for (const h of patch.hunks) {
-    for (const line of h.lines) {
-      if (line.startsWith("+")) additions++;
-      else if (line.startsWith("-")) deletions++;
-    }
-  }
-  const hunks = patch.hunks.map((h) => formatHunk(h, w.skippedLines)).join("\n");
-  return { text: `${header}\n${hunks}\n`, additions, deletions };
+  const { window: w, a, b, ops } = diffTexts(oldText, newText, context);
+  const counts = countLines(ops);
+  const omitted = (chars: number): FileDiff => {
+    const note = omittedNote((newName ?? oldName)!, chars, maxChars, ops, w.skippedLines);
+    return { text: `${note}\n${header}\n`, ...counts, omitted: true };
+  };
+  // Known too long from the changed lines alone: no hunk is built (a 50 MB rewrite would be 100 MB).
+  const lower = changedChars(ops, a, b);
+  if (lower > maxChars) return omitted(lower);
+  const body = buildHunks(ops, a, b, context)
+    .map((h) => formatHunk(h, w.skippedLines))
+    .join("\n");
+  return body.length > maxChars ? omitted(body.length) : { text: `${header}\n${body}\n`, ...counts };
 }

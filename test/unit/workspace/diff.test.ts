@@ -1,4 +1,4 @@
-import { createTwoFilesPatch } from "diff";
+import { createTwoFilesPatch, parsePatch } from "diff";
 import { describe, expect, it } from "vitest";
 import { unifiedDiff } from "../../../server/src/workspace/diff.js";
 
@@ -58,5 +58,29 @@ describe("unifiedDiff", () => {
     expect(performance.now() - t0).toBeLessThan(300);
     expect([d.additions, d.deletions]).toEqual([1, 1]);
     expect(d.text).toContain("@@ -199988,7 +199988,7 @@");
+  });
+
+  it("replaces a diff longer than maxChars by a note before the header, and the whole stays a valid patch", () => {
+    const big = unifiedDiff("big.txt", "big.txt", lines(100), lines(100, (i) => `changed ${i}`), { maxChars: 1000 });
+    expect(big.omitted).toBe(true);
+    expect([big.additions, big.deletions]).toEqual([100, 100]);
+    expect(big.text).toBe(
+      "diff of big.txt not shown: 2080 characters is more than the 1000 characters shown per change (+100 -100 lines between lines 1 and 100)\n--- a/big.txt\n+++ b/big.txt\n",
+    );
+    const small = unifiedDiff("a.txt", "a.txt", "x\n", "y\n");
+    const files = parsePatch(small.text + big.text + small.text);
+    expect(files.map((f) => [f.oldFileName, f.hunks.length])).toEqual([
+      ["a/a.txt", 1],
+      ["a/big.txt", 0],
+      ["a/a.txt", 1],
+    ]);
+  });
+
+  it("says where the change is when the hunks were built but are too long", () => {
+    const base = lines(200);
+    const changed = base.replace("line 150\n", `${"x".repeat(600)}\n`).replace("line 160\n", `${"y".repeat(600)}\n`);
+    // The changed lines alone (1,220 characters) fit; with their context lines they do not.
+    const d = unifiedDiff("f", "f", base, changed, { maxChars: 1300 });
+    expect(d.text.split("\n")[0]).toMatch(/^diff of f not shown: 1\d{3} characters is more than the 1300 characters shown per change \(\+2 -2 lines between lines 151 and 161\)$/);
   });
 });
