@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { replaceText } from "../edits/replace-text.js";
 import type { FileOp } from "../workspace/change-set.js";
+import { breather } from "../util/breathe.js";
 import { unifiedDiff } from "../workspace/diff.js";
 import { fileGlobMatcher } from "../workspace/glob.js";
 import { walk } from "../workspace/walk.js";
@@ -61,11 +62,28 @@ async function planReplacements(ctx: ToolContext, args: Input): Promise<Planned[
   return planned;
 }
 
+/**
+ * The diffs of the preview: files in turn until it is long enough (the rest are not diffed at
+ * all), yielding to the event loop between files.
+ */
+async function previewDiff(planned: Planned[]): Promise<string> {
+  const pause = breather(10);
+  let diff = "";
+  for (const [i, p] of planned.entries()) {
+    await pause();
+    diff += unifiedDiff(p.rel, p.rel, p.read.text, p.newText).text;
+    if (diff.length > MAX_PREVIEW) {
+      const rest = planned.length - i - 1;
+      return `${diff.slice(0, MAX_PREVIEW)}\n[... preview cut${rest ? `; ${rest} more files not shown` : ""}]\n`;
+    }
+  }
+  return diff;
+}
+
 /** The dry-run preview: counts and the diff. */
-function preview(planned: Planned[]): string {
+async function preview(planned: Planned[]): Promise<string> {
   const total = planned.reduce((n, p) => n + p.count, 0);
-  let diff = planned.map((p) => unifiedDiff(p.rel, p.rel, p.read.text, p.newText).text).join("");
-  if (diff.length > MAX_PREVIEW) diff = `${diff.slice(0, MAX_PREVIEW)}\n[... preview cut: ${diff.length - MAX_PREVIEW} more characters]\n`;
+  const diff = await previewDiff(planned);
   const head = `Dry run: ${total} replacements in ${planned.length} files would be made. Call again with apply: true to make them.`;
   return [head, ...planned.map((p) => `  ${p.rel} (${p.count})`), "", diff.trimEnd()].join("\n");
 }
@@ -86,7 +104,7 @@ export const replaceTextTool = defineTool({
     withWorkspaceErrors(async () => {
       const planned = await planReplacements(ctx, args);
       if (!planned.length) return textResult(`No file matching ${args.glob} contains ${args.regex ? "a match for " : ""}${JSON.stringify(args.find)}.`);
-      if (!args.apply) return textResult(preview(planned));
+      if (!args.apply) return textResult(await preview(planned));
       const ops: FileOp[] = planned.map((p) => ({ kind: "write", path: p.rel, text: p.newText, base: p.read }));
       const result = await ctx.workspace.apply({ tool: "replace_text", ops }, applyOptions(ctx));
       const total = planned.reduce((n, p) => n + p.count, 0);

@@ -9,7 +9,8 @@ import type { AppliedFile, ApplyOptions, ApplyResult, ChangeSet } from "./change
 import type { CheckpointKind, CheckpointStore } from "./checkpoints.js";
 import { IncompleteRollback } from "./atomic.js";
 import { commitPlan, type CommitContext, type CommitOutcome } from "./commit.js";
-import { unifiedDiff, type FileDiff } from "./diff.js";
+import { breather } from "../util/breathe.js";
+import { MAX_DIFF_CHARS, unifiedDiff, type FileDiff } from "./diff.js";
 import { keepLineEndings } from "./encoding.js";
 import { WorkspaceError } from "./errors.js";
 import { planChangeSet, withoutNoOps, type Plan, type PlanContext, type PlannedChange } from "./plan.js";
@@ -29,15 +30,24 @@ export interface ShownPlan {
   summary: string;
 }
 
-/** Diffs a plan. The old side of a move shows inside its new side's diff. */
-export function showPlan(tool: string, plan: Plan): ShownPlan {
+/**
+ * Diffs a plan. The old side of a move shows inside its new side's diff. The files share
+ * {@link MAX_DIFF_CHARS} of shown diff, and the event loop gets a turn between files, so a change
+ * set of many large files neither floods the prompt nor holds up other requests.
+ */
+export async function showPlan(tool: string, plan: Plan): Promise<ShownPlan> {
   const diffs = new Map<PlannedChange, FileDiff>();
+  let room = MAX_DIFF_CHARS;
+  const pause = breather(10);
   for (const c of plan.changes) {
     if (c.movedTo) continue;
     const source = c.movedFrom ? plan.changes.find((s) => s.movedTo === c.path) : undefined;
     const oldName = c.movedFrom ? c.movedFrom.rel : c.before.exists ? c.path.rel : null;
     const oldText = source ? source.before.text : c.before.text;
-    diffs.set(c, unifiedDiff(oldName, c.after === null ? null : c.path.rel, oldText, c.after ?? ""));
+    await pause();
+    const d = unifiedDiff(oldName, c.after === null ? null : c.path.rel, oldText, c.after ?? "", { maxChars: room });
+    room = Math.max(0, room - d.text.length);
+    diffs.set(c, d);
   }
   let added = 0;
   let removed = 0;
@@ -162,7 +172,7 @@ export async function applyChangeSet(core: WorkspaceCore, set: ChangeSet, opts: 
   if (opts.signal?.aborted) throw cancelled();
   let plan = await missingDirs(withoutNoOps(await planChangeSet(core, set, opts)));
   if (!plan.changes.length && !plan.dirs.length) return unchanged();
-  let shown = showPlan(set.tool, plan);
+  let shown = await showPlan(set.tool, plan);
   const files = plan.changes.map((c) => ({ uri: c.path.uri, path: c.path.rel, oldText: c.before.text, newText: c.after ?? "" }));
   const external = plan.changes.some((c) => c.path.external) || plan.dirs.some((d) => d.external);
   const decision = await opts.authorize?.({ kind: "file_change", summary: shown.summary, diff: shown.diff, files, external });
@@ -170,12 +180,12 @@ export async function applyChangeSet(core: WorkspaceCore, set: ChangeSet, opts: 
   if (decision?.accepted) {
     plan = takeAccepted(plan, decision.accepted);
     if (!plan.changes.length && !plan.dirs.length) return unchanged(["The review kept none of the change."]);
-    shown = showPlan(set.tool, plan);
+    shown = await showPlan(set.tool, plan);
   }
   return core.exclusive(async () => {
     if (opts.signal?.aborted) throw cancelled();
     const current = await rebaseOnCurrent(core.editor, plan);
-    if (current.notes.length) shown = showPlan(set.tool, current.plan);
+    if (current.notes.length) shown = await showPlan(set.tool, current.plan);
     const meta = { sessionId: opts.sessionId, tool: set.tool, kind: "change" as const };
     const { result, hashes } = await commitRecorded(core, current.plan, meta, shown);
     await rememberWrites(core, opts.sessionId, current.plan, result, hashes);

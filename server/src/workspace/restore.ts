@@ -62,7 +62,7 @@ async function revert(core: WorkspaceCore, sessionId: string, checkpoints: Check
   const plan = await planRestore(core, checkpoints);
   const tool = kind === "undo" ? "/undo" : `/restore ${checkpoints[0]!.id}`;
   const result = plan.changes.length
-    ? (await commitRecorded(core, plan, { sessionId, tool, kind }, showPlan(tool, plan))).result
+    ? (await commitRecorded(core, plan, { sessionId, tool, kind }, await showPlan(tool, plan))).result
     : { changed: false, files: [], dirs: [], diff: "", notes: [] };
   await removeCreatedDirs(checkpoints);
   return result;

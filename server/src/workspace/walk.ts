@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync, statSync, type Dir
 import path from "node:path";
 import { isIgnored, parseIgnoreFile, type IgnoreFile } from "./ignore.js";
 import { isInside } from "./paths.js";
+import { breathe } from "../util/breathe.js";
 
 /** The real path of `p`, or `fallback` (`p` itself by default) when it cannot be resolved. */
 function realpathOr(p: string, fallback = p): string {
@@ -49,9 +50,6 @@ export interface WalkOptions {
   recursive: boolean;
   signal?: AbortSignal;
 }
-
-/** Yields to the event loop. */
-const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The .gitignore rules of `dir`, if it has a .gitignore. */
 function loadIgnore(dir: string, rel: string): IgnoreFile | undefined {
