@@ -21,6 +21,7 @@ import { normalizeUri } from "./uris.js";
 import { askUserOverLsp, requestPermissionOverLsp } from "./prompts.js";
 import { startProgress } from "./progress.js";
 import { computeTextEdits } from "./text-edits.js";
+import { breather } from "../util/breathe.js";
 
 /** The Editor implementation for LSP clients. */
 export class LspEditor implements Editor {
@@ -52,7 +53,7 @@ export class LspEditor implements Editor {
     if (this.capabilities.workspace?.applyEdit === false) {
       return { applied: false, reason: "The editor does not accept workspace/applyEdit." };
     }
-    const edit = this.toWorkspaceEdit(changes);
+    const edit = await this.toWorkspaceEdit(changes);
     try {
       const res = await this.connection.workspace.applyEdit({ label, edit });
       if (res.applied) return { applied: true };
@@ -129,10 +130,13 @@ export class LspEditor implements Editor {
     return this.documents.all().find((d) => normalizeUri(d.uri) === wanted);
   }
 
-  private toWorkspaceEdit(changes: FileChange[]): WorkspaceEdit {
+  /** The edit for `changes`; the event loop gets a turn between large diffs of several files. */
+  private async toWorkspaceEdit(changes: FileChange[]): Promise<WorkspaceEdit> {
     const documentChanges: NonNullable<WorkspaceEdit["documentChanges"]> = [];
+    const pause = breather(10);
     for (const change of changes) {
       if (change.kind === "edit") {
+        await pause();
         const doc = this.findDocument(change.uri);
         documentChanges.push({
           textDocument: { uri: doc?.uri ?? change.uri, version: change.version },

@@ -1,35 +1,45 @@
 /**
  * Minimal LSP TextEdits that turn one text into another, so an agent edit lands in the editor
  * as small changes (cursor, marks and folds survive; undo shows what changed), not a whole-buffer
- * replacement.
+ * replacement. The line diff is the bounded one of edits/: only the window where the texts differ
+ * is split into lines, and a rewrite too costly to diff minimally becomes one larger edit rather
+ * than seconds of blocking every request.
  */
-import { diffLines } from "diff";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { TextEdit } from "vscode-languageserver/node.js";
+import { diffTexts } from "../edits/line-diff.js";
 
 /** Edits that transform `oldText` into `newText`, in document order, non-overlapping. */
 export function computeTextEdits(oldText: string, newText: string): TextEdit[] {
   if (oldText === newText) return [];
   const doc = TextDocument.create("file:///x", "plaintext", 0, oldText);
+  const { window, a, b, ops } = diffTexts(oldText, newText, 0);
   const edits: TextEdit[] = [];
-  let offset = 0;
+  let offset = window.start;
+  let ai = 0;
+  let bi = 0;
   let pending: { start: number; end: number; text: string } | undefined;
   const flush = () => {
     if (!pending) return;
     edits.push({ range: { start: doc.positionAt(pending.start), end: doc.positionAt(pending.end) }, newText: pending.text });
     pending = undefined;
   };
-  for (const change of diffLines(oldText, newText)) {
-    if (change.removed) {
-      pending ??= { start: offset, end: offset, text: "" };
-      pending.end = offset + change.value.length;
-      offset += change.value.length;
-    } else if (change.added) {
-      pending ??= { start: offset, end: offset, text: "" };
-      pending.text += change.value;
-    } else {
+  for (const op of ops) {
+    if (op.kind === "equal") {
       flush();
-      offset += change.value.length;
+      for (let k = 0; k < op.count; k++) offset += a[ai + k]!.length;
+      ai += op.count;
+      bi += op.count;
+      continue;
+    }
+    pending ??= { start: offset, end: offset, text: "" };
+    if (op.kind === "removed") {
+      for (let k = 0; k < op.count; k++) offset += a[ai + k]!.length;
+      pending.end = offset;
+      ai += op.count;
+    } else {
+      pending.text += b.slice(bi, bi + op.count).join("");
+      bi += op.count;
     }
   }
   flush();
