@@ -21,6 +21,7 @@ const benches: [string, Bench | undefined][] = [
   ["files", await optional("./files.ts", "benchFiles")],
   ["ignore", await optional("./ignore.ts", "benchIgnore")],
   ["commands", await optional("./commands.ts", "benchCommands")],
+  ["large diff", await optional("./large-diff.ts", "benchLargeDiff")],
 ];
 
 let failed = false;

@@ -15,6 +15,7 @@ import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAgentHarness, fakeProviderOptions, tempProject, type AgentHarness } from "../helpers/agent-setup.js";
 import { startFakeProvider, type FakeProvider } from "../helpers/fake-provider/index.js";
+import { answerTimes, maxStall, rewriteVersions, scriptRewrite, slowest } from "../helpers/large-rewrite.js";
 import { initialize, spawnServer, type SpawnedServer } from "../helpers/spawn-server.js";
 
 let fake: FakeProvider | undefined;
@@ -27,47 +28,21 @@ afterEach(async () => {
   server = fake = harness = undefined;
 });
 
-/** About `bytes` of text, no line of which is in the other version. */
-function versions(bytes: number): { before: string; after: string } {
-  const n = Math.round(bytes / 40);
-  const lines = (f: (i: number) => string) => Array.from({ length: n }, (_, i) => `${f(i)}\n`).join("");
-  return { before: lines((i) => `old line ${i} with some padding text..`), after: lines((i) => `NEW ${i * 7} line and different text...`) };
-}
-
-/** The model reads the file, then writes all of it anew. */
-function scriptRewrite(f: FakeProvider, rel: string, text: string): void {
-  f.enqueue({ toolCalls: [{ name: "read_file", input: { path: rel } }] }, { toolCalls: [{ name: "write_file", input: { path: rel, content: text } }], chunkSize: 1 << 16 }, { text: "done" });
-}
-
-/** Sends `ping` again and again until `done` settles; resolves with the slowest answer in ms. */
-async function slowestAnswer(ping: () => Promise<unknown>, done: Promise<unknown>): Promise<number> {
-  let finished = false;
-  void done.finally(() => (finished = true));
-  let slowest = 0;
-  while (!finished) {
-    const t0 = performance.now();
-    await ping();
-    slowest = Math.max(slowest, performance.now() - t0);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  return slowest;
-}
-
 describe("a 2 MB full rewrite on the built binary", () => {
   it("keeps answering other requests while it is diffed, and shows a note instead of a 4 MB diff", async () => {
     fake = await startFakeProvider();
     const root = tempProject();
-    const { before, after } = versions(2_000_000);
+    const { before, after } = rewriteVersions(2_000_000);
     writeFileSync(path.join(root, "big.txt"), before);
     const s = (server = spawnServer(root));
     await initialize(s, root, fakeProviderOptions(fake, { tools: { provider_native: false } }));
     const { result } = await s.request("agent/newSession", {});
     scriptRewrite(fake, "big.txt", after);
     const prompt = s.request("agent/prompt", { sessionId: result.sessionId, prompt: "rewrite big.txt" });
-    const slowest = await slowestAnswer(() => s.request("agent/listSessions", {}), prompt);
+    const times = await answerTimes(() => s.request("agent/listSessions", {}), prompt);
     expect((await prompt).result.stopReason).toBe("end_turn");
     expect(readFileSync(path.join(root, "big.txt"), "utf8")).toBe(after);
-    expect(slowest).toBeLessThan(1000);
+    expect(slowest(times)).toBeLessThan(1000);
     const update = s.messages.find((m) => m.method === "agent/update" && m.params.update.kind === "tool_call_update" && m.params.update.diff);
     expect(update.params.update.diff).toMatch(/^diff of big\.txt not shown: \d\.\d MB is more than the 1\.0 MB shown per change \(\+50000 -50000 lines between lines 1 and 50000\)\n--- a\/big\.txt\n\+\+\+ b\/big\.txt\n$/);
   }, 60_000);
@@ -77,7 +52,7 @@ describe("a full rewrite of a document open in the editor", () => {
   it("is sent as one text edit without stalling the server", async () => {
     harness = await startAgentHarness({ options: { tools: { provider_native: false } } });
     const h = harness;
-    const { before, after } = versions(600_000);
+    const { before, after } = rewriteVersions(600_000);
     const file = path.join(h.root, "open.txt");
     writeFileSync(file, before);
     const uri = pathToFileURL(file).href;
@@ -85,21 +60,11 @@ describe("a full rewrite of a document open in the editor", () => {
     const id = await h.newSession();
     scriptRewrite(h.fake, "open.txt", after);
     // In-process, a timer that fires late measures how long the event loop was held.
-    let stall = 0;
-    let last = performance.now();
-    const timer = setInterval(() => {
-      const now = performance.now();
-      stall = Math.max(stall, now - last - 10);
-      last = now;
-    }, 10);
-    try {
-      expect((await h.prompt(id, "rewrite open.txt")).stopReason).toBe("end_turn");
-    } finally {
-      clearInterval(timer);
-    }
+    const { value: answer, stallMs } = await maxStall(() => h.prompt(id, "rewrite open.txt"));
+    expect(answer.stopReason).toBe("end_turn");
     expect(h.client.text(uri)).toBe(after);
     const edits = h.client.requests.filter((r) => r.method === "workspace/applyEdit").flatMap((r) => r.params.edit.documentChanges[0].edits);
     expect(edits).toHaveLength(1);
-    expect(stall).toBeLessThan(1000);
+    expect(stallMs).toBeLessThan(1000);
   }, 60_000);
 });
