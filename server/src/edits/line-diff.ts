@@ -55,7 +55,7 @@ function diffRange(a: LineRange, b: LineRange, budget: WorkBudget, ops: LineOp[]
   const size = a.hi - a.lo + (b.hi - b.lo);
   // A small range gets what its worst case needs. A large one gets enough for a few changes and
   // at most half of what is left, so the unique-line pass can still be paid for after it.
-  const cap = size * size <= budget.left / 2 ? size * size + 64 : Math.min(Math.floor(budget.left / 2), 16 * size + 65536);
+  const cap = size * size <= budget.left / 2 ? size * size + 64 : Math.min(Math.floor(budget.left / 2), 4 * size + 65536);
   const script = myersDiff(a, b, budget, cap);
   if (script) {
     for (const op of script) pushOp(ops, op.kind, op.count);
@@ -76,17 +76,17 @@ function diffByUniqueLines(a: LineRange, b: LineRange, budget: WorkBudget, ops: 
   const midA = inner(a.lines, aLo, aHi);
   const midB = inner(b.lines, bLo, bHi);
   const cost = HASH_COST * (aHi - aLo + (bHi - bLo));
-  const anchors = aLo < aHi && bLo < bHi && cost <= budget.left ? uniqueAnchors(midA, midB, budget, cost) : [];
-  if (!anchors.length) {
+  const anchors = aLo < aHi && bLo < bHi && cost <= budget.left ? uniqueAnchors(midA, midB, budget, cost) : undefined;
+  if (!anchors?.a.length) {
     replaceAll(midA, midB, ops);
   } else {
     let ai = aLo;
     let bi = bLo;
-    for (const [i, j] of anchors) {
-      diffGap(inner(a.lines, ai, i), inner(b.lines, bi, j), budget, ops);
+    for (let k = 0; k < anchors.a.length; k++) {
+      diffGap(inner(a.lines, ai, anchors.a[k]!), inner(b.lines, bi, anchors.b[k]!), budget, ops);
       pushOp(ops, "equal", 1);
-      ai = i + 1;
-      bi = j + 1;
+      ai = anchors.a[k]! + 1;
+      bi = anchors.b[k]! + 1;
     }
     diffGap(inner(a.lines, ai, aHi), inner(b.lines, bi, bHi), budget, ops);
   }
@@ -118,41 +118,54 @@ function uniqueIndex(r: LineRange): Map<string, number> {
   return seen;
 }
 
-/**
- * Pairs [i, j] of lines that occur exactly once in each range, increasing in both: the longest
- * such chain (patience sorting), so no anchor crosses another.
- */
-function uniqueAnchors(a: LineRange, b: LineRange, budget: WorkBudget, cost: number): [number, number][] {
-  budget.left -= cost;
-  const inA = uniqueIndex(a);
-  const inB = uniqueIndex(b);
-  const pairs: [number, number][] = [];
-  for (let j = b.lo; j < b.hi; j++) {
-    const line = b.lines[j]!;
-    const i = inA.get(line);
-    if (i !== undefined && i >= 0 && inB.get(line) === j) pairs.push([i, j]);
-  }
-  return longestIncreasing(pairs);
+/** Matched lines: `a[k]` in the old range is `b[k]` in the new one, both increasing. */
+interface Anchors {
+  a: Int32Array;
+  b: Int32Array;
 }
 
-/** The longest subsequence of `pairs` (sorted by j) whose i also increase. */
-function longestIncreasing(pairs: [number, number][]): [number, number][] {
-  // tops[k]: index in pairs of the smallest i ending an increasing chain of length k + 1.
+/**
+ * Lines that occur exactly once in each range, matched, increasing in both: the longest such
+ * chain (patience sorting), so no anchor crosses another.
+ */
+function uniqueAnchors(a: LineRange, b: LineRange, budget: WorkBudget, cost: number): Anchors {
+  budget.left -= cost;
+  const inA = uniqueIndex(a);
+  // Only lines unique in `a` can anchor, so only those are counted in `b` (none, for a rewrite).
+  const inB = new Map<string, number>();
+  for (let j = b.lo; j < b.hi; j++) {
+    const line = b.lines[j]!;
+    if ((inA.get(line) ?? -1) >= 0) inB.set(line, inB.has(line) ? -1 : j);
+  }
+  const pairA: number[] = [];
+  const pairB: number[] = [];
+  for (let j = b.lo; j < b.hi; j++) {
+    const line = b.lines[j]!;
+    if (inB.get(line) === j) pairA.push(inA.get(line)!), pairB.push(j);
+  }
+  return longestIncreasing(pairA, pairB);
+}
+
+/** The longest chain of pairs (in order of `pairB`, which increases) whose `pairA` also increases. */
+function longestIncreasing(pairA: number[], pairB: number[]): Anchors {
+  // tops[k]: the pair with the smallest a that ends an increasing chain of length k + 1.
   const tops: number[] = [];
-  const before = new Int32Array(pairs.length);
-  for (let p = 0; p < pairs.length; p++) {
-    const i = pairs[p]![0];
+  const before = new Int32Array(pairA.length);
+  for (let p = 0; p < pairA.length; p++) {
     let lo = 0;
     let hi = tops.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (pairs[tops[mid]!]![0] < i) lo = mid + 1;
+      if (pairA[tops[mid]!]! < pairA[p]!) lo = mid + 1;
       else hi = mid;
     }
     before[p] = lo > 0 ? tops[lo - 1]! : -1;
     tops[lo] = p;
   }
-  const chain: [number, number][] = [];
-  for (let p = tops.length ? tops[tops.length - 1]! : -1; p !== -1; p = before[p]!) chain.push(pairs[p]!);
-  return chain.reverse();
+  const chain = { a: new Int32Array(tops.length), b: new Int32Array(tops.length) };
+  for (let k = tops.length - 1, p = tops.length ? tops[k]! : -1; p !== -1; k--, p = before[p]!) {
+    chain.a[k] = pairA[p]!;
+    chain.b[k] = pairB[p]!;
+  }
+  return chain;
 }
