@@ -5,28 +5,34 @@
  */
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { isInside, uriToPath } from "../workspace/paths.js";
+import { expandPathInput, isInside } from "../workspace/paths.js";
 import type { ToolDescriptor } from "../vocabulary/policy.js";
 
 /** Input fields that name a file or folder. */
 const PATH_FIELDS = ["path", "file_path", "cwd", "directory", "dir"] as const;
 
-/** The command an exec tool's input names, with its folder (absolute). */
-export function commandOf(capability: ToolDescriptor, input: unknown, root: string): { command: string; cwd: string } | undefined {
+/**
+ * The command an exec tool's input names, with its folder (absolute, `~` expanded in `home` as
+ * the tool will).
+ */
+export function commandOf(capability: ToolDescriptor, input: unknown, root: string, home?: string): { command: string; cwd: string } | undefined {
   if (capability.policyClass !== "exec") return undefined;
   const command = field(input, "command");
   if (typeof command !== "string") return undefined;
   const cwd = field(input, "cwd");
-  return { command, cwd: typeof cwd === "string" ? path.resolve(root, cwd) : root };
+  return { command, cwd: typeof cwd === "string" ? path.resolve(root, expandPathInput(cwd, home)) : root };
 }
 
-/** Every path the input names (absolute), from the usual field names. */
-export function inputPaths(input: unknown, root: string): string[] {
+/**
+ * Every path the input names (absolute), from the usual field names: expanded as the Workspace
+ * expands them (file URIs, `~` in `home`), so `~/x` counts as outside the project here too.
+ */
+export function inputPaths(input: unknown, root: string, home?: string): string[] {
   const out: string[] = [];
   for (const name of [...PATH_FIELDS, "paths"]) {
     const v = field(input, name);
     const values = Array.isArray(v) ? v : [v];
-    for (const p of values) if (typeof p === "string" && p) out.push(path.resolve(root, expandFileUri(p)));
+    for (const p of values) if (typeof p === "string" && p) out.push(path.resolve(root, expandPathInput(p, home)));
   }
   return [...new Set(out)];
 }
@@ -71,6 +77,3 @@ function field(input: unknown, name: string): unknown {
   return input && typeof input === "object" ? (input as Record<string, unknown>)[name] : undefined;
 }
 
-function expandFileUri(p: string): string {
-  return p.startsWith("file:") ? (uriToPath(p) ?? p) : p;
-}

@@ -81,10 +81,10 @@ export class PolicyGate implements ToolGate {
   async check(session: GateSession, call: GateCall, capability: ToolDescriptor, signal: AbortSignal): Promise<GateDecision> {
     const refusal = trustRefusal(session.trust, capability) ?? modeRefusal(session.mode, capability);
     if (refusal) return deny(refusal);
-    const command = commandOf(capability, call.input, session.root);
+    const command = commandOf(capability, call.input, session.root, this.home());
     const floor = command && this.floor(session, command.command, command.cwd);
     if (floor) return deny(floor.reason);
-    const paths = readsPaths(capability) ? inputPaths(call.input, session.root) : [];
+    const paths = readsPaths(capability) ? inputPaths(call.input, session.root, this.home()) : [];
     const external = outside(paths, session.root);
     const access: OutsideAccess = capability.policyClass === "read_only" ? "read" : "write";
     if (external.length && isReadOnlyMode(session.mode)) return deny(outsideRefusal(session, access, external[0]!));
@@ -228,7 +228,7 @@ export class PolicyGate implements ToolGate {
     for (const p of external) scopes.push(externalScope(await folderOf(p), access));
     if (capability.policyClass === "read_only" || asksItself(capability)) return scopes;
     if (command) return uniqueScopes([...scopes, ...(await commandScopes(command.command, this.commandPlace(session, command.cwd)))]);
-    const inside = capability.kind === "builtin" ? inputPaths(call.input, session.root).filter((p) => isInside(session.root, p)) : [];
+    const inside = capability.kind === "builtin" ? inputPaths(call.input, session.root, this.home()).filter((p) => isInside(session.root, p)) : [];
     if (!inside.length) return [...scopes, toolScope(call.name, capability.policyClass)];
     for (const p of inside) scopes.push(toolPathScope(call.name, capability.policyClass, await folderOf(p)));
     return scopes;
