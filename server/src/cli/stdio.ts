@@ -17,9 +17,11 @@ export async function runStdioServer(): Promise<void> {
     const body = JSON.stringify(message);
     process.stdout.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   };
-  const source = new MessageSource(process.stdin, (e: FramingError) =>
-    writeEarly({ jsonrpc: "2.0", id: e.id, error: { code: e.code, message: e.message } }),
-  );
+  // Until the server takes over the handler: a bad request is answered, a bad notification logged.
+  const source = new MessageSource(process.stdin, (e: FramingError) => {
+    if (e.notification) process.stderr.write(`agent-lsp: protocol error: ${e.message}\n`);
+    else writeEarly({ jsonrpc: "2.0", id: e.id, error: { code: e.code, message: e.message } });
+  });
   const first = (await source.first()) as { id?: number | string; method?: string } | undefined;
   const answered = first?.method === "initialize" && first.id !== undefined ? first.id : undefined;
   if (answered !== undefined) {

@@ -5,6 +5,7 @@
  *
  * It has no dependency on the LSP library: the start-up path uses it before that library loads.
  */
+import { messageShapeProblem } from "./rpc-shape.js";
 
 /** A problem in the byte stream: what was wrong, and the request id if one could be read. */
 export interface FramingError {
@@ -12,6 +13,8 @@ export interface FramingError {
   id: number | string | null;
   /** JSON-RPC code: -32700 parse error, -32600 invalid request. */
   code: number;
+  /** The bad message was a notification: it must not be answered, only logged. */
+  notification?: boolean;
 }
 
 const HEADER_END = Buffer.from("\r\n\r\n");
@@ -133,7 +136,9 @@ export class FrameParser {
       this.report("Invalid request: a JSON-RPC message must be a JSON object.", null, -32600);
       return;
     }
-    this.onMessage(message);
+    const problem = messageShapeProblem(message);
+    if (problem) this.onFramingError(problem);
+    else this.onMessage(message);
   }
 
   /**

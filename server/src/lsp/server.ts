@@ -62,6 +62,7 @@ export function startServer(options: ServerOptions): AgentLspServer {
   const writer = skipResponse(new StreamMessageWriter(options.output), options.answeredInitializeId);
   const onFramingError = (e: FramingError) => {
     logger.warn(`protocol error: ${e.message}`);
+    if (e.notification) return;
     void writer.write({ jsonrpc: "2.0", id: e.id, error: { code: e.code, message: e.message } } as never);
   };
   const source = options.input instanceof MessageSource ? options.input : new MessageSource(options.input, onFramingError);
