@@ -6,7 +6,7 @@ const INTRO = `# The agent-lsp protocol
 
 agent-lsp speaks standard LSP over stdio (Content-Length framing) plus the methods below. Shapes
 follow the Agent Client Protocol where it has one. This file is generated from
-\`server/src/protocol/methods.ts\` (run \`UPDATE_DOCS=1 npx vitest run test/unit/protocol-doc.test.ts\`);
+\`server/src/protocol/methods.ts\` (run \`UPDATE_DOCS=1 npx vitest run test/unit/protocol/doc.test.ts\`);
 a test fails when the two disagree.
 
 Standard LSP used by agent-lsp: \`initialize\` / \`initialized\` / \`shutdown\` / \`exit\`, incremental
@@ -20,7 +20,22 @@ commands), \`workspace/applyEdit\` (every change to an open document), \`window/
 Every custom request's params are validated. A bad param gets \`-32602\` (InvalidParams) with a
 message that names the field; an unknown method \`-32601\`; a request that cannot be carried out
 now \`-32803\`; a bug \`-32603\`. Malformed JSON gets \`-32700\` (with \`id: null\`), and a message whose
-Content-Length lies gets \`-32600\` naming both lengths. The server keeps running after all of them.
+Content-Length lies gets \`-32600\` naming both lengths. Every message with an id is answered: one
+that is not a valid JSON-RPC 2.0 request (\`"jsonrpc"\` missing or not \`"2.0"\`, \`"method"\` missing or
+not a string, \`"params"\` neither an object nor an array, an id neither a string nor a number) gets
+\`-32600\` (Invalid Request) saying which, with its id (\`null\` when the id itself is bad);
+\`"params": null\` counts as no params. An invalid notification is never answered: it is logged to
+stderr and ignored. The server keeps running after all of them.
+
+## Diffs
+
+The \`diff\` of \`agent/requestPermission\` and of a \`tool_call_update\` is a unified
+diff (\`--- a/path\` / \`+++ b/path\` / \`@@\` hunks, 3 lines of context, \`/dev/null\` for a created or
+deleted file). One change shows at most 1 MB of it: a file whose hunks would go past that is shown
+as a note line before its header, with no hunks (\`diff of big.txt not shown: 4.0 MB is more than the
+1.0 MB shown per change (+50000 -50000 lines between lines 1 and 50000)\`), where diff parsers skip
+text. The full old and new text of each file are still in \`files\` for a client that reviews the
+change itself.
 
 ## Client capabilities agent-lsp reads
 
