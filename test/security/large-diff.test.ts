@@ -44,7 +44,7 @@ describe("a 2 MB full rewrite on the built binary", () => {
     expect(readFileSync(path.join(root, "big.txt"), "utf8")).toBe(after);
     expect(slowest(times)).toBeLessThan(1000);
     const update = s.messages.find((m) => m.method === "agent/update" && m.params.update.kind === "tool_call_update" && m.params.update.diff);
-    expect(update.params.update.diff).toMatch(/^diff of big\.txt not shown: \d\.\d MB is more than the 1\.0 MB shown per change \(\+50000 -50000 lines between lines 1 and 50000\)\n--- a\/big\.txt\n\+\+\+ b\/big\.txt\n$/);
+    expect(update.params.update.diff).toMatch(/^diff of big\.txt not shown: its \d\.\d MB would go past the 1\.0 MB of diff shown per change \(\+50000 -50000 lines between lines 1 and 50000\)\n--- a\/big\.txt\n\+\+\+ b\/big\.txt\n$/);
   }, 60_000);
 });
 

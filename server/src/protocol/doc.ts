@@ -32,8 +32,8 @@ stderr and ignored. The server keeps running after all of them.
 The \`diff\` of \`agent/requestPermission\` and of a \`tool_call_update\` is a unified
 diff (\`--- a/path\` / \`+++ b/path\` / \`@@\` hunks, 3 lines of context, \`/dev/null\` for a created or
 deleted file). One change shows at most 1 MB of it: a file whose hunks would go past that is shown
-as a note line before its header, with no hunks (\`diff of big.txt not shown: 4.0 MB is more than the
-1.0 MB shown per change (+50000 -50000 lines between lines 1 and 50000)\`), where diff parsers skip
+as a note line before its header, with no hunks (\`diff of big.txt not shown: its 4.0 MB would go past the
+1.0 MB of diff shown per change (+50000 -50000 lines between lines 1 and 50000)\`), where diff parsers skip
 text. The full old and new text of each file are still in \`files\` for a client that reviews the
 change itself.
 

@@ -45,7 +45,7 @@ export async function showPlan(tool: string, plan: Plan): Promise<ShownPlan> {
     const oldName = c.movedFrom ? c.movedFrom.rel : c.before.exists ? c.path.rel : null;
     const oldText = source ? source.before.text : c.before.text;
     await pause();
-    const d = unifiedDiff(oldName, c.after === null ? null : c.path.rel, oldText, c.after ?? "", { maxChars: room });
+    const d = unifiedDiff(oldName, c.after === null ? null : c.path.rel, oldText, c.after ?? "", { maxChars: room, limit: MAX_DIFF_CHARS });
     room = Math.max(0, room - d.text.length);
     diffs.set(c, d);
   }

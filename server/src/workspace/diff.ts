@@ -29,6 +29,11 @@ export interface DiffOptions {
   context?: number;
   /** Longest hunk text shown; a longer diff is replaced by a note. */
   maxChars?: number;
+  /**
+   * The limit the note names: the whole change's, when `maxChars` is only what the files before
+   * this one left of it. Default: `maxChars`.
+   */
+  limit?: number;
 }
 
 /**
@@ -72,11 +77,11 @@ function changedSpan(ops: readonly LineOp[]): { first: number; last: number } {
 }
 
 /** The note that stands in for hunks too long to show. */
-function omittedNote(name: string, chars: number, maxChars: number, ops: readonly LineOp[], offset: number): string {
+function omittedNote(name: string, chars: number, limit: number, ops: readonly LineOp[], offset: number): string {
   const { additions, deletions } = countLines(ops);
   const span = changedSpan(ops);
   const where = span.first === span.last ? `at line ${span.first + offset}` : `between lines ${span.first + offset} and ${span.last + offset}`;
-  return `diff of ${name} not shown: ${formatSize(chars)} is more than the ${formatSize(maxChars)} shown per change (+${additions} -${deletions} lines ${where})`;
+  return `diff of ${name} not shown: its ${formatSize(chars)} would go past the ${formatSize(limit)} of diff shown per change (+${additions} -${deletions} lines ${where})`;
 }
 
 /**
@@ -91,7 +96,7 @@ export function unifiedDiff(oldName: string | null, newName: string | null, oldT
   const { window: w, a, b, ops } = diffTexts(oldText, newText, context);
   const counts = countLines(ops);
   const omitted = (chars: number): FileDiff => {
-    const note = omittedNote((newName ?? oldName)!, chars, maxChars, ops, w.skippedLines);
+    const note = omittedNote((newName ?? oldName)!, chars, options.limit ?? maxChars, ops, w.skippedLines);
     return { text: `${note}\n${header}\n`, ...counts, omitted: true };
   };
   // Known too long from the changed lines alone: no hunk is built (a 50 MB rewrite would be 100 MB).

@@ -1,6 +1,7 @@
 import { createTwoFilesPatch, parsePatch } from "diff";
 import { describe, expect, it } from "vitest";
 import { unifiedDiff } from "../../../server/src/workspace/diff.js";
+import { makeProject } from "./setup.js";
 
 /** The hunks of the diff package's own patch of the whole texts (our fast path must agree). */
 function reference(a: string, b: string): string {
@@ -65,7 +66,7 @@ describe("unifiedDiff", () => {
     expect(big.omitted).toBe(true);
     expect([big.additions, big.deletions]).toEqual([100, 100]);
     expect(big.text).toBe(
-      "diff of big.txt not shown: 2080 characters is more than the 1000 characters shown per change (+100 -100 lines between lines 1 and 100)\n--- a/big.txt\n+++ b/big.txt\n",
+      "diff of big.txt not shown: its 2080 characters would go past the 1000 characters of diff shown per change (+100 -100 lines between lines 1 and 100)\n--- a/big.txt\n+++ b/big.txt\n",
     );
     const small = unifiedDiff("a.txt", "a.txt", "x\n", "y\n");
     const files = parsePatch(small.text + big.text + small.text);
@@ -81,6 +82,28 @@ describe("unifiedDiff", () => {
     const changed = base.replace("line 150\n", `${"x".repeat(600)}\n`).replace("line 160\n", `${"y".repeat(600)}\n`);
     // The changed lines alone (1,220 characters) fit; with their context lines they do not.
     const d = unifiedDiff("f", "f", base, changed, { maxChars: 1300 });
-    expect(d.text.split("\n")[0]).toMatch(/^diff of f not shown: 1\d{3} characters is more than the 1300 characters shown per change \(\+2 -2 lines between lines 151 and 161\)$/);
+    expect(d.text.split("\n")[0]).toMatch(/^diff of f not shown: its 1\d{3} characters would go past the 1300 characters of diff shown per change \(\+2 -2 lines between lines 151 and 161\)$/);
+  });
+
+  it("shares the 1 MB of one change set between its files: a file that would go past it gets the note", async () => {
+    const p = makeProject();
+    try {
+      // New files: about 600 KB of + lines each, so the second would go past 1 MB.
+      const text = (tag: string) => lines(20_000, (i) => `${tag} line ${i} with padding text`);
+      const ops = [
+        { kind: "write" as const, path: "one.txt", text: text("one") },
+        { kind: "write" as const, path: "two.txt", text: text("two") },
+        { kind: "write" as const, path: "three.txt", text: "small\n" },
+      ];
+      const r = await p.ws.apply({ tool: "t", ops }, { sessionId: "s1" });
+      expect(r.diff.startsWith("--- /dev/null\n+++ b/one.txt\n@@ -0,0 +1,20000 @@\n+one line 0")).toBe(true);
+      expect(r.diff).toMatch(/\ndiff of two\.txt not shown: its 6\d\d KB would go past the 1\.0 MB of diff shown per change \(\+20000 -0 lines at line 1\)\n--- \/dev\/null\n\+\+\+ b\/two\.txt\n/);
+      // What the second file did not take is still there for a small third one.
+      expect(r.diff.endsWith("--- /dev/null\n+++ b/three.txt\n@@ -0,0 +1,1 @@\n+small\n")).toBe(true);
+      expect(r.diff.length).toBeLessThan(1_000_000);
+      expect(r.files.map((f) => [f.path, f.additions])).toEqual([["one.txt", 20_000], ["two.txt", 20_000], ["three.txt", 1]]);
+    } finally {
+      p.dispose();
+    }
   });
 });
