@@ -12,7 +12,7 @@
  */
 import { diffTexts } from "../edits/line-diff.js";
 import type { LineOp } from "../edits/line-ops.js";
-import { buildHunks, changedChars, formatHunk } from "../edits/unified-hunks.js";
+import { buildHunks, changedChars, formatHunk, type UnifiedHunk } from "../edits/unified-hunks.js";
 
 /** The diff of one file and its size in lines. */
 export interface FileDiff {
@@ -106,4 +106,15 @@ export function unifiedDiff(oldName: string | null, newName: string | null, oldT
     .map((h) => formatHunk(h, w.skippedLines))
     .join("\n");
   return body.length > maxChars ? omitted(body.length) : { text: `${header}\n${body}\n`, ...counts };
+}
+
+/**
+ * The hunks that turn `oldText` into `newText`, numbered in the whole file, in the shape the
+ * `diff` package's applyPatch takes: the same bounded diff as {@link unifiedDiff}, for re-applying
+ * a change onto a text that moved on since.
+ */
+export function hunksOf(oldText: string, newText: string, context = 3): UnifiedHunk[] {
+  if (oldText === newText) return [];
+  const { window: w, a, b, ops } = diffTexts(oldText, newText, context);
+  return buildHunks(ops, a, b, context).map((h) => ({ ...h, oldStart: h.oldStart + w.skippedLines, newStart: h.newStart + w.skippedLines }));
 }

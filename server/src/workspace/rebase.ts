@@ -6,14 +6,12 @@
  * files go ahead, a changed file whose edit still applies cleanly on its new text is re-based
  * onto it, and anything else refuses the whole change set, before anything is written.
  */
-import { applyPatch, structuredPatch } from "diff";
+import { applyPatch } from "diff";
 import type { Editor } from "../editor/editor.js";
+import { hunksOf } from "./diff.js";
 import { WorkspaceError } from "./errors.js";
 import { loadFileState, type FileState } from "./file-state.js";
 import type { Plan, PlannedChange } from "./plan.js";
-
-/** Longest a re-base may spend diffing one file before it gives up and refuses. */
-const REBASE_DIFF_MS = 200;
 
 /** The plan made current, and a note for each file that had to be re-based. */
 export interface Rebased {
@@ -54,10 +52,13 @@ function rebaseOne(change: PlannedChange, now: FileState): { change: PlannedChan
   };
 }
 
-/** `after` re-based from `base` onto `current`, or undefined when the edits touch the same lines. */
+/**
+ * `after` re-based from `base` onto `current`, or undefined when the edits touch the same lines.
+ * The diff is the bounded one of the shown diffs (a few dozen ms at most, with the project's change
+ * lock held); where it is coarse, more counts as touched, so a re-base is refused rather than wrong.
+ */
 function reapply(base: string, after: string, current: string): string | undefined {
-  const patch = structuredPatch("a", "b", base, after, undefined, undefined, { context: 3, timeout: REBASE_DIFF_MS });
-  if (!patch) return undefined;
+  const patch = { oldFileName: "a", newFileName: "b", oldHeader: undefined, newHeader: undefined, hunks: hunksOf(base, after) };
   const result = applyPatch(current, patch, { fuzzFactor: 0 });
   return result === false ? undefined : result;
 }

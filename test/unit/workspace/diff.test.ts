@@ -1,6 +1,6 @@
-import { createTwoFilesPatch, parsePatch } from "diff";
+import { applyPatch, createTwoFilesPatch, parsePatch } from "diff";
 import { describe, expect, it } from "vitest";
-import { unifiedDiff } from "../../../server/src/workspace/diff.js";
+import { hunksOf, unifiedDiff } from "../../../server/src/workspace/diff.js";
 import { makeProject } from "./setup.js";
 
 /** The hunks of the diff package's own patch of the whole texts (our fast path must agree). */
@@ -105,5 +105,16 @@ describe("unifiedDiff", () => {
     } finally {
       p.dispose();
     }
+  });
+
+  it("gives hunks numbered in the whole file that re-apply onto a text changed elsewhere", () => {
+    const base = lines(300);
+    const after = base.replace("line 200\n", "LINE 200\n");
+    const current = base.replace("line 10\n", "user's edit\n");
+    const patch = { oldFileName: "a", newFileName: "b", oldHeader: undefined, newHeader: undefined, hunks: hunksOf(base, after) };
+    expect(patch.hunks.map((h) => [h.oldStart, h.oldLines])).toEqual([[198, 7]]);
+    expect(applyPatch(current, patch, { fuzzFactor: 0 })).toBe(current.replace("line 200\n", "LINE 200\n"));
+    // An edit of the same line does not re-apply.
+    expect(applyPatch(base.replace("line 200\n", "other\n"), patch, { fuzzFactor: 0 })).toBe(false);
   });
 });
