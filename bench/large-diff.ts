@@ -52,8 +52,9 @@ async function rewriteOnce(): Promise<Run> {
     const answer = await prompt;
     if (answer.result?.stopReason !== "end_turn") throw new Error(`rewrite turn ended ${JSON.stringify(answer)}`);
     const { start, end } = await callWindow;
-    // A ping counts for the call when it was waiting at any moment of it.
-    const inCall = times.filter((t) => t.at <= end && t.at + t.ms >= start);
+    // Pings sent while the call ran (after its first update reached us): one in flight before
+    // that may have waited for the model's 2 MB of tool input instead, which the turn figure shows.
+    const inCall = times.filter((t) => t.at >= start && t.at <= end);
     return { call: end - start, slowestInCall: slowest(inCall), slowestInTurn: slowest(times) };
   } finally {
     server.child.kill("SIGKILL");
