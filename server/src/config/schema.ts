@@ -1,6 +1,7 @@
 /**
- * The configuration schema: every key, its type and its default, in one place.
- * docs/configuration.md lists the same keys; keep them in step.
+ * The configuration schema: every key once, with its type, its default and its line of docs.
+ * The effective `Config` type, `DEFAULT_CONFIG`, the schema a config file is checked against
+ * and the key tables of docs/configuration.md (config/doc.ts) are all derived from it.
  */
 import { z } from "zod";
 
@@ -18,128 +19,148 @@ export type FloorName = (typeof FLOOR_NAMES)[number];
 /** Wire APIs a provider table may name. */
 export const PROVIDER_TYPES = ["anthropic", "openai", "openai-compatible", "gemini"] as const;
 
+/** What the docs say of a key: its type in words, its default as shown, and what it means. */
+export interface KeyDoc {
+  type: string;
+  doc: string;
+  /** The default as the docs show it, when not the value itself (e.g. "the API's own"). */
+  shown?: string;
+}
+
+/** One key: its schema as a file writes it, its default, and its docs. */
+function key<T extends z.ZodType>(schema: T, value: z.output<T>, type: string, doc: string) {
+  return schema.default(value as never).meta({ type, doc } satisfies KeyDoc);
+}
+
+/** A key without a default (provider tables: what is not written is not there). */
+function optional<T extends z.ZodType>(schema: T, type: string, doc: string, shown = "none") {
+  return schema.optional().meta({ type, doc, shown } satisfies KeyDoc);
+}
+
+/** A table of keys; its defaults apply when the table is absent. */
+function table<T extends z.ZodRawShape>(shape: T) {
+  // prefault, not default: the empty table is parsed, so its keys' own defaults fill it.
+  return z.object(shape).strict().prefault({} as never);
+}
+
 const providerTable = z
   .object({
-    type: z.enum(PROVIDER_TYPES).optional(),
-    api_key: z.string().optional(),
-    api_key_env: z.string().optional(),
-    base_url: z.string().url().optional(),
-    /** Default model id for this provider when `model` names only the provider. */
-    model: z.string().optional(),
+    type: optional(z.enum(PROVIDER_TYPES), "string", "`anthropic`, `openai` (Responses API), `openai-compatible` (Chat Completions at any base URL), `gemini`.", "the NAME for built-in names"),
+    api_key_env: optional(z.string(), "string", "The environment variable holding the key. Prefer this to `api_key`.", "`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `GEMINI_API_KEY` / `GOOGLE_API_KEY`"),
+    api_key: optional(z.string(), "string", "The key itself. Discouraged: `doctor` warns when a file holding one is readable by others."),
+    base_url: optional(z.string().url(), "string", "Where to send requests (a proxy, a local server).", "the API's own; `ANTHROPIC_BASE_URL`, `OPENAI_BASE_URL`, `GEMINI_BASE_URL`"),
+    model: optional(z.string(), "string", "The model used when `model` names only this provider."),
+    headers: optional(z.record(z.string(), z.string()), "table", "Extra HTTP headers sent with every request."),
+    timeout_ms: optional(z.number().int().positive(), "integer", "Request timeout (OpenAI and compatible).", "the SDK's"),
+    organization: optional(z.string(), "string", "OpenAI organization."),
+    project: optional(z.string(), "string", "OpenAI project."),
+    promptCaching: optional(z.boolean(), "boolean", "Anthropic prompt caching.", "`true`"),
   })
+  // Other keys reach the SDK as they are (adapter-specific options).
   .catchall(z.unknown());
 
-/** The config file shape (all keys optional in a file; defaults applied after merging). */
-export const configFileSchema = z
+/** Every key of the configuration. */
+export const configSchema = z
   .object({
-    model: z.string().optional(),
-    safety: z.enum(SAFETY_MODES).optional(),
-    max_turns: z.number().int().positive().optional(),
-    max_tokens: z.number().int().positive().optional(),
-    thinking_budget: z.number().int().nonnegative().optional(),
-    remember_approvals: z.boolean().optional(),
-    approval_timeout_s: z.number().positive().optional(),
-    providers: z.record(z.string(), providerTable).optional(),
-    retry: z
-      .object({
-        max_retries: z.number().int().nonnegative().optional(),
-        initial_delay_ms: z.number().int().nonnegative().optional(),
-        max_delay_ms: z.number().int().positive().optional(),
-        /** Fractions allowed: tests (and impatient users) want less than a second. */
-        stream_idle_timeout_s: z.number().positive().optional(),
-      })
-      .strict()
-      .optional(),
-    tools: z
-      .object({
-        provider_native: z.boolean().optional(),
-        output_budget: z.number().int().positive().optional(),
-      })
-      .strict()
-      .optional(),
-    exec: z
-      .object({
-        env_deny: z.array(z.string()).optional(),
-      })
-      .strict()
-      .optional(),
-    log: z
-      .object({
-        level: z.enum(["error", "warn", "info", "debug"]).optional(),
-      })
-      .strict()
-      .optional(),
-    policy: z
-      .object({
-        lift_floors: z.array(z.enum(FLOOR_NAMES)).optional(),
-        protected_branches: z.array(z.string().min(1)).optional(),
-        classifier_model: z.string().optional(),
-        classifier_timeout_s: z.number().positive().optional(),
-        sensitive_paths: z.array(z.string().min(1)).optional(),
-      })
-      .strict()
-      .optional(),
+    model: key(
+      z.string(),
+      "anthropic/claude-sonnet-4-6",
+      "string",
+      "The model, as `NAME/model-id` where NAME is a `[providers.NAME]` table or a built-in provider (`anthropic`, `openai`, `gemini`, `ollama`). A bare id such as `claude-...`, `gpt-...`, `gemini-...` picks the provider by family.",
+    ),
+    safety: key(z.enum(SAFETY_MODES), "ask", "string", "Default safety mode of new sessions: `read_only`, `plan`, `ask`, `auto`, `full_access` (docs/safety.md)."),
+    max_turns: key(z.number().int().positive(), 50, "integer", "Most model calls in one turn before it stops with `max_turns`."),
+    max_tokens: key(z.number().int().positive(), 8192, "integer", "Most output tokens per model call."),
+    thinking_budget: key(z.number().int().nonnegative(), 0, "integer", "Extended-thinking budget in tokens for models that have it; `0` is off."),
+    remember_approvals: key(z.boolean(), false, "boolean", "Keep \"Yes, don't ask again\" rules in `.agent-lsp/approvals.toml` across sessions."),
+    approval_timeout_s: key(z.number().positive(), 600, "number", "A permission prompt unanswered this long counts as No."),
+    providers: z.record(z.string(), providerTable).default({}),
+    retry: table({
+      max_retries: key(z.number().int().nonnegative(), 4, "integer", "Retries after the first attempt."),
+      initial_delay_ms: key(z.number().int().nonnegative(), 1000, "integer", "First backoff delay; doubles each retry, with jitter."),
+      max_delay_ms: key(z.number().int().positive(), 30_000, "integer", "Longest backoff delay."),
+      // Fractions allowed: tests (and impatient users) want less than a second.
+      stream_idle_timeout_s: key(
+        z.number().positive(),
+        120,
+        "number",
+        "A model's response that sends nothing at all (no headers, no event, no keep-alive ping) for this many seconds counts as a broken connection: retried as above, else the turn ends with \"the model's stream sent nothing for 120 s\". Fractions allowed.",
+      ),
+    }),
+    tools: table({
+      provider_native: key(
+        z.boolean(),
+        true,
+        "boolean",
+        "Give models their provider's own tool definitions where one exists: Anthropic's text editor (in place of read_file, write_file, edit_file) and bash (beside execute_command), OpenAI's apply_patch. Each native call is rewritten onto our tool before anything runs. A provider that rejects them gets our schemas for the rest of the session.",
+      ),
+      output_budget: key(z.number().int().positive(), 50_000, "integer", "Most characters of text one tool result may carry; the middle of a longer one is cut with a note."),
+    }),
+    exec: table({
+      env_deny: key(z.array(z.string()), [], "array of strings", "Environment variables removed from commands the agent runs (provider keys are always removed)."),
+    }),
+    log: table({
+      level: key(z.enum(["error", "warn", "info", "debug"]), "info", "string", "`error`, `warn`, `info` or `debug`. Logs go to stderr and `.agent-lsp/logs/agent-lsp.log`, with keys redacted."),
+    }),
+    policy: table({
+      lift_floors: key(
+        z.array(z.enum(FLOOR_NAMES)),
+        [],
+        "array of strings",
+        "Floors to lift, from `rm_root` (rm -r of `/`, the home folder or the project), `disk_format` (mkfs, wipefs, dd/redirects onto a disk device), `fork_bomb`, `force_push_protected` (`git push --force` or `+ref` to a protected branch). Every floor holds in every mode, `full_access` included, until named here.",
+      ),
+      protected_branches: key(
+        z.array(z.string().min(1)),
+        ["main", "master"],
+        "array of strings",
+        "Branches a forced push may not reach; `*` matches any characters (`\"release/*\"`). Replaces the default list, so repeat `main` and `master` if you add to it.",
+      ),
+      classifier_model: key(z.string(), "", "string", "The model of the `auto` mode safety check, as `NAME/model-id` (e.g. a cheaper one); empty uses the session's own model."),
+      classifier_timeout_s: key(
+        z.number().positive(),
+        30,
+        "number",
+        "Seconds the safety check may take; after that (or on any error, or an unreadable answer) the action is asked as in `ask` mode.",
+      ),
+      sensitive_paths: key(
+        z.array(z.string().min(1)),
+        [],
+        "array of strings",
+        "More sensitive locations (absolute, or `~/...`), added to the built-in list of docs/safety.md: always asked, never remembered. A project file can add to the list, never shorten it.",
+      ),
+    }),
   })
   .strict();
 
-/** One parsed config layer. */
-export type ConfigFile = z.infer<typeof configFileSchema>;
-
 /** A provider table after merging. */
-export type ProviderConfig = z.infer<typeof providerTable>;
+export type ProviderConfig = z.output<typeof providerTable>;
 
 /** The effective configuration: every key present. */
-export interface Config {
-  model: string;
-  safety: SafetyMode;
-  max_turns: number;
-  max_tokens: number;
-  thinking_budget: number;
-  remember_approvals: boolean;
-  approval_timeout_s: number;
-  providers: Record<string, ProviderConfig>;
-  retry: {
-    max_retries: number;
-    initial_delay_ms: number;
-    max_delay_ms: number;
-    /** Seconds a model's stream may send nothing (not even a keep-alive ping) before it counts as broken. */
-    stream_idle_timeout_s: number;
-  };
-  tools: { provider_native: boolean; output_budget: number };
-  exec: { env_deny: string[] };
-  log: { level: "error" | "warn" | "info" | "debug" };
-  policy: {
-    /** Floors to lift (none by default: every floor holds). */
-    lift_floors: FloorName[];
-    /** Branches a forced push may not reach (a trailing `*` matches any rest). */
-    protected_branches: string[];
-    /** Model for the auto-mode classifier; "" means the session's own model. */
-    classifier_model: string;
-    /** Seconds the classifier may take before its answer counts as "ask". */
-    classifier_timeout_s: number;
-    /** More sensitive places (absolute or `~/...`), added to the built-in list (docs/safety.md). */
-    sensitive_paths: string[];
-  };
+export type Config = z.output<typeof configSchema> & {
   /**
    * Where each provider's `api_key` was written (a file path or "initializationOptions"), so an
    * authentication error can say which key to fix. Set by loadConfig; not a config key.
    */
   keySources?: Record<string, string>;
-}
-
-/** The defaults, in one place. */
-export const DEFAULT_CONFIG: Config = {
-  model: "anthropic/claude-sonnet-4-6",
-  safety: "ask",
-  max_turns: 50,
-  max_tokens: 8192,
-  thinking_budget: 0,
-  remember_approvals: false,
-  approval_timeout_s: 600,
-  providers: {},
-  retry: { max_retries: 4, initial_delay_ms: 1000, max_delay_ms: 30_000, stream_idle_timeout_s: 120 },
-  tools: { provider_native: true, output_budget: 50_000 },
-  exec: { env_deny: [] },
-  log: { level: "info" },
-  policy: { lift_floors: [], protected_branches: ["main", "master"], classifier_model: "", classifier_timeout_s: 30, sensitive_paths: [] },
 };
+
+/** Every key optional, at any depth: what one layer (a file, initializationOptions) may hold. */
+export type ConfigFile = {
+  [K in keyof Config]?: K extends "providers" ? Config[K] : Config[K] extends unknown[] ? Config[K] : Config[K] extends object ? Partial<Config[K]> : Config[K];
+};
+
+/** The defaults, derived from the schema. */
+export const DEFAULT_CONFIG: Config = configSchema.parse({});
+
+/** The schema one layer is checked against: the same keys, none required, no defaults filled in. */
+export const configFileSchema = withoutDefaults(configSchema) as z.ZodType<ConfigFile>;
+
+/** A schema with every default removed (a layer's missing key must not override an earlier one). */
+function withoutDefaults(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault) return withoutDefaults(schema.unwrap() as z.ZodType).optional();
+  if (schema instanceof z.ZodObject && schema !== providerTable) {
+    const shape = Object.fromEntries(Object.entries(schema.shape as Record<string, z.ZodType>).map(([k, v]) => [k, withoutDefaults(v)]));
+    return z.object(shape).strict();
+  }
+  return schema;
+}
