@@ -7,6 +7,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, r
 import path from "node:path";
 import type { Message } from "../vocabulary/messages.js";
 import type { FailedPrompt } from "./session.js";
+import { ensureStateFolder, stateFolder } from "../util/state-folder.js";
 
 /** The first line of every log. */
 export interface SessionHeader {
@@ -61,7 +62,7 @@ export interface LoadedHistory {
 
 /** Folder of a project's conversation logs. */
 export function conversationsDir(root: string): string {
-  return path.join(root, ".agent-lsp", "conversations");
+  return path.join(stateFolder(root), "conversations");
 }
 
 /** Appends to one session's log. */
@@ -74,6 +75,7 @@ export class HistoryLog {
 
   /** Creates a new log with its header. */
   static create(root: string, header: SessionHeader): HistoryLog {
+    ensureStateFolder(root);
     const dir = conversationsDir(root);
     mkdirSync(dir, { recursive: true });
     const log = new HistoryLog(path.join(dir, `${header.sessionId}.jsonl`));

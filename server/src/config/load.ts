@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import type { z } from "zod";
+import { stateFolder } from "../util/state-folder.js";
 import { limitProjectLayer } from "./project-limits.js";
 import { userConfigDir } from "./user-dirs.js";
 import { configFileSchema, DEFAULT_CONFIG, type Config, type ConfigFile } from "./schema.js";
@@ -38,7 +39,7 @@ export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
 
 /** Where a project's config file lives. */
 export function projectConfigPath(root: string): string {
-  return path.join(root, ".agent-lsp", "config.toml");
+  return path.join(stateFolder(root), "config.toml");
 }
 
 /** Remembers the last good parse of each file, so a broken edit keeps the previous values. */

@@ -7,6 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { ensureStateFolder } from "../util/state-folder.js";
 import { BackgroundJob, type JobOutput, type WaitEnd } from "./background-job.js";
 import { DEFAULT_KILL_GRACE_MS } from "./kill.js";
 import { MarkerOwner } from "./marker.js";
@@ -156,6 +157,8 @@ export class ProcessManager {
   /** Starts a background job for `sessionId` in `cwd`, logging under `<root>/.agent-lsp/processes/`. */
   async startBackground(sessionId: string, spec: { command: string; cwd: string; root: string }): Promise<JobInfo> {
     this.refuseWhenClosed();
+    // The process logs hold command output: the state folder's .gitignore keeps them out of git.
+    ensureStateFolder(spec.root);
     const logDir = path.join(spec.root, PROCESS_LOG_DIR);
     const id = this.newJobId(logDir);
     this.reservedIds.add(id);

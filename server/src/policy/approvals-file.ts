@@ -12,17 +12,18 @@
  *
  * Directories inside the project are stored relative to it.
  */
-import { mkdir, readFile, realpath, rename, writeFile } from "node:fs/promises";
+import { readFile, realpath, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parse, stringify } from "smol-toml";
 import { z } from "zod";
+import { ensureStateFolder, stateFolder } from "../util/state-folder.js";
 import { isInside } from "../workspace/paths.js";
 import { signEntry, verifyEntry } from "./approvals-key.js";
 import type { ApprovalRule } from "./rules.js";
 
 /** Where a project's approvals live. */
 export function approvalsPath(root: string): string {
-  return path.join(root, ".agent-lsp", "approvals.toml");
+  return path.join(stateFolder(root), "approvals.toml");
 }
 
 /** Where the user's own pre-approvals live, given their config folder. */
@@ -83,7 +84,7 @@ export async function loadUserApprovals(file: string, root: string, home: string
 /** Writes the signed rules of the project, keeping the unsigned entries as they were (temp file then rename). */
 export async function saveApprovals(root: string, key: Buffer, rules: readonly ApprovalRule[], unsigned: readonly Entry[] = []): Promise<void> {
   const file = approvalsPath(root);
-  await mkdir(path.dirname(file), { recursive: true });
+  ensureStateFolder(root);
   const realRoot = await realRootOf(root);
   const out: Record<string, Record<string, string>[]> = {};
   for (const r of rules) {

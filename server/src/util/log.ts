@@ -4,6 +4,7 @@
  */
 import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
+import { ensureStateFolder } from "./state-folder.js";
 
 /** Log levels, most severe first. */
 export type LogLevel = "error" | "warn" | "info" | "debug";
@@ -52,8 +53,8 @@ export class FileLogger implements Logger {
 
   /** Starts writing to `<root>/.agent-lsp/logs/agent-lsp.log` as well. */
   attachFile(root: string): void {
-    const dir = path.join(root, ".agent-lsp", "logs");
     try {
+      const dir = path.join(ensureStateFolder(root), "logs");
       mkdirSync(dir, { recursive: true });
       this.file = path.join(dir, "agent-lsp.log");
     } catch {

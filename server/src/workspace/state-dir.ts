@@ -1,13 +1,12 @@
 /**
  * The `.agent-lsp/` folders the Workspace keeps inside the project root (checkpoints, the write
- * journal). Each gets a `.gitignore` of `*` so they never show up in `git status`.
+ * journal). The state folder's one `.gitignore` (util/state-folder.ts) keeps them out of git.
  */
-import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
+import { ensureStateFolder, STATE_DIR } from "../util/state-folder.js";
 
-/** Name of the per-project state folder. */
-export const STATE_DIR = ".agent-lsp";
+export { STATE_DIR };
 
 /** Folders below the state folder that belong to the Workspace (the agent must not write there). */
 export const INTERNAL_DIRS = ["checkpoints", "journal"] as const;
@@ -15,12 +14,12 @@ export const INTERNAL_DIRS = ["checkpoints", "journal"] as const;
 /** Folders already made by this process (each commit would otherwise make them again). */
 const ensured = new Set<string>();
 
-/** Creates `<root>/.agent-lsp/<name>/` with its `.gitignore`, and returns its path. */
+/** Creates `<root>/.agent-lsp/<name>/` (and the state folder with its `.gitignore`); returns its path. */
 export async function ensureStateDir(root: string, name: (typeof INTERNAL_DIRS)[number]): Promise<string> {
   const dir = path.join(root, STATE_DIR, name);
   if (ensured.has(dir) && existsSync(dir)) return dir;
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => undefined);
+  ensureStateFolder(root);
+  mkdirSync(dir, { recursive: true });
   ensured.add(dir);
   return dir;
 }
