@@ -93,7 +93,7 @@ export class LspEditor implements Editor {
   }
 
   progress(title: string): ProgressHandle {
-    return startProgress(this.connection, this.capabilities.window?.workDoneProgress === true, title);
+    return startProgress(this.connection, this.capabilities.window?.workDoneProgress === true, title, this.log);
   }
 
   showMessage(type: "error" | "warning" | "info", message: string): void {
