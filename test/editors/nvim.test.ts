@@ -137,7 +137,7 @@ function nvimCases(editor: NvimEditor): void {
     const { fake, project } = await setup({ "math.js": "function add(a, b) {\n  return a - b;\n}\n" });
     fake.enqueue(
       { toolCalls: [{ name: "edit_file", input: { path: "math.js", target_content: "a - b", replacement_content: "a + b" } }] },
-      { text: "Fixed the operator." },
+      { text: "Fixed the operator.", chunkSize: 3, chunkDelayMs: 150 },
       { text: "It adds two numbers." },
     );
     expectPassed(await runSpec(editor, "fix_spec.lua", { fake, project }), "fix_spec.lua");

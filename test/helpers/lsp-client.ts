@@ -43,7 +43,10 @@ export class TestLspClient {
     connection.onNotification("window/showMessage", (p: { type: number; message: string }) => this.messages.push(p));
     connection.onNotification("window/logMessage", () => undefined);
     connection.onNotification("$/progress", (p) => this.requests.push({ method: "$/progress", params: p }));
-    connection.onRequest("window/workDoneProgress/create", () => null);
+    connection.onRequest("window/workDoneProgress/create", (p: { token: string | number }) => {
+      this.requests.push({ method: "window/workDoneProgress/create", params: p });
+      return null;
+    });
     connection.onRequest("workspace/applyEdit", (p: { edit: WorkspaceEdit }) => {
       this.requests.push({ method: "workspace/applyEdit", params: p });
       return this.applyEdit(p.edit);

@@ -41,6 +41,8 @@ const execute = (command: string, args: unknown[], token?: CancellationTokenSour
     ? h.client.connection.sendRequest("workspace/executeCommand", { command, arguments: args }, token)
     : h.client.connection.sendRequest("workspace/executeCommand", { command, arguments: args })) as Promise<any>;
 const userText = (i: number) => JSON.stringify(h.fake.requests[i]!.body.messages.at(-1).content);
+/** Runs a command and answers when its turn ends (`wait`), as the Neovim plugin does. */
+const executeToEnd = (command: string, args: Record<string, unknown>) => execute(command, [{ ...args, wait: true }]);
 
 describe("code actions", () => {
   it("advertises the kinds and the commands", async () => {
@@ -79,7 +81,9 @@ describe("code actions", () => {
     h.fake.enqueue({ toolCalls: [{ name: "edit_file", input: { path: "math.js", target_content: "a - b", replacement_content: "a + b" } }] }, { text: "Changed the minus to a plus." });
     const [fix] = await codeActions(uri, range, [diagnostic]);
     const res = await execute(fix.command.command, fix.command.arguments);
-    expect(res).toMatchObject({ stopReason: "end_turn", sessionId: expect.stringMatching(/^s-/) });
+    // Answered when the turn started; its end comes as $/progress end and window/showMessage.
+    expect(res).toEqual({ status: "started", sessionId: expect.stringMatching(/^s-/) });
+    await waitFor(() => h.client.messages.length > 0);
     // The prompt names the file and carries the range, the selected text and the diagnostic.
     const sent = userText(0);
     expect(sent).toContain("math.js:2");
@@ -93,10 +97,8 @@ describe("code actions", () => {
     const progress = h.client.requests.filter((r) => r.method === "$/progress").map((r) => r.params.value);
     expect(progress[0]).toMatchObject({ kind: "begin", title: "Agent: fix math.js:2" });
     expect(progress.some((v) => v.kind === "report" && v.message === "Edit math.js")).toBe(true);
-    expect(progress.at(-1)).toMatchObject({ kind: "end" });
-    expect(progress.some((v) => v.kind === "report" && /done \(changed math\.js\)/.test(v.message ?? ""))).toBe(true);
+    expect(progress.at(-1)).toMatchObject({ kind: "end", message: "done (changed math.js)" });
     // No chat UI declared: the answer is summarised as window/showMessage.
-    await waitFor(() => h.client.messages.length > 0);
     expect(h.client.messages.at(-1)).toMatchObject({ type: 3 });
     expect(h.client.messages.at(-1)!.message).toContain("Changed the minus to a plus.");
     expect(h.client.messages.at(-1)!.message).toContain("Agent: fix math.js:2: done (changed math.js)");
@@ -106,11 +108,11 @@ describe("code actions", () => {
   it("a chat client gets the stream as agent/update and no summary; the document's session is reused", async () => {
     const uri = await start({ ...RICH, ...LITERALS });
     h.fake.enqueue({ text: "It returns the difference." }, { text: "Tests written." });
-    const res = await execute("agent.explain", [{ uri, range }]);
-    expect(res.stopReason).toBe("end_turn");
+    const res = await executeToEnd("agent.explain", { uri, range });
+    expect(res).toMatchObject({ status: "ended", stopReason: "end_turn", answer: "It returns the difference." });
     expect(h.client.answerText()).toBe("It returns the difference.");
     expect(h.client.updates.every((u) => u.sessionId === res.sessionId)).toBe(true);
-    const res2 = await execute("agent.tests", [{ uri, range }]);
+    const res2 = await executeToEnd("agent.tests", { uri, range });
     expect(res2.sessionId).toBe(res.sessionId);
     expect(h.fake.requests[1]!.body.messages).toHaveLength(3); // the explain turn is in the history
     expect(userText(0)).toContain("Do not change any files");
@@ -123,10 +125,10 @@ describe("code actions", () => {
     const uri = await start();
     const chat = await h.newSession();
     h.fake.enqueue({ text: "a" }, { text: "b" });
-    expect((await execute("agent.explain", [{ uri, range, sessionId: chat }])).sessionId).toBe(chat);
+    expect((await executeToEnd("agent.explain", { uri, range, sessionId: chat })).sessionId).toBe(chat);
     const other = pathToFileURL(path.join(h.root, "other.js")).href;
     h.client.open(other, "x\ny\n");
-    const res = await execute("agent.explain", [{ uri: other, range: { start: { line: 0, character: 0 }, end: { line: 1, character: 1 } } }]);
+    const res = await executeToEnd("agent.explain", { uri: other, range: { start: { line: 0, character: 0 }, end: { line: 1, character: 1 } } });
     expect(res.sessionId).not.toBe(chat);
     expect(h.fake.requests[1]!.body.messages).toHaveLength(1);
   });
@@ -138,10 +140,10 @@ describe("code actions", () => {
       return { answer: "rename a and b to left and right" };
     };
     h.fake.enqueue({ text: "Renamed." });
-    expect((await execute("agent.refactor", [{ uri, range }])).stopReason).toBe("end_turn");
+    expect((await executeToEnd("agent.refactor", { uri, range })).stopReason).toBe("end_turn");
     expect(userText(0)).toContain("Refactor the selected code in math.js: rename a and b to left and right.");
     h.client.script.askUser = () => null;
-    expect((await execute("agent.refactor", [{ uri, range }])).stopReason).toBe("cancelled");
+    expect((await executeToEnd("agent.refactor", { uri, range })).stopReason).toBe("cancelled");
     expect(h.fake.requests).toHaveLength(1);
   });
 
@@ -149,7 +151,7 @@ describe("code actions", () => {
     const uri = await start();
     h.client.script.showMessageRequest = (p) => p.actions![1]!.title;
     h.fake.enqueue({ text: "ok" });
-    await execute("agent.refactor", [{ uri, range }]);
+    await executeToEnd("agent.refactor", { uri, range });
     expect(userText(0)).toContain("in math.js: Improve the names.");
   });
 
@@ -157,7 +159,7 @@ describe("code actions", () => {
     const uri = await start({ ...RICH, ...LITERALS });
     h.fake.enqueue({ text: "partial", hang: true });
     const source = new CancellationTokenSource();
-    const running = execute("agent.explain", [{ uri, range }], source.token).catch((e) => e);
+    const running = execute("agent.explain", [{ uri, range, wait: true }], source.token).catch((e) => e);
     await waitFor(() => h.client.updatesOf("text").length > 0);
     source.cancel();
     await running;

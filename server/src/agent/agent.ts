@@ -36,6 +36,20 @@ export interface AgentDeps {
   createProvider?: typeof createProvider;
 }
 
+/** How a turn ended, as the protocol answers it. */
+export interface TurnOutcome {
+  stopReason: StopReason;
+  usage: Usage;
+  error?: string;
+}
+
+/** A turn that has started. */
+export interface StartedTurn {
+  sessionId: string;
+  /** Settles when the turn ends; never rejects. */
+  finished: Promise<TurnOutcome>;
+}
+
 /** A session's public description. */
 export interface SessionInfo {
   sessionId: string;
@@ -66,15 +80,22 @@ export class Agent {
   }
 
   /** Runs one turn; answers when it ends (at once with "cancelled" when cancelled). */
-  async prompt(params: PromptParams): Promise<{ stopReason: StopReason; usage: Usage; error?: string }> {
+  async prompt(params: PromptParams): Promise<TurnOutcome> {
+    return (await this.startTurn(params)).finished;
+  }
+
+  /**
+   * Starts one turn and resolves as soon as it runs, with `finished` settling when it ends (at
+   * once with "cancelled" when cancelled). For front ends that must answer before the turn ends.
+   */
+  async startTurn(params: PromptParams): Promise<StartedTurn> {
     const session = this.get(params.sessionId);
     if (session.turn) {
-      if (!session.turn.controller.signal.aborted) {
-        throw new AgentRequestError(ErrorCodes.RequestFailed, `Session ${session.id} is already running a turn; cancel it or wait for it to end.`);
-      }
+      this.assertIdle(session.id);
       await session.turn.done; // a cancelled turn still finishing its history
     }
     const content = await buildPromptContent(params, session.workspace);
+    this.assertIdle(session.id); // another turn may have started while the content was read
     const controller = new AbortController();
     const done = runTurn(session, content, this.turnDeps(), controller.signal);
     const turn = { controller, done };
@@ -82,15 +103,30 @@ export class Agent {
     void done.finally(() => {
       if (session.turn === turn) session.turn = undefined;
     });
-    const cancelled = new Promise<{ stopReason: StopReason; usage: Usage }>((resolve) => {
+    const cancelled = new Promise<TurnOutcome>((resolve) => {
       controller.signal.addEventListener("abort", () => resolve({ stopReason: "cancelled", usage: ZERO_USAGE }), { once: true });
     });
-    return Promise.race([done, cancelled]);
+    return { sessionId: session.id, finished: Promise.race([done, cancelled]) };
+  }
+
+  /** Throws RequestFailed when the session is running a turn that was not cancelled. */
+  assertIdle(sessionId: string): void {
+    const session = this.get(sessionId);
+    if (session.turn && !session.turn.controller.signal.aborted) {
+      throw new AgentRequestError(ErrorCodes.RequestFailed, `Session ${session.id} is already running a turn; cancel it or wait for it to end.`);
+    }
   }
 
   /** Cancels the running turn of a session (a no-op when idle). */
   cancel(sessionId: string): void {
     this.get(sessionId).turn?.controller.abort();
+  }
+
+  /** Cancels every running turn; returns the ids of the sessions it stopped. */
+  cancelAll(): string[] {
+    const running = this.all().filter((s) => s.turn && !s.turn.controller.signal.aborted);
+    for (const s of running) s.turn!.controller.abort();
+    return running.map((s) => s.id);
   }
 
   /** Lists the sessions saved under the default root. */

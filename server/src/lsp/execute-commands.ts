@@ -1,6 +1,6 @@
 /**
  * workspace/executeCommand: agent actions for clients that can run commands but speak no custom
- * protocol (code actions and Helix's command palette).
+ * protocol (code actions, eglot's and Helix's command palettes).
  */
 import { ResponseError, type Connection } from "vscode-languageserver/node.js";
 import type { Agent } from "../agent/agent.js";
@@ -10,27 +10,27 @@ import type { AgentCommandRunner } from "./agent-commands.js";
 import { EXECUTE_COMMANDS } from "./capabilities.js";
 
 /**
- * Routes workspace/executeCommand to the agent. `actions` runs the code-action commands
- * (agent.fix, agent.explain, ...); the request's cancellation stops their turn.
+ * Routes workspace/executeCommand to the agent. `runs` starts the turns (the code-action
+ * commands and agent.prompt), answering as soon as a turn runs; `agent.cancel` without a
+ * session id stops every running turn (palettes send no arguments).
  */
-export function registerExecuteCommands(connection: Connection, agent: () => Agent, log: Logger, actions?: AgentCommandRunner): void {
+export function registerExecuteCommands(connection: Connection, agent: () => Agent, log: Logger, runs: AgentCommandRunner): void {
   connection.onExecuteCommand(async ({ command, arguments: args = [] }, token) => {
     try {
-      if (actions?.handles(command)) return await actions.run(command, args, token);
+      if (runs.handles(command)) return await runs.run(command, args, token);
       switch (command) {
         case "agent.newSession":
           return agent().newSession((args[0] as object) ?? {});
-        case "agent.prompt": {
-          const [sessionId, prompt] = args as [unknown, unknown];
-          if (typeof sessionId !== "string" || typeof prompt !== "string") {
-            throw new AgentRequestError(ErrorCodes.InvalidParams, "agent.prompt takes [sessionId: string, prompt: string].");
+        case "agent.prompt":
+          return await runs.prompt(args, token);
+        case "agent.cancel": {
+          const sessionId = args[0];
+          if (sessionId !== undefined && sessionId !== null && typeof sessionId !== "string") {
+            throw new AgentRequestError(ErrorCodes.InvalidParams, "agent.cancel takes [sessionId?: string] (none: every running turn).");
           }
-          return await agent().prompt({ sessionId, prompt });
+          if (typeof sessionId === "string") agent().get(sessionId);
+          return { cancelled: runs.cancel(sessionId ?? undefined) };
         }
-        case "agent.cancel":
-          if (typeof args[0] !== "string") throw new AgentRequestError(ErrorCodes.InvalidParams, "agent.cancel takes [sessionId: string].");
-          agent().cancel(args[0]);
-          return null;
         default:
           throw new AgentRequestError(ErrorCodes.InvalidParams, `Unknown command "${command}". Known: ${EXECUTE_COMMANDS.join(", ")}.`);
       }

@@ -43,6 +43,30 @@ change itself.
 - \`experimental.agent.askUser: true\`: send \`agent/askUser\`.
 - \`workspace.workspaceEdit.resourceOperations\`: create/rename/delete files through \`workspace/applyEdit\`.
 - \`window.workDoneProgress\`: report long work through \`$/progress\`.
+
+## \`workspace/executeCommand\`
+
+For clients without the agent protocol (eglot, Helix), and for the code actions:
+
+- \`agent.newSession\` \`[{cwd?, mode?, model?}]\` -> \`{sessionId, mode, model}\`.
+- \`agent.prompt\` \`[sessionId, prompt, context?]\`, \`context\` as in \`agent/prompt\` (\`{uri?, range?,
+  diagnostics?}\`).
+- \`agent.fix\`, \`agent.explain\`, \`agent.refactor\`, \`agent.tests\` \`[{uri, range, diagnostics?,
+  instruction?, sessionId?, wait?}]\` (the code actions carry these arguments; \`agent.fix\` needs
+  \`diagnostics\`, \`agent.refactor\` asks how when \`instruction\` is absent).
+- \`agent.cancel\` \`[sessionId?]\` -> \`{cancelled: sessionId[]}\`: stops that session's turn, or every
+  running turn without an argument (command palettes send none).
+
+A command that starts a turn is answered **as soon as the turn runs** (before a question it asks
+first, such as the refactor goal): \`{sessionId, status: "started"}\`. Clients such as eglot call
+executeCommand synchronously with a short timeout, so the answer cannot wait for the model. The
+turn's end is reported by \`$/progress\` (begun with a readable title such as \`Agent: fix
+math.js:2\`; tool calls and status lines, like "Waiting for your answer in the editor", as reports;
+the outcome as its end) and, to clients that do not declare \`experimental.agent\`, a
+\`window/showMessage\` with the outcome, the answer (one paragraph per model call) and the steps
+that did not happen (declined, refused, cancelled, failed). A client that calls asynchronously and
+wants the end as the answer passes \`wait: true\` (code actions) and gets \`{sessionId, status:
+"ended", stopReason, usage, error?, answer}\`. A busy session is refused at once with \`-32803\`.
 `;
 
 /** The whole document. */

@@ -39,6 +39,8 @@ end
 
 --- Runs a code-action command in the client's current chat session and shows the chat.
 --- Also the client-side handler of agent.fix / agent.explain / agent.refactor / agent.tests.
+--- The server answers executeCommand when the turn starts unless asked to `wait`; the chat
+--- asks to wait (the request is asynchronous here), so its answer still ends the chat's turn.
 ---@param command table LSP Command {title, command, arguments}
 ---@param client_id integer
 function M.execute(command, client_id)
@@ -46,6 +48,7 @@ function M.execute(command, client_id)
     local args = vim.deepcopy(command.arguments or {})
     args[1] = type(args[1]) == "table" and args[1] or {}
     args[1].sessionId = chat.session_id
+    args[1].wait = true
     chat_mod.run_turn(chat, {
       label = command.title or command.command,
       method = "workspace/executeCommand",

@@ -1,0 +1,124 @@
+/**
+ * What a run started through workspace/executeCommand sees of its session's stream: the answer,
+ * one paragraph per model call, the steps that did not happen, and the files changed. Plain
+ * clients get it back as the run's $/progress (tool calls and status lines as they happen) and
+ * a window/showMessage summary.
+ */
+import type { Editor, ProgressHandle } from "../editor/editor.js";
+import type { SessionUpdate } from "../protocol/updates.js";
+
+/** Why a tool call did not happen, in the words the summary uses. */
+export type NotDoneKind = "declined" | "refused" | "cancelled" | "failed";
+
+/** A tool call that did not happen. */
+export interface NotDone {
+  title: string;
+  kind: NotDoneKind;
+  /** The first sentence of the tool's answer. */
+  reason: string;
+}
+
+/** What a run saw of its session's stream. */
+export interface RunWatch {
+  readonly files: string[];
+  readonly notDone: NotDone[];
+  /** The answer: each model call's text as its own paragraph(s). */
+  answer(): string;
+  stop(): void;
+}
+
+/**
+ * Observes the updates the core streams through the Editor seam. The seam has one sink
+ * (`update`), and a run must follow its own session's stream without the core knowing about
+ * runs; so the editor's sink is wrapped once, forwarding everything unchanged first.
+ */
+export class UpdateTap {
+  private readonly listeners = new Map<string, Set<(update: SessionUpdate) => void>>();
+
+  constructor(editor: Editor) {
+    const forward = editor.update.bind(editor);
+    editor.update = (sessionId, update) => {
+      forward(sessionId, update);
+      for (const listener of this.listeners.get(sessionId) ?? []) listener(update);
+    };
+  }
+
+  /** Calls `listener` with every update of `sessionId` until the returned function is called. */
+  listen(sessionId: string, listener: (update: SessionUpdate) => void): () => void {
+    let set = this.listeners.get(sessionId);
+    if (!set) this.listeners.set(sessionId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (!set.size) this.listeners.delete(sessionId);
+    };
+  }
+}
+
+/** Follows a session's updates during one run: progress per tool call, answer text, files, failures. */
+export function watchRun(tap: UpdateTap, sessionId: string, progress: ProgressHandle): RunWatch {
+  // Text streams as deltas of one model call; a tool call ends that call's paragraph, so the
+  // next call's text never runs on into the previous sentence.
+  const paragraphs: string[] = [];
+  let current = "";
+  const files = new Set<string>();
+  const titles = new Map<string, string>();
+  const notDone: NotDone[] = [];
+  const stop = tap.listen(sessionId, (update) => {
+    if (update.kind === "text") current += update.text;
+    else if (update.kind === "tool_call") {
+      if (current.trim()) paragraphs.push(current.trim());
+      current = "";
+      titles.set(update.id, update.title);
+      progress.report(update.title);
+    } else if (update.kind === "status") {
+      // Waiting for the user, retrying the model...: a plain client sees it only here.
+      progress.report(update.text);
+    } else if (update.kind === "tool_call_update") {
+      for (const f of changedFiles(update.diff)) files.add(f);
+      if (update.status !== "failed") return;
+      const title = titles.get(update.id) ?? "A step";
+      const step = { title, ...classifyFailure(update.output ?? "") };
+      notDone.push(step);
+      progress.report(`${title}: ${step.kind}`);
+    }
+  });
+  return {
+    get files() {
+      return [...files];
+    },
+    notDone,
+    answer: () => [...paragraphs, current.trim()].filter(Boolean).join("\n\n"),
+    stop,
+  };
+}
+
+/**
+ * Why a tool call failed, from the reason the core wrote for the model: the approver says "The
+ * user declined", the mode and the safety check say "not allowed" / "refused", a cancel says
+ * "Cancelled"; anything else is a failure of the tool itself.
+ */
+export function classifyFailure(output: string): { kind: NotDoneKind; reason: string } {
+  const reason = firstSentence(output);
+  if (/\bThe user declined\b/.test(output)) return { kind: "declined", reason };
+  if (/^Cancelled\b|\bCancelled by the user\b/.test(output)) return { kind: "cancelled", reason };
+  if (/\bis not allowed\b|\bsafety check refused\b|\bnot allowed:/.test(output)) return { kind: "refused", reason };
+  return { kind: "failed", reason };
+}
+
+function firstSentence(text: string, max = 160): string {
+  const line = text.trim().split("\n", 1)[0] ?? "";
+  const sentence = /^(.+?[.!?])(\s|$)/.exec(line)?.[1] ?? line;
+  return sentence.length > max ? `${sentence.slice(0, max - 1)}…` : sentence;
+}
+
+/** The paths named by a unified diff's `+++` lines (new files included, deletions not). */
+export function changedFiles(diff: string | undefined): string[] {
+  if (!diff) return [];
+  const out: string[] = [];
+  for (const m of diff.matchAll(/^\+\+\+ (?:b\/)?([^\t\n]+)/gm)) {
+    const name = m[1]!.trim();
+    if (name !== "/dev/null") out.push(name);
+  }
+  return out;
+}

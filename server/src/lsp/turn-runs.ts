@@ -1,0 +1,151 @@
+/**
+ * Turns started through workspace/executeCommand (the code actions and `agent.prompt`). Clients
+ * such as eglot call executeCommand synchronously with a short timeout, so the request is
+ * answered as soon as the turn runs (or before the user is asked something that comes first);
+ * the end is reported by $/progress and, to clients without the agent protocol, a
+ * window/showMessage carrying the answer. A caller that asks to `wait` gets the end as the answer.
+ */
+import type { ClientCapabilities } from "vscode-languageserver/node.js";
+import type { Agent, TurnOutcome } from "../agent/agent.js";
+import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
+import type { Editor, ProgressHandle } from "../editor/editor.js";
+import { ZERO_USAGE } from "../vocabulary/messages.js";
+import type { PromptParams } from "../protocol/schemas.js";
+import type { Logger } from "../util/log.js";
+import { outcome, summaryText, summaryType } from "./run-summary.js";
+import { UpdateTap, watchRun, type RunWatch } from "./run-watch.js";
+
+/** The editor as runs need it: the seam plus what the client declared. */
+export type CommandEditor = Editor & { capabilities: ClientCapabilities };
+
+/** What the runs are built from. */
+export interface TurnRunsDeps {
+  agent: () => Agent;
+  editor: CommandEditor;
+  log: Logger;
+}
+
+/** One run to start. */
+export interface RunRequest {
+  sessionId: string;
+  /** Progress title and the summary's headline, in words ("Agent: fix math.js:2"). */
+  title: string;
+  /** The prompt; it may ask the user first (then `asks` is set). Undefined: the user dismissed it. */
+  prompt(signal: AbortSignal): Promise<string | undefined>;
+  asks?: boolean;
+  context?: PromptParams["context"];
+}
+
+/** How a run ended, with the answer text. */
+export interface RunResult extends TurnOutcome {
+  sessionId: string;
+  answer: string;
+}
+
+/** A run under way. */
+export interface StartedRun {
+  /** Resolves when the client may be answered; rejects when the run could not start. */
+  begun: Promise<void>;
+  /** Settles when the run ends; rejects only when it failed before `begun`. */
+  finished: Promise<RunResult>;
+}
+
+/** Starts and reports executeCommand turns. */
+export class TurnRuns {
+  private readonly tap: UpdateTap;
+  /** Sessions whose run is being set up (building the prompt, perhaps asking the user). */
+  private readonly setting = new Map<string, AbortController>();
+
+  constructor(private readonly deps: TurnRunsDeps) {
+    this.tap = new UpdateTap(deps.editor);
+  }
+
+  /** Starts a run; throws RequestFailed at once when the session is busy. */
+  start(request: RunRequest): StartedRun {
+    const agent = this.deps.agent();
+    agent.assertIdle(request.sessionId);
+    if (this.setting.has(request.sessionId)) {
+      throw new AgentRequestError(ErrorCodes.RequestFailed, `Session ${request.sessionId} is already starting a turn; cancel it or wait for it to end.`);
+    }
+    const abort = new AbortController();
+    this.setting.set(request.sessionId, abort);
+    let markBegun!: () => void;
+    const began = new Promise<void>((resolve) => (markBegun = resolve));
+    let begun = false;
+    const onBegun = () => {
+      begun = true;
+      markBegun();
+    };
+    const finished = this.run(agent, request, abort.signal, onBegun)
+      .catch((err: Error) => {
+        if (!begun) throw err;
+        return this.failedLate(request, err);
+      })
+      .finally(() => {
+        if (this.setting.get(request.sessionId) === abort) this.setting.delete(request.sessionId);
+      });
+    return { begun: Promise.race([began, finished.then(() => undefined)]), finished };
+  }
+
+  /** Cancels the run of `sessionId` (its question or its turn), or every run without one. */
+  cancel(sessionId?: string): string[] {
+    const agent = this.deps.agent();
+    if (sessionId === undefined) {
+      const asking = [...this.setting.keys()];
+      for (const controller of this.setting.values()) controller.abort();
+      return [...new Set([...asking, ...agent.cancelAll()])];
+    }
+    this.setting.get(sessionId)?.abort();
+    agent.cancel(sessionId);
+    return [sessionId];
+  }
+
+  private async run(agent: Agent, request: RunRequest, signal: AbortSignal, begun: () => void): Promise<RunResult> {
+    const { sessionId } = request;
+    // A question comes before the turn: answer the client first, it may be waiting synchronously.
+    if (request.asks) begun();
+    const prompt = await request.prompt(signal);
+    if (!prompt || signal.aborted) {
+      begun();
+      return { sessionId, stopReason: "cancelled", usage: ZERO_USAGE, answer: "" };
+    }
+    const progress = this.deps.editor.progress(request.title);
+    const watch = watchRun(this.tap, sessionId, progress);
+    try {
+      const started = await agent.startTurn({ sessionId, prompt, ...(request.context ? { context: request.context } : {}) });
+      this.setting.delete(sessionId);
+      begun();
+      const end = await started.finished;
+      this.report(request, end, watch, progress);
+      return { sessionId, ...end, answer: watch.answer() };
+    } catch (err) {
+      progress.done(`Failed: ${(err as Error).message}`);
+      throw err;
+    } finally {
+      watch.stop();
+    }
+  }
+
+  /** Ends the progress and, for a client without the agent protocol, shows the summary. */
+  private report(request: RunRequest, end: TurnOutcome, watch: RunWatch, progress: ProgressHandle): void {
+    const facts = { stopReason: end.stopReason, error: end.error, files: watch.files, notDone: watch.notDone };
+    progress.done(outcome(facts));
+    if (this.hasChatUi()) return;
+    const summary = { ...facts, title: request.title, answer: watch.answer() };
+    this.deps.editor.showMessage(summaryType(summary), summaryText(summary));
+  }
+
+  /** A run that failed after the client was answered: said to the user, since no request can carry it. */
+  private failedLate(request: RunRequest, err: Error): RunResult {
+    const message = err instanceof AgentRequestError ? err.message : `${err.message}`;
+    if (!(err instanceof AgentRequestError)) this.deps.log.error(`${request.title} failed: ${err.stack ?? err.message}`);
+    this.deps.editor.showMessage("error", `${request.title}: failed: ${message}`);
+    return { sessionId: request.sessionId, stopReason: "error", usage: ZERO_USAGE, error: message, answer: "" };
+  }
+
+  /** A client that declares the agent protocol streams the answer into its own UI. */
+  private hasChatUi(): boolean {
+    const exp = this.deps.editor.capabilities.experimental as { agent?: unknown } | undefined;
+    return Boolean(exp?.agent);
+  }
+}
