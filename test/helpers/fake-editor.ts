@@ -6,7 +6,9 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type {
+  ApplyEditOptions,
   ApplyEditResult,
+  EditReport,
   Editor,
   FileChange,
   OpenDocument,
@@ -20,18 +22,23 @@ import type { SessionUpdate } from "../../server/src/protocol/updates.js";
 
 /** How the fake answers applyEdit. */
 export type ApplyBehaviour =
+  /** Applies, and the report confirms it. */
   | "apply"
   /** Answers applied: false. */
   | "refuse"
-  /** Answers applied: true and changes nothing (a client that skips the edit). */
+  /** Answers applied: true, changes nothing, and the report shows it (a client that skips). */
   | "lie"
+  /** Applies without reporting back yet (a lazy client): the version is unknown. */
+  | "lazy"
+  /** Gives no answer (a timeout). */
+  | "unanswered"
   /** Decides per call. */
   | ((changes: FileChange[]) => ApplyEditResult | "apply" | "lie");
 
 /** An Editor whose documents live in memory. */
 export class FakeEditor implements Editor {
   readonly docs = new Map<string, OpenDocument>();
-  readonly applyCalls: { label: string; changes: FileChange[] }[] = [];
+  readonly applyCalls: { label: string; changes: FileChange[]; options: ApplyEditOptions }[] = [];
   readonly updates: { sessionId: string; update: SessionUpdate }[] = [];
   readonly messages: { type: string; message: string }[] = [];
   behaviour: ApplyBehaviour = "apply";
@@ -69,23 +76,36 @@ export class FakeEditor implements Editor {
     return [...this.docs.values()].map((d) => ({ ...d }));
   }
 
-  async applyEdit(label: string, changes: FileChange[]): Promise<ApplyEditResult> {
-    this.applyCalls.push({ label, changes });
+  /** Notices the next takeNotices hands out, by session. */
+  readonly notices = new Map<string, string[]>();
+
+  async applyEdit(label: string, changes: FileChange[], options: ApplyEditOptions = {}): Promise<ApplyEditResult> {
+    this.applyCalls.push({ label, changes, options });
     const decided = typeof this.behaviour === "function" ? this.behaviour(changes) : this.behaviour;
     if (decided === "refuse") return { applied: false, reason: "the user rejected the edit" };
-    if (decided === "lie") return { applied: true };
+    if (decided === "unanswered") return { applied: false, unanswered: true, reason: "No answer within 30 s." };
+    if (decided === "lie") return { applied: true, reports: reportAll(changes, "skipped") };
     if (typeof decided === "object") return decided;
     const stale = changes.find((c) => c.kind === "edit" && c.version !== null && this.docs.get(c.uri)?.version !== c.version);
     if (stale) return { applied: false, reason: "document version mismatch" };
-    for (const change of changes) this.applyOne(change);
-    return { applied: true };
+    for (const change of changes) this.applyOne(change, decided === "lazy");
+    return { applied: true, reports: reportAll(changes, decided === "lazy" ? "pending" : "confirmed") };
   }
 
-  /** Applies one change as a real client would: edits to buffers, file operations on disk. */
-  private applyOne(change: FileChange): void {
+  takeNotices(sessionId: string): string[] {
+    const out = this.notices.get(sessionId) ?? [];
+    this.notices.delete(sessionId);
+    return out;
+  }
+
+  /**
+   * Applies one change as a real client would: edits to buffers, file operations on disk. A lazy
+   * client has not reported the edit's version yet.
+   */
+  private applyOne(change: FileChange, lazy = false): void {
     if (change.kind === "edit") {
       const doc = this.docs.get(change.uri);
-      if (doc) this.docs.set(change.uri, { ...doc, text: change.newText, version: doc.version + 1 });
+      if (doc) this.docs.set(change.uri, { ...doc, text: change.newText, version: lazy || doc.version === null ? null : doc.version + 1 });
       else this.docs.set(change.uri, { uri: change.uri, text: change.newText, version: 1 });
       return;
     }
@@ -107,17 +127,7 @@ export class FakeEditor implements Editor {
     renameSync(from, to);
     const doc = this.docs.get(change.oldUri);
     this.docs.delete(change.oldUri);
-    if (doc) this.docs.set(change.newUri, { ...doc, uri: change.newUri, version: doc.version + 1 });
-  }
-
-  /** Polls the buffer until it reaches `text` or the time is up. */
-  async waitForText(uri: string, text: string, timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (this.docs.get(uri)?.text === text) return true;
-      if (Date.now() >= deadline) return false;
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    if (doc) this.docs.set(change.newUri, { ...doc, uri: change.newUri, version: doc.version === null ? null : doc.version + 1 });
   }
 
   async requestPermission(_request: PermissionRequest, _signal: AbortSignal): Promise<PermissionAnswer> {
@@ -139,4 +149,9 @@ export class FakeEditor implements Editor {
   showMessage(type: "error" | "warning" | "info", message: string): void {
     this.messages.push({ type, message });
   }
+}
+
+/** The same report for every edited document of `changes`. */
+function reportAll(changes: FileChange[], report: EditReport): Record<string, EditReport> {
+  return Object.fromEntries(changes.flatMap((c) => (c.kind === "edit" ? [[c.uri, report]] : [])));
 }

@@ -6,10 +6,25 @@
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { ClientCapabilities, CreateFile, DeleteFile, ProtocolConnection, RenameFile, TextDocumentEdit, WorkspaceEdit } from "vscode-languageserver/node.js";
+import {
+  ResponseError,
+  type CancellationToken,
+  type ClientCapabilities,
+  type CreateFile,
+  type DeleteFile,
+  type ProtocolConnection,
+  type Range,
+  type RenameFile,
+  type TextDocumentEdit,
+  type WorkspaceEdit,
+} from "vscode-languageserver/node.js";
 
-/** How the client answers workspace/applyEdit. */
-export type ApplyEditMode = "apply" | "refuse" | "lie";
+/**
+ * How the client answers workspace/applyEdit: apply it and report it at once; refuse it; say
+ * applied and change nothing; apply it but report it only at `flush()`, like stock eglot (whose
+ * version counts every buffer change and must match a versioned edit exactly); or never answer.
+ */
+export type ApplyEditMode = "apply" | "refuse" | "lie" | "lazy" | "hang";
 
 /** What the client does when asked something. */
 export interface ClientScript {
@@ -37,6 +52,8 @@ export class TestLspClient {
   readonly requests: { method: string; params: any }[] = [];
   readonly messages: { type: number; message: string }[] = [];
   script: ClientScript = {};
+  /** Changes a lazy client applied and has not sent yet, by document. */
+  private readonly unreported = new Map<string, { range: Range; text: string }[]>();
 
   constructor(readonly connection: ProtocolConnection) {
     connection.onNotification("agent/update", (p: { sessionId: string; update: any }) => this.updates.push(p));
@@ -47,24 +64,46 @@ export class TestLspClient {
       this.requests.push({ method: "window/workDoneProgress/create", params: p });
       return null;
     });
-    connection.onRequest("workspace/applyEdit", (p: { edit: WorkspaceEdit }) => {
+    connection.onRequest("workspace/applyEdit", (p: { edit: WorkspaceEdit }, token: CancellationToken) => {
       this.requests.push({ method: "workspace/applyEdit", params: p });
+      this.recordCancel("workspace/applyEdit", token);
+      if ((this.script.applyEdit ?? "apply") === "hang") return new Promise(() => undefined);
       return this.applyEdit(p.edit);
     });
-    connection.onRequest("window/showMessageRequest", async (p: { message: string; actions?: { title: string }[] }) => {
+    connection.onRequest("window/showMessageRequest", async (p: { message: string; actions?: { title: string }[] }, token: CancellationToken) => {
       this.requests.push({ method: "window/showMessageRequest", params: p });
+      this.recordCancel("window/showMessageRequest", token);
       const answer = await (this.script.showMessageRequest?.(p) ?? null);
-      if (answer === "method-not-found") throw new (await import("vscode-languageserver/node.js")).ResponseError(-32601, "Unhandled method window/showMessageRequest");
+      if (answer === "method-not-found") throw new ResponseError(-32601, "Unhandled method window/showMessageRequest");
       return answer === null ? null : { title: answer };
     });
-    connection.onRequest("agent/requestPermission", async (p: unknown) => {
+    connection.onRequest("agent/requestPermission", async (p: unknown, token: CancellationToken) => {
       this.requests.push({ method: "agent/requestPermission", params: p });
+      this.recordCancel("agent/requestPermission", token);
       return this.script.requestPermission?.(p) ?? null;
     });
-    connection.onRequest("agent/askUser", async (p: unknown) => {
+    connection.onRequest("agent/askUser", async (p: unknown, token: CancellationToken) => {
       this.requests.push({ method: "agent/askUser", params: p });
+      this.recordCancel("agent/askUser", token);
       return this.script.askUser?.(p) ?? null;
     });
+  }
+
+  /** Server requests withdrawn with $/cancelRequest, by method, in order. */
+  cancelledRequests(): string[] {
+    return this.requests.filter((r) => r.method === "$/cancelRequest").map((r) => r.params.method);
+  }
+
+  /** Sends what a lazy client applied but has not reported: one didChange per document. */
+  flush(): void {
+    for (const [uri, changes] of this.unreported) {
+      void this.connection.sendNotification("textDocument/didChange", { textDocument: { uri, version: this.docs.get(uri)!.version }, contentChanges: changes });
+    }
+    this.unreported.clear();
+  }
+
+  private recordCancel(method: string, token: CancellationToken): void {
+    token.onCancellationRequested(() => this.requests.push({ method: "$/cancelRequest", params: { method } }));
   }
 
   /** Opens a document (didOpen) with the given text. */
@@ -80,18 +119,21 @@ export class TestLspClient {
     void this.connection.sendNotification("textDocument/didClose", { textDocument: { uri } });
   }
 
-  /** Replaces a document's whole text (didChange), as typing would. */
+  /**
+   * Replaces a document's whole text (didChange), as typing would; a lazy client's unreported
+   * changes go out first, in the same didChange, as eglot's idle timer sends them.
+   */
   change(uri: string, text: string): void {
     const doc = this.docs.get(uri);
     if (!doc) throw new Error(`not open: ${uri}`);
     const version = doc.version + 1;
     const end = doc.positionAt(doc.getText().length);
-    const updated = TextDocument.update(doc, [{ range: { start: { line: 0, character: 0 }, end }, text }], version);
+    const change = { range: { start: { line: 0, character: 0 }, end }, text };
+    const updated = TextDocument.update(doc, [change], version);
     this.docs.set(uri, updated);
-    void this.connection.sendNotification("textDocument/didChange", {
-      textDocument: { uri, version },
-      contentChanges: [{ range: { start: { line: 0, character: 0 }, end }, text }],
-    });
+    const contentChanges = [...(this.unreported.get(uri) ?? []), change];
+    this.unreported.delete(uri);
+    void this.connection.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges });
   }
 
   /** The client's text of a document. */
@@ -114,7 +156,7 @@ export class TestLspClient {
     if (mode === "refuse") return { applied: false, failureReason: "the user said no" };
     if (mode === "lie") return { applied: true };
     for (const change of edit.documentChanges ?? []) {
-      if ("textDocument" in change) this.applyDocumentEdit(change);
+      if ("textDocument" in change) this.applyDocumentEdit(change, mode === "lazy");
       else this.applyFileOperation(change);
     }
     return { applied: true };
@@ -139,13 +181,22 @@ export class TestLspClient {
     }
   }
 
-  private applyDocumentEdit(change: TextDocumentEdit): void {
+  private applyDocumentEdit(change: TextDocumentEdit, lazy: boolean): void {
     const doc = this.docs.get(change.textDocument.uri);
     if (!doc) return;
-    const version = doc.version + 1;
     const contentChanges = [...change.edits]
       .sort((a, b) => b.range.start.line - a.range.start.line || b.range.start.character - a.range.start.character)
       .map((e) => ({ range: e.range, text: "newText" in e ? e.newText : "" }));
+    if (lazy) {
+      // eglot: a versioned edit must match the buffer's counter, which counts every change.
+      const wanted = change.textDocument.version;
+      if (wanted !== null && wanted !== doc.version) throw new ResponseError(-32603, `Edits on ${doc.uri} require version ${wanted}, you have ${doc.version}`);
+      const updated = TextDocument.update(doc, contentChanges, doc.version + contentChanges.length);
+      this.docs.set(doc.uri, updated);
+      this.unreported.set(doc.uri, [...(this.unreported.get(doc.uri) ?? []), ...contentChanges]);
+      return;
+    }
+    const version = doc.version + 1;
     const updated = TextDocument.update(doc, contentChanges, version);
     this.docs.set(doc.uri, updated);
     void this.connection.sendNotification("textDocument/didChange", { textDocument: { uri: doc.uri, version }, contentChanges });

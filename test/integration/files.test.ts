@@ -10,6 +10,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startAgentHarness, type AgentHarness } from "../helpers/agent-setup.js";
+import { waitFor } from "../helpers/wait.js";
 
 let h: AgentHarness;
 beforeEach(async () => {
@@ -69,13 +70,17 @@ describe("file tools through the server", () => {
     expect(readFileSync(at("closed.ts"), "utf8")).toBe("closed\n");
   });
 
-  it("detects a client that answers applied but does not change the buffer", async () => {
+  it("detects a client that answers applied but reports the buffer without the edit", async () => {
     writeFileSync(at("closed.ts"), "closed\n");
     h.client.open(uriOf("a.ts"), "buffer\n");
     h.client.script.applyEdit = "lie";
     const id = await h.newSession();
     const patch = "*** Begin Patch\n*** Update File: a.ts\n@@\n-buffer\n+changed\n*** Update File: closed.ts\n@@\n-closed\n+changed\n*** End Patch";
-    const [result] = await modelCalls(id, [{ name: "apply_patch", input: { patch } }]);
+    const running = modelCalls(id, [{ name: "apply_patch", input: { patch } }]);
+    // The editor's next report (say, the user typed) comes while the server waits for it.
+    await waitFor(() => h.client.requests.some((r) => r.method === "workspace/applyEdit"));
+    h.client.change(uriOf("a.ts"), "buffer\n");
+    const [result] = await running;
     expect(result).toContain("The editor answered that it applied the change, but a.ts did not change");
     expect(readFileSync(at("closed.ts"), "utf8")).toBe("closed\n");
     expect(h.client.updatesOf("tool_call_update").at(-1)).toMatchObject({ status: "failed" });

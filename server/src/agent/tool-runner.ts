@@ -39,9 +39,20 @@ export async function runToolCalls(
       : signal.aborted
         ? { isError: true, content: [{ type: "text" as const, text: "Cancelled: not run." }] }
         : await runOne(session, call, deps, signal);
-    results.push({ type: "tool_result", toolCallId: call.id, name: call.name, isError: result.isError, content: result.content });
+    const content = [...result.content, ...editorNotices(deps.editor, session.id)];
+    results.push({ type: "tool_result", toolCallId: call.id, name: call.name, isError: result.isError, content });
   }
   return results;
+}
+
+/**
+ * What the editor learned since the model's last input (an edit it had said it applied turned
+ * out not to be there, an unanswered one landed...), as one text block for the model's next
+ * input, so it never goes on from a wrong picture of a file.
+ */
+export function editorNotices(editor: Editor, sessionId: string): { type: "text"; text: string }[] {
+  const notices = editor.takeNotices(sessionId);
+  return notices.length ? [{ type: "text", text: notices.map((n) => `Note from the editor: ${n}`).join("\n") }] : [];
 }
 
 async function runOne(session: Session, call: ToolCallBlock, deps: ToolRunnerDeps, signal: AbortSignal): Promise<ToolResult> {

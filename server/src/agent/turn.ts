@@ -14,7 +14,7 @@ import { normalizeHistory } from "./normalize.js";
 import { callModel } from "./provider-call.js";
 import type { Session } from "./session.js";
 import { buildSystemPrompt } from "./system-prompt.js";
-import { runToolCalls, toGateSession, type ToolRunnerDeps } from "./tool-runner.js";
+import { editorNotices, runToolCalls, toGateSession, type ToolRunnerDeps } from "./tool-runner.js";
 
 /** What a turn needs besides the session. */
 export interface TurnDeps extends ToolRunnerDeps {
@@ -40,7 +40,8 @@ export interface TurnResult {
  * ran are real, and the next prompt needs them as context.
  */
 export async function runTurn(session: Session, content: ContentBlock[], deps: TurnDeps, signal: AbortSignal): Promise<TurnResult> {
-  const prompt: Message = { role: "user", content };
+  // What the editor learned meanwhile (an edit that did not land...) rides along with the prompt.
+  const prompt: Message = { role: "user", content: [...content, ...editorNotices(deps.editor, session.id)] };
   const promptSeq = session.append(prompt);
   const endWithError = (usage: Usage, message: string): TurnResult => {
     const retracted = session.retractPrompt(prompt, promptSeq, message);

@@ -74,6 +74,12 @@ export const configSchema = z
     thinking_budget: key(z.number().int().nonnegative(), 0, "integer", "Extended-thinking budget in tokens for models that have it; `0` is off."),
     remember_approvals: key(z.boolean(), false, "boolean", "Keep \"Yes, don't ask again\" rules in `.agent-lsp/approvals.toml` across sessions."),
     approval_timeout_s: key(z.number().positive(), 600, "number", "A permission prompt unanswered this long counts as No."),
+    apply_edit_timeout_s: key(
+      z.number().positive(),
+      30,
+      "number",
+      "How long the editor may take to answer a `workspace/applyEdit`. After that the request is withdrawn (`$/cancelRequest`) and the model is told that whether the file changed is not known yet; the editor's next report of the file settles it, and the model hears the outcome then.",
+    ),
     providers: z.record(z.string(), providerTable).default({}),
     retry: table({
       max_retries: key(z.number().int().nonnegative(), 4, "integer", "Retries after the first attempt."),

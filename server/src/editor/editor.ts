@@ -8,7 +8,12 @@ import type { SessionUpdate } from "../protocol/updates.js";
 export interface OpenDocument {
   uri: string;
   text: string;
-  version: number;
+  /**
+   * The version the editor last reported. Null while an edit the editor said it applied has not
+   * been reported back (some editors send their didChange seconds later): `text` is then the
+   * edit's result, and the version the editor now has is not known.
+   */
+  version: number | null;
 }
 
 /** A whole-text change to one file, or a file operation. URIs are `file://` URIs. */
@@ -18,11 +23,33 @@ export type FileChange =
   | { kind: "delete"; uri: string }
   | { kind: "rename"; oldUri: string; newUri: string };
 
+/** Who applies an edit, and the turn it belongs to. */
+export interface ApplyEditOptions {
+  /** The session making the edit: later news about it (see {@link Editor.takeNotices}) goes there. */
+  sessionId?: string;
+  /** The turn's signal: a cancel withdraws the request to the editor. */
+  signal?: AbortSignal;
+}
+
+/**
+ * What the editor's own reports (didChange) show of an edited document so far: the new text
+ * (`confirmed`), nothing yet (`pending`: treated as applied), the old text (`skipped`: it said
+ * applied but did not apply it), or other text (`unknown`: it changed in other ways meanwhile).
+ */
+export type EditReport = "confirmed" | "pending" | "skipped" | "unknown";
+
 /** Result of asking the editor to apply changes. */
 export interface ApplyEditResult {
   applied: boolean;
   /** Why not, in words a model can read. */
   reason?: string;
+  /**
+   * No answer came (timeout, or the turn was cancelled): the edit may still land. The editor
+   * checks the next report of each document and tells the session what it found.
+   */
+  unanswered?: boolean;
+  /** After `applied`: the report of each edited document, by URI. */
+  reports?: Record<string, EditReport>;
 }
 
 /** The choices of a permission prompt. */
@@ -75,13 +102,16 @@ export interface Editor {
   openDocuments(): OpenDocument[];
   /** Whether the client can create/rename/delete files through applyEdit. */
   readonly supportsResourceOperations: boolean;
-  /** Applies changes to open documents (and file operations) as one edit. */
-  applyEdit(label: string, changes: FileChange[]): Promise<ApplyEditResult>;
   /**
-   * Resolves when the open document at `uri` reaches `text` (verified from the client's own
-   * didChange), or after `timeoutMs` with false. Catches clients that say applied but skip.
+   * Applies changes to open documents (and file operations) as one edit. An answer of applied
+   * counts as applied; each edited document's report so far comes with it (`reports`).
    */
-  waitForText(uri: string, text: string, timeoutMs: number): Promise<boolean>;
+  applyEdit(label: string, changes: FileChange[], options?: ApplyEditOptions): Promise<ApplyEditResult>;
+  /**
+   * What the editor learned since for `sessionId`, in words for the model, and forgets it: an
+   * edit it said it applied that its report shows was not, one that landed after no answer...
+   */
+  takeNotices(sessionId: string): string[];
   requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
   askUser(question: Question, signal: AbortSignal): Promise<string | undefined>;
   /** Streams one update to the UI. */

@@ -53,8 +53,8 @@ export class HeadlessEditor implements Editor {
     return { applied: false, reason: "There is no editor in headless mode." };
   }
 
-  async waitForText(): Promise<boolean> {
-    return false;
+  takeNotices(): string[] {
+    return []; // no documents are open here, so no edit is ever waiting for a report
   }
 
   async requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {

@@ -5,16 +5,14 @@
  * the background (turn-runs.ts): the command is answered as soon as it starts, unless the
  * caller passes `wait: true`.
  */
-import path from "node:path";
 import type { CancellationToken } from "vscode-languageserver/node.js";
 import { z } from "zod";
 import type { Agent } from "../agent/agent.js";
 import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
 import { describeParamsError, promptParams, type PromptParams } from "../protocol/schemas.js";
-import { uriToPath } from "../workspace/paths.js";
 import { AGENT_ACTION_COMMANDS } from "./capabilities.js";
 import { TurnRuns, type CommandEditor, type RunRequest, type RunResult, type TurnRunsDeps } from "./turn-runs.js";
-import { normalizeUri } from "./uris.js";
+import { normalizeUri, uriFileName } from "./uris.js";
 
 export type { CommandEditor } from "./turn-runs.js";
 
@@ -122,7 +120,7 @@ export class AgentCommandRunner {
 
   /** The title and prompt of a code-action command. */
   private describeTask(command: string, args: ActionArgs, sessionId: string): Pick<RunRequest, "title" | "prompt" | "asks"> {
-    const file = displayName(args.uri);
+    const file = uriFileName(args.uri);
     const where = `${file}:${args.range.start.line + 1}`;
     const fixed = (title: string, prompt: string) => ({ title, prompt: async () => prompt });
     switch (command) {
@@ -164,10 +162,6 @@ export class AgentCommandRunner {
   }
 }
 
-function displayName(uri: string): string {
-  const p = uriToPath(uri);
-  return p ? path.basename(p) : uri;
-}
 
 /** The first line of `text`, shortened to `max` characters. */
 function oneLine(text: string, max: number): string {

@@ -3,8 +3,7 @@
  * providers) and the handlers of the agent protocol. Loaded right after initialize has been
  * answered, so the editor never waits for it to start.
  */
-import type { Connection, InitializeParams, TextDocuments } from "vscode-languageserver/node.js";
-import type { TextDocument } from "vscode-languageserver-textdocument";
+import type { Connection, InitializeParams } from "vscode-languageserver/node.js";
 import { createRuntime, type Runtime } from "../agent/runtime.js";
 import { loadConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
@@ -13,6 +12,7 @@ import { providerKeyEnvNames, redactProviderKeys } from "../providers/registry.j
 import { FileLogger, type Logger } from "../util/log.js";
 import { registerAgentMethods } from "./agent-methods.js";
 import { registerCodeActions } from "./code-actions.js";
+import type { ObservableDocuments } from "./document-sync.js";
 import { registerExecuteCommands } from "./execute-commands.js";
 import { LspEditor } from "./lsp-editor.js";
 
@@ -30,7 +30,7 @@ export interface Booted {
 /** What boot needs from the light server. */
 export interface BootContext {
   connection: Connection;
-  documents: TextDocuments<TextDocument>;
+  documents: ObservableDocuments;
   logger: Logger;
   params: InitializeParams;
   root: string;
@@ -47,6 +47,7 @@ export function boot(ctx: BootContext): Booted {
     const loaded = loadConfig({ root, initializationOptions: ctx.params.initializationOptions });
     config = loaded.config;
     editor.approvalTimeoutS = config.approval_timeout_s;
+    editor.applyEditSettings.timeoutMs = config.apply_edit_timeout_s * 1000;
     if (logger instanceof FileLogger) logger.setLevel(config.log.level);
     redactProviderKeys(config);
     for (const e of loaded.errors) logger.warn(`config: ${e}`);

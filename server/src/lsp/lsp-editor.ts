@@ -1,11 +1,13 @@
 /**
- * LspEditor: the Editor seam over an LSP connection. Open documents come from text sync, edits
- * go out as workspace/applyEdit, prompts as agent/requestPermission (clients that declare it) or
+ * LspEditor: the Editor seam over an LSP connection. Open documents come from text sync (with
+ * the edits the editor has not reported back yet laid over them), edits go out as
+ * workspace/applyEdit, prompts as agent/requestPermission (clients that declare it) or
  * window/showMessageRequest, and the stream as agent/update notifications.
  */
-import { MessageType, ShowMessageNotification, type ClientCapabilities, type Connection, type TextDocuments, type WorkspaceEdit } from "vscode-languageserver/node.js";
+import { MessageType, ShowMessageNotification, type ClientCapabilities, type Connection } from "vscode-languageserver/node.js";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type {
+  ApplyEditOptions,
   ApplyEditResult,
   Editor,
   FileChange,
@@ -17,23 +19,39 @@ import type {
 } from "../editor/editor.js";
 import type { SessionUpdate } from "../protocol/updates.js";
 import type { Logger } from "../util/log.js";
-import { normalizeUri } from "./uris.js";
+import { applyWorkspaceEdit, type ApplyEditSettings } from "./apply-edit.js";
+import type { ObservableDocuments } from "./document-sync.js";
+import { NoticeBox, settlementNews } from "./edit-notices.js";
+import { EditTracker, type Settlement, type TrackedEdit } from "./edit-tracker.js";
 import { askUserOverLsp, requestPermissionOverLsp } from "./prompts.js";
 import { startProgress } from "./progress.js";
-import { computeTextEdits } from "./text-edits.js";
-import { breather } from "../util/breathe.js";
+import { normalizeUri } from "./uris.js";
+import { startWaitNotice, WAITING_FOR_EDIT, WAITING_FOR_USER, type WaitTexts } from "./wait-notice.js";
 
 /** The Editor implementation for LSP clients. */
 export class LspEditor implements Editor {
   capabilities: ClientCapabilities = {};
   /** Seconds a prompt may stay unanswered before it counts as No. */
   approvalTimeoutS = 600;
+  /** Timing of workspace/applyEdit (apply_edit_timeout_s; the report window). */
+  readonly applyEditSettings: ApplyEditSettings = { timeoutMs: 30_000, reportWindowMs: 1000 };
+  /** How long the editor may keep a turn waiting before the turn says what it waits for. */
+  waitNoticeMs = 1500;
+  private readonly tracker: EditTracker;
+  private readonly notices = new NoticeBox();
+  private readonly documents: ObservableDocuments["documents"];
 
   constructor(
     private readonly connection: Connection,
-    private readonly documents: TextDocuments<TextDocument>,
+    synced: ObservableDocuments,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.documents = synced.documents;
+    this.tracker = new EditTracker((edit, settlement) => this.settledLate(edit, settlement));
+    synced.observe((doc, changes, version) => this.tracker.update(doc, changes, version));
+    this.documents.onDidOpen(({ document }) => this.tracker.opened(document));
+    this.documents.onDidClose(({ document }) => this.tracker.closed(document.uri));
+  }
 
   get supportsResourceOperations(): boolean {
     const ops = this.capabilities.workspace?.workspaceEdit?.resourceOperations ?? [];
@@ -42,50 +60,52 @@ export class LspEditor implements Editor {
 
   openDocument(uri: string): OpenDocument | undefined {
     const doc = this.findDocument(uri);
-    return doc && { uri: doc.uri, text: doc.getText(), version: doc.version };
+    return doc && { uri: doc.uri, ...this.tracker.view(doc) };
   }
 
   openDocuments(): OpenDocument[] {
-    return this.documents.all().map((d) => ({ uri: d.uri, text: d.getText(), version: d.version }));
+    return this.documents.all().map((d) => ({ uri: d.uri, ...this.tracker.view(d) }));
   }
 
-  async applyEdit(label: string, changes: FileChange[]): Promise<ApplyEditResult> {
+  async applyEdit(label: string, changes: FileChange[], options: ApplyEditOptions = {}): Promise<ApplyEditResult> {
     if (this.capabilities.workspace?.applyEdit === false) {
       return { applied: false, reason: "The editor does not accept workspace/applyEdit." };
     }
-    const edit = await this.toWorkspaceEdit(changes);
+    return applyWorkspaceEdit(
+      {
+        connection: this.connection,
+        documents: { find: (uri) => this.findDocument(uri), view: (doc) => this.tracker.view(doc) },
+        tracker: this.tracker,
+        settings: this.applyEditSettings,
+        log: this.log,
+        waitNotice: (sessionId) => this.waitNotice(sessionId, WAITING_FOR_EDIT),
+      },
+      label,
+      changes,
+      options,
+    );
+  }
+
+  takeNotices(sessionId: string): string[] {
+    return this.notices.take(sessionId);
+  }
+
+  async requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
+    const stop = this.waitNotice(request.sessionId, WAITING_FOR_USER);
     try {
-      const res = await this.connection.workspace.applyEdit({ label, edit });
-      if (res.applied) return { applied: true };
-      return { applied: false, reason: res.failureReason ? `The editor refused the edit: ${res.failureReason}` : "The editor refused the edit." };
-    } catch (err) {
-      return { applied: false, reason: `The editor could not apply the edit: ${(err as Error).message}` };
+      return await requestPermissionOverLsp(this.connection, this.experimental("requestPermission"), request, signal, this.approvalTimeoutS * 1000);
+    } finally {
+      stop();
     }
   }
 
-  waitForText(uri: string, text: string, timeoutMs: number): Promise<boolean> {
-    const matches = () => this.findDocument(uri)?.getText() === text;
-    if (matches()) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const sub = this.documents.onDidChangeContent(() => {
-        if (!matches()) return;
-        clearTimeout(timer);
-        sub.dispose();
-        resolve(true);
-      });
-      const timer = setTimeout(() => {
-        sub.dispose();
-        resolve(matches());
-      }, timeoutMs);
-    });
-  }
-
-  requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
-    return requestPermissionOverLsp(this.connection, this.experimental("requestPermission"), request, signal, this.approvalTimeoutS * 1000);
-  }
-
-  askUser(question: Question, signal: AbortSignal): Promise<string | undefined> {
-    return askUserOverLsp(this.connection, this.experimental("askUser"), question, signal, this.approvalTimeoutS * 1000);
+  async askUser(question: Question, signal: AbortSignal): Promise<string | undefined> {
+    const stop = this.waitNotice(question.sessionId, WAITING_FOR_USER);
+    try {
+      return await askUserOverLsp(this.connection, this.experimental("askUser"), question, signal, this.approvalTimeoutS * 1000);
+    } finally {
+      stop();
+    }
   }
 
   update(sessionId: string, update: SessionUpdate): void {
@@ -101,6 +121,22 @@ export class LspEditor implements Editor {
     // button; a plain message is the window/showMessage notification.
     const kind = type === "error" ? MessageType.Error : type === "warning" ? MessageType.Warning : MessageType.Info;
     this.notify(ShowMessageNotification.type.method, { type: kind, message });
+  }
+
+  /** A report settled an edit after its tool returned: the session (model and user) hears of it. */
+  private settledLate(edit: TrackedEdit, settlement: Settlement): void {
+    const news = settlementNews(edit, settlement);
+    this.log.info(`edit of ${edit.uri} (answer ${edit.answer}) settled late: ${settlement}`);
+    if (!news) return;
+    if (news.user) this.showMessage("warning", news.user);
+    if (!edit.sessionId) return;
+    this.notices.add(edit.sessionId, news.model);
+    this.update(edit.sessionId, { kind: "status", text: news.model });
+  }
+
+  private waitNotice(sessionId: string | undefined, texts: WaitTexts): () => void {
+    if (!sessionId) return () => undefined;
+    return startWaitNotice((t) => this.update(sessionId, { kind: "status", text: t }), texts, this.waitNoticeMs);
   }
 
   /**
@@ -128,31 +164,5 @@ export class LspEditor implements Editor {
     if (direct) return direct;
     const wanted = normalizeUri(uri);
     return this.documents.all().find((d) => normalizeUri(d.uri) === wanted);
-  }
-
-  /** The edit for `changes`; the event loop gets a turn between large diffs of several files. */
-  private async toWorkspaceEdit(changes: FileChange[]): Promise<WorkspaceEdit> {
-    const documentChanges: NonNullable<WorkspaceEdit["documentChanges"]> = [];
-    const pause = breather(10);
-    for (const change of changes) {
-      if (change.kind === "edit") {
-        await pause();
-        const doc = this.findDocument(change.uri);
-        documentChanges.push({
-          textDocument: { uri: doc?.uri ?? change.uri, version: change.version },
-          edits: computeTextEdits(change.oldText, change.newText),
-        });
-      } else if (change.kind === "create") {
-        documentChanges.push({ kind: "create", uri: change.uri, options: { overwrite: change.overwrite ?? false, ignoreIfExists: false } });
-        if (change.text) {
-          documentChanges.push({ textDocument: { uri: change.uri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: change.text }] });
-        }
-      } else if (change.kind === "delete") {
-        documentChanges.push({ kind: "delete", uri: change.uri, options: { ignoreIfNotExists: true } });
-      } else {
-        documentChanges.push({ kind: "rename", oldUri: change.oldUri, newUri: change.newUri, options: { overwrite: false } });
-      }
-    }
-    return { documentChanges };
   }
 }

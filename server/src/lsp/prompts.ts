@@ -5,15 +5,16 @@
  * prompt, a client that cannot answer (MethodNotFound, null), a timeout or a cancel counts as No.
  */
 import {
-  CancellationTokenSource,
   ErrorCodes as RpcErrorCodes,
   MessageType,
   ResponseError,
   ShowMessageRequest,
+  type CancellationToken,
   type Connection,
   type MessageActionItem,
 } from "vscode-languageserver/node.js";
 import type { PermissionAnswer, PermissionOptionId, PermissionRequest, Question } from "../editor/editor.js";
+import { sendWithdrawable } from "./client-requests.js";
 
 /**
  * The options sent with agent/requestPermission. Their names, in this order, are also the
@@ -35,7 +36,7 @@ export async function requestPermissionOverLsp(
 ): Promise<PermissionAnswer> {
   // Nothing to remember (a sensitive place, a shell line): do not offer "don't ask again".
   const options = request.rememberable === false ? PERMISSION_OPTIONS.filter((o) => o.optionId !== "allow_always") : PERMISSION_OPTIONS;
-  const outcome = await sendCancellable(connection, signal, timeoutMs, (token) =>
+  const outcome = await sendCancellable(signal, timeoutMs, (token) =>
     rich
       ? connection.sendRequest(
           "agent/requestPermission",
@@ -85,7 +86,7 @@ export async function askUserOverLsp(
   timeoutMs: number,
 ): Promise<string | undefined> {
   if (!rich && !question.choices?.length) return undefined;
-  const outcome = await sendCancellable(connection, signal, timeoutMs, (token) =>
+  const outcome = await sendCancellable(signal, timeoutMs, (token) =>
     rich
       ? connection.sendRequest("agent/askUser", { sessionId: question.sessionId, question: question.question, choices: question.choices ?? [], allowFreeText: question.allowFreeText ?? true }, token)
       : connection.sendRequest(ShowMessageRequest.type, { type: MessageType.Info, message: question.question, actions: question.choices!.map((title) => ({ title })) }, token),
@@ -100,35 +101,13 @@ type Outcome = { kind: "answer"; value: unknown } | { kind: "none"; note: string
 
 /** Sends a request that the turn's cancel or a timeout withdraws ($/cancelRequest). */
 async function sendCancellable(
-  connection: Connection,
   signal: AbortSignal,
   timeoutMs: number,
-  send: (token: CancellationTokenSource["token"]) => Promise<unknown>,
+  send: (token: CancellationToken) => Promise<unknown>,
 ): Promise<Outcome> {
-  if (signal.aborted) return { kind: "none", note: "Cancelled." };
-  const source = new CancellationTokenSource();
-  let stopped: Outcome | undefined;
-  const stop = (note: string) => {
-    stopped ??= { kind: "none", note };
-    source.cancel();
-  };
-  const onAbort = () => stop("Cancelled.");
-  signal.addEventListener("abort", onAbort, { once: true });
-  const timer = setTimeout(() => stop(`No answer within ${Math.round(timeoutMs / 1000)} s.`), timeoutMs);
-  let withdraw!: (o: Outcome) => void;
-  const withdrawn = new Promise<Outcome>((resolve) => (withdraw = resolve));
-  source.token.onCancellationRequested(() => withdraw(stopped!));
-  try {
-    const answer = send(source.token).then(
-      (value): Outcome => ({ kind: "answer", value }),
-      (err): Outcome => ({ kind: "none", note: describeRequestError(err) }),
-    );
-    return await Promise.race([answer, withdrawn]);
-  } finally {
-    clearTimeout(timer);
-    signal.removeEventListener("abort", onAbort);
-    source.dispose();
-  }
+  const outcome = await sendWithdrawable(signal, timeoutMs, send).outcome;
+  if (outcome.kind === "answer") return outcome;
+  return { kind: "none", note: outcome.kind === "error" ? describeRequestError(outcome.error) : outcome.note };
 }
 
 function describeRequestError(err: unknown): string {

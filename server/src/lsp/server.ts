@@ -5,13 +5,11 @@
  * waits for it.
  */
 import type { Readable, Writable } from "node:stream";
-import { TextDocument } from "vscode-languageserver-textdocument";
 import {
   createConnection,
   ErrorCodes,
   ResponseError,
   StreamMessageWriter,
-  TextDocuments,
   type Connection,
   type InitializeParams,
   type InitializeResult,
@@ -24,6 +22,7 @@ import { VERSION } from "../version.js";
 import { uriToPath } from "../workspace/paths.js";
 import type { Booted } from "./boot.js";
 import { DEFERRED_NOTIFICATIONS, DEFERRED_REQUESTS, serverCapabilities } from "./capabilities.js";
+import { observableDocuments } from "./document-sync.js";
 import type { FramingError } from "./framing.js";
 import { SourceMessageReader } from "./message-reader.js";
 import { MessageSource } from "./message-source.js";
@@ -69,7 +68,8 @@ export function startServer(options: ServerOptions): AgentLspServer {
   source.setFramingErrorHandler(onFramingError);
   const connection = createConnection(new SourceMessageReader(source), writer);
   // Text sync starts with the connection: documents opened while the agent loads are kept.
-  const documents = new TextDocuments(TextDocument);
+  const synced = observableDocuments();
+  const { documents } = synced;
   let booted: Booted | undefined;
   let clientProcessId: number | undefined;
   let initialized: { params: InitializeParams; root: string } | undefined;
@@ -81,7 +81,7 @@ export function startServer(options: ServerOptions): AgentLspServer {
     if (!initialized) return Promise.reject(new ResponseError(ErrorCodes.ServerNotInitialized, "The server is not initialized yet."));
     const { params, root } = initialized;
     booting ??= import("./boot.js").then(({ boot: load }) => {
-      booted = load({ connection, documents, logger, params, root, createRuntime: options.createRuntime });
+      booted = load({ connection, documents: synced, logger, params, root, createRuntime: options.createRuntime });
       for (const cb of onBooted.splice(0)) cb(booted);
       return booted;
     });

@@ -11,6 +11,7 @@ import { IncompleteRollback } from "./atomic.js";
 import { commitPlan, type CommitContext, type CommitOutcome } from "./commit.js";
 import { breather } from "../util/breathe.js";
 import { MAX_DIFF_CHARS, unifiedDiff, type FileDiff } from "./diff.js";
+import { EditOutcomeUnknown } from "./editor-steps.js";
 import { keepLineEndings } from "./encoding.js";
 import { WorkspaceError } from "./errors.js";
 import { planChangeSet, withoutNoOps, type Plan, type PlanContext, type PlannedChange } from "./plan.js";
@@ -93,7 +94,7 @@ function unchanged(notes: string[] = []): ApplyResult {
 export async function commitRecorded(
   core: WorkspaceCore,
   plan: Plan,
-  meta: { sessionId: string; tool: string; kind: CheckpointKind },
+  meta: { sessionId: string; tool: string; kind: CheckpointKind; signal?: AbortSignal },
   shown: ShownPlan,
 ): Promise<{ result: ApplyResult; hashes: Map<string, string> }> {
   const touched = plan.changes.map((c) => ({ path: c.path, state: c.before }));
@@ -109,10 +110,15 @@ export async function commitRecorded(
   );
   let outcome: CommitOutcome;
   try {
-    outcome = await commitPlan(core, `agent-lsp: ${shown.summary}`, plan, priors);
+    outcome = await commitPlan(core, `agent-lsp: ${shown.summary}`, plan, priors, { sessionId: meta.sessionId, signal: meta.signal });
   } catch (err) {
     if (err instanceof IncompleteRollback) {
       err.message += ` Their earlier content is in checkpoint ${checkpoint.id}: the user can /undo to bring it back.`;
+      throw err;
+    }
+    if (err instanceof EditOutcomeUnknown) {
+      // The editor may still apply it: keep the way back.
+      err.message += ` If it lands, checkpoint ${checkpoint.id} has the earlier content (/undo).`;
       throw err;
     }
     await core.checkpoints.discard(checkpoint.id);
@@ -186,7 +192,7 @@ export async function applyChangeSet(core: WorkspaceCore, set: ChangeSet, opts: 
     if (opts.signal?.aborted) throw cancelled();
     const current = await rebaseOnCurrent(core.editor, plan);
     if (current.notes.length) shown = await showPlan(set.tool, current.plan);
-    const meta = { sessionId: opts.sessionId, tool: set.tool, kind: "change" as const };
+    const meta = { sessionId: opts.sessionId, tool: set.tool, kind: "change" as const, signal: opts.signal };
     const { result, hashes } = await commitRecorded(core, current.plan, meta, shown);
     await rememberWrites(core, opts.sessionId, current.plan, result, hashes);
     return current.notes.length ? { ...result, notes: [...current.notes, ...result.notes] } : result;

@@ -21,7 +21,7 @@ export interface FileState {
   bom: boolean;
   /** The first bytes contain NUL: not a text file. */
   binary: boolean;
-  /** Buffer version, when the editor has the document open. */
+  /** Buffer version, when the editor has the document open and has reported its version. */
   version?: number;
   /** Disk facts, when the file exists on disk. */
   mode?: number;
@@ -60,7 +60,7 @@ export async function loadFileState(editor: Editor, path: ResolvedPath): Promise
       text: bom ? doc.text.slice(1) : doc.text,
       bom: bom || (facts ? await diskHasBom(path) : false),
       binary: false,
-      version: doc.version,
+      ...(doc.version === null ? {} : { version: doc.version }),
       ...facts,
     };
   }

@@ -77,7 +77,8 @@ export async function checkWritable(ctx: PlanContext, p: ResolvedPath, opts: App
 async function currentState(ctx: PlanContext, p: ResolvedPath, base?: ReadResult): Promise<FileState> {
   if (!base || base.path.abs !== p.abs) return loadFileState(ctx.editor, p);
   const doc = ctx.editor.openDocument(p.uri);
-  if (base.source === "buffer" && doc && doc.version === base.version) return { ...base, exists: true };
+  // An unknown version (an edit not reported back yet) proves nothing: compare the text below.
+  if (base.source === "buffer" && doc && doc.version !== null && doc.version === base.version) return { ...base, exists: true };
   if (base.source === "disk" && !doc) {
     const facts = await diskFacts(p);
     if (facts && facts.mtimeMs === base.mtimeMs && facts.size === base.size) return { ...base, exists: true };

@@ -34,8 +34,6 @@ export interface WorkspaceOptions {
    * the policy gate decides about external paths; a symlink out of the root is never written.
    */
   allowExternalWrites?: boolean;
-  /** How long to wait for a client's didChange after it said it applied an edit (ms). */
-  verifyTimeoutMs?: number;
 }
 
 /** A project root and the editor that has its files open. */
@@ -47,7 +45,6 @@ export class Workspace implements WorkspaceCore {
   readonly stamps = new ReadStamps();
   readonly checkpoints: CheckpointStore;
   readonly allowExternalWrites: boolean;
-  readonly verifyTimeoutMs: number;
 
   /**
    * @param root absolute path of the project root (LSP workspace folder or session cwd)
@@ -60,7 +57,6 @@ export class Workspace implements WorkspaceCore {
   ) {
     this.checkpoints = new CheckpointStore(root);
     this.allowExternalWrites = options.allowExternalWrites ?? false;
-    this.verifyTimeoutMs = options.verifyTimeoutMs ?? 3000;
   }
 
   /**
@@ -121,7 +117,8 @@ export class Workspace implements WorkspaceCore {
    * allowed; never through a symlink out of the root), refuses files changed since the session
    * read them, asks `opts.authorize` with the diff (a denial throws; an `accepted` list replaces
    * the proposal), saves a checkpoint, then applies open documents through one editor applyEdit
-   * (verified) and the rest by atomic writes. Throws a WorkspaceError, with every file as it was,
+   * (an answer of applied counts; a document the editor then reports without the edit fails the
+   * change) and the rest by atomic writes. Throws a WorkspaceError, with every file as it was,
    * when anything fails.
    */
   apply(set: ChangeSet, opts: ApplyOptions): Promise<ApplyResult> {

@@ -55,8 +55,8 @@ export class PromptEditor implements Editor {
   async applyEdit() {
     return { applied: false, reason: "not in these tests" };
   }
-  async waitForText() {
-    return false;
+  takeNotices() {
+    return [];
   }
   progress() {
     return { report() {}, done() {} };

@@ -159,24 +159,55 @@ describe("Workspace.apply to open documents", () => {
     expect(readFileSync(p.at("closed.ts"), "utf8")).toBe("closed\n");
   });
 
-  it("puts back the buffers that did change when another one was skipped", async () => {
+  it("undoes the buffers whose report shows the change when another one was skipped, and says so", async () => {
     p = makeProject();
     p.editor.open(p.at("x.ts"), "x\n");
     p.editor.open(p.at("y.ts"), "y\n");
+    p.editor.open(p.at("z.ts"), "z\n");
     let calls = 0;
     p.editor.behaviour = (changes) => {
       calls += 1;
       if (calls > 1) return "apply";
-      // Applies only the first document's edit, and says it applied all.
-      const first = changes[0]!;
-      if (first.kind === "edit") p.editor.open(first.uri, first.newText, 2);
-      return { applied: true };
+      // Applies x (reported) and z (not reported yet), skips y, and says it applied all.
+      const [x, y, z] = changes as Extract<(typeof changes)[number], { kind: "edit" }>[];
+      p.editor.open(x!.uri, x!.newText, 2);
+      p.editor.open(z!.uri, z!.newText, 2);
+      return { applied: true, reports: { [x!.uri]: "confirmed", [y!.uri]: "skipped", [z!.uri]: "pending" } };
     };
-    await expect(
-      p.ws.apply({ tool: "t", ops: [{ kind: "write", path: "x.ts", text: "X\n" }, { kind: "write", path: "y.ts", text: "Y\n" }] }, { sessionId: S }),
-    ).rejects.toThrow(/y.ts did not change/);
+    const ops = ["x", "y", "z"].map((n) => ({ kind: "write" as const, path: `${n}.ts`, text: `${n.toUpperCase()}\n` }));
+    await expect(p.ws.apply({ tool: "t", ops }, { sessionId: S })).rejects.toThrow(
+      /^The editor answered that it applied the change, but y\.ts did not change .* Nothing was written to disk\. The editor's change to x\.ts was undone\. z\.ts may have the change: the editor has not reported it yet\.$/,
+    );
+    // Only the reported document was sent back: one undo edit, of x.ts.
+    expect(p.editor.applyCalls[1]!.changes.map((c) => (c.kind === "edit" ? c.uri : c.kind))).toEqual([expect.stringMatching(/x\.ts$/)]);
     expect(p.editor.textOf(p.at("x.ts"))).toBe("x\n");
     expect(p.editor.textOf(p.at("y.ts"))).toBe("y\n");
+  });
+
+  it("counts an edit the editor has not reported back as applied, with a note, and plans the next from it", async () => {
+    p = makeProject();
+    p.editor.open(p.at("a.ts"), "one\n", 4);
+    p.editor.behaviour = "lazy";
+    const first = await p.ws.apply({ tool: "t", ops: [{ kind: "write", path: "a.ts", text: "two\n" }] }, { sessionId: S });
+    expect(first.notes.join(" ")).toContain("has not reported a.ts back yet");
+    const read = await p.ws.readText("a.ts");
+    expect(read).toMatchObject({ text: "two\n", source: "buffer" });
+    expect(read.version).toBeUndefined();
+    await p.ws.apply({ tool: "t", ops: [{ kind: "write", path: "a.ts", text: "three\n", base: read }] }, { sessionId: S });
+    // The second edit went without a version (the editor's is not known) from the first's result.
+    expect(p.editor.applyCalls[1]!.changes).toEqual([expect.objectContaining({ version: null, oldText: "two\n", newText: "three\n" })]);
+  });
+
+  it("keeps the checkpoint and says the state is unknown when the editor does not answer", async () => {
+    p = makeProject();
+    writeFileSync(p.at("closed.ts"), "closed\n");
+    p.editor.open(p.at("a.ts"), "one\n");
+    p.editor.behaviour = "unanswered";
+    await expect(
+      p.ws.apply({ tool: "t", ops: [{ kind: "write", path: "a.ts", text: "two\n" }, { kind: "write", path: "closed.ts", text: "x\n" }] }, { sessionId: S }),
+    ).rejects.toThrow(/^The editor did not answer the change to a\.ts \(No answer within 30 s\.\)\. Whether it changed is not known yet; .* Nothing else was written\. If it lands, checkpoint \S+ has the earlier content \(\/undo\)\.$/);
+    expect(readFileSync(p.at("closed.ts"), "utf8")).toBe("closed\n");
+    expect(await p.ws.listCheckpoints(S)).toHaveLength(1);
   });
 
   it("deletes an open document through a file operation when the client supports them", async () => {

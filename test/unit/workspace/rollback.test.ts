@@ -93,7 +93,7 @@ describe("a disk failure after the commit point", () => {
         { tool: "t", ops: [{ kind: "write", path: "open.ts", text: "o1\n" }, { kind: "write", path: "closed.txt", text: "c1\n" }] },
         { sessionId: "s" },
       ),
-    ).rejects.toThrow(/Every file was left as it was\. But the editor's buffers could not be put back \(use undo in the editor\)\.$/);
+    ).rejects.toThrow(/Every file was left as it was\. But the editor's change to open\.ts could not be undone \(use undo in the editor\)\.$/);
     fault.failAt = -1;
     expect(p.editor.textOf(p.at("open.ts"))).toBe("o1\n");
     expect(readFileSync(p.at("closed.txt"), "utf8")).toBe("c0\n");
@@ -110,7 +110,7 @@ describe("a disk failure after the commit point", () => {
         { tool: "t", ops: [{ kind: "write", path: "open.ts", text: "o1\n" }, { kind: "write", path: "closed.txt", text: "c1\n" }] },
         { sessionId: "s" },
       ),
-    ).rejects.toThrow(/The editor's buffers were put back too/);
+    ).rejects.toThrow(/Every file was left as it was\. The editor's change to open\.ts was undone\.$/);
     expect(p.editor.textOf(p.at("open.ts"))).toBe("o0\n");
     expect(readFileSync(p.at("closed.txt"), "utf8")).toBe("c0\n");
     fault.failAt = -1;

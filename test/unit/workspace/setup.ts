@@ -27,7 +27,7 @@ export interface Project {
 export function makeProject(options: WorkspaceOptions & { resourceOperations?: boolean } = {}): Project {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), "agent-lsp-ws-")));
   const editor = new FakeEditor({ resourceOperations: options.resourceOperations });
-  const ws = new Workspace(root, editor, { verifyTimeoutMs: 100, ...options });
+  const ws = new Workspace(root, editor, options);
   const project: Project = {
     root,
     editor,
