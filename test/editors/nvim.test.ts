@@ -66,6 +66,21 @@ function nvimCases(editor: NvimEditor): void {
     expect(fake.violations).toEqual([]);
   });
 
+  it("save: before a command the buffer the agent changed is written, and only it", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "alpha\nbeta\ngamma\n", "other.txt": "one\ntwo\n" });
+    fake.enqueue(
+      { toolCalls: [{ name: "edit_file", input: { path: "notes.txt", target_content: "beta", replacement_content: "BETA from the agent" } }] },
+      { toolCalls: [{ name: "execute_command", input: { command: "cat notes.txt" } }] },
+      { text: "Shown." },
+    );
+    expectPassed(await runSpec(editor, "save_spec.lua", { fake, project }), "save_spec.lua");
+    // The command read the disk after the save: it saw the agent's change.
+    const results = JSON.stringify(fake.requests[2]!.body.messages.at(-1));
+    expect(results).toContain("Saved notes.txt before running the command.");
+    expect(results).toContain("BETA from the agent");
+    expect(readFileSync(project.file("other.txt"), "utf8")).toBe("one\ntwo\n");
+  });
+
   it("review: ask mode opens the diff review; one hunk of two is accepted, then a proposal is rejected", { timeout: TIMEOUT }, async () => {
     const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
     const { fake, project } = await setup({ "app.txt": `${lines.join("\n")}\n` });

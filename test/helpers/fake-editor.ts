@@ -16,6 +16,7 @@ import type {
   PermissionRequest,
   ProgressHandle,
   Question,
+  SaveResult,
 } from "../../server/src/editor/editor.js";
 import { pathToUri, uriToPath } from "../../server/src/workspace/paths.js";
 import type { SessionUpdate } from "../../server/src/protocol/updates.js";
@@ -90,6 +91,25 @@ export class FakeEditor implements Editor {
     if (stale) return { applied: false, reason: "document version mismatch" };
     for (const change of changes) this.applyOne(change, decided === "lazy");
     return { applied: true, reports: reportAll(changes, decided === "lazy" ? "pending" : "confirmed") };
+  }
+
+  /** Whether the fake saves documents; `saveCalls` records each request. */
+  canSaveDocuments = false;
+  readonly saveCalls: string[][] = [];
+
+  /** Writes each open document's text to its file, as an editor's :write would. */
+  async saveDocuments(uris: string[]): Promise<SaveResult> {
+    this.saveCalls.push(uris);
+    const result: SaveResult = { saved: [], failed: [] };
+    for (const uri of uris) {
+      const doc = this.docs.get(uri);
+      if (!doc) result.failed.push({ uri, reason: "not open" });
+      else {
+        writeFileSync(uriToPath(uri)!, doc.text);
+        result.saved.push(uri);
+      }
+    }
+    return result;
   }
 
   takeNotices(sessionId: string): string[] {

@@ -34,6 +34,8 @@ export interface ClientScript {
   /** Answer to agent/requestPermission (only when the capability is declared). */
   requestPermission?: (params: any) => unknown;
   askUser?: (params: any) => unknown;
+  /** Answer to agent/saveDocuments; by default each listed open document is written to its file. */
+  saveDocuments?: (params: { uris: string[] }) => unknown;
 }
 
 /** Default client capabilities: a modern editor with applyEdit and resource operations. */
@@ -82,11 +84,29 @@ export class TestLspClient {
       this.recordCancel("agent/requestPermission", token);
       return this.script.requestPermission?.(p) ?? null;
     });
+    connection.onRequest("agent/saveDocuments", async (p: { uris: string[] }) => {
+      this.requests.push({ method: "agent/saveDocuments", params: p });
+      return this.script.saveDocuments ? this.script.saveDocuments(p) : this.saveDocuments(p.uris);
+    });
     connection.onRequest("agent/askUser", async (p: unknown, token: CancellationToken) => {
       this.requests.push({ method: "agent/askUser", params: p });
       this.recordCancel("agent/askUser", token);
       return this.script.askUser?.(p) ?? null;
     });
+  }
+
+  /** Writes the listed open documents to disk, as an editor's :write does. */
+  private saveDocuments(uris: string[]): { saved: string[]; failed: { uri: string; reason: string }[] } {
+    const result = { saved: [] as string[], failed: [] as { uri: string; reason: string }[] };
+    for (const uri of uris) {
+      const doc = this.docs.get(uri);
+      if (!doc) result.failed.push({ uri, reason: "not open" });
+      else {
+        writeFileSync(fileURLToPath(uri), doc.getText());
+        result.saved.push(uri);
+      }
+    }
+    return result;
   }
 
   /** Server requests withdrawn with $/cancelRequest, by method, in order. */

@@ -24,7 +24,7 @@ async function start(options: Record<string, unknown> = {}): Promise<void> {
   Object.assign(lspEditor().applyEditSettings ?? {}, { reportWindowMs: 100 });
 }
 
-const lspEditor = () => h.server.runtime()!.agent.deps.editor as LspEditor;
+const lspEditor = () => h.server.runtime()!.agent.deps.editor as unknown as LspEditor;
 const at = (rel: string) => path.join(h.root, rel);
 const uriOf = (rel: string) => pathToFileURL(at(rel)).href;
 const edit = (target: string, replacement: string) => ({ name: "edit_file", input: { path: "a.ts", target_content: target, replacement_content: replacement } });

@@ -9,6 +9,7 @@ import { commandTools } from "../tools/command-tools.js";
 import { fileTools } from "../tools/file-tools.js";
 import { policyTools } from "../tools/policy-tools.js";
 import type { ToolRegistry } from "../tools/registry.js";
+import { CONFIG_SERVICE } from "../tools/tool-config.js";
 import type { ToolServices } from "../tools/types.js";
 import { checkpointsCommand, restoreCommand, undoCommand } from "./checkpoint-commands.js";
 import { addProcessCommands } from "./process-commands.js";
@@ -30,6 +31,7 @@ export function registerBuiltinTools(
   config: () => Config,
 ): Builtins {
   for (const tool of [...fileTools, ...commandTools, ...policyTools]) registry.register(tool);
+  services[CONFIG_SERVICE] = config;
   const processes = new ProcessManager({ envDeny: config().exec.env_deny, secretEnvNames: providerKeyEnvNames(config()) });
   services[PROCESSES_SERVICE] = processes;
   addProcessCommands(commands, processes);

@@ -16,6 +16,13 @@ export type SafetyMode = (typeof SAFETY_MODES)[number];
 export const FLOOR_NAMES = ["rm_root", "disk_format", "fork_bomb", "force_push_protected"] as const;
 export type FloorName = (typeof FLOOR_NAMES)[number];
 
+/**
+ * Whether buffers the agent changed and did not save are saved before a command runs (commands
+ * read the disk): as part of the command's approval, always, or never.
+ */
+export const SAVE_BEFORE_COMMANDS = ["ask", "always", "never"] as const;
+export type SaveBeforeCommands = (typeof SAVE_BEFORE_COMMANDS)[number];
+
 /** Wire APIs a provider table may name. */
 export const PROVIDER_TYPES = ["anthropic", "openai", "openai-compatible", "gemini"] as const;
 
@@ -104,6 +111,12 @@ export const configSchema = z
     }),
     exec: table({
       env_deny: key(z.array(z.string()), [], "array of strings", "Environment variables removed from commands the agent runs (provider keys are always removed)."),
+      save_before_commands: key(
+        z.enum(SAVE_BEFORE_COMMANDS),
+        "ask",
+        "string",
+        "Commands read the disk, so before one runs, the open files the agent changed and did not save are saved (through `agent/saveDocuments`, in editors that declare it). `\"ask\"`: the command's approval says so (\"and save 2 files first: a.ts, b.ts\"), and a Yes covers it; where no approval is asked (`full_access`, `auto`, a remembered rule) they are saved and a status line and the result say so. `\"always\"`: saved before every command, said in the result. `\"never\"`: not saved. Where nothing is saved (`\"never\"`, or an editor without `agent/saveDocuments`), the approval and the result name the open files whose agent changes the command will not see.",
+      ),
     }),
     log: table({
       level: key(z.enum(["error", "warn", "info", "debug"]), "info", "string", "`error`, `warn`, `info` or `debug`. Logs go to stderr and `.agent-lsp/logs/agent-lsp.log`, with keys redacted."),

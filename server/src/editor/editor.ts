@@ -52,6 +52,12 @@ export interface ApplyEditResult {
   reports?: Record<string, EditReport>;
 }
 
+/** What saving documents did. */
+export interface SaveResult {
+  saved: string[];
+  failed: { uri: string; reason: string }[];
+}
+
 /** The choices of a permission prompt. */
 export type PermissionOptionId = "allow_once" | "allow_always" | "reject";
 
@@ -107,6 +113,13 @@ export interface Editor {
    * counts as applied; each edited document's report so far comes with it (`reports`).
    */
   applyEdit(label: string, changes: FileChange[], options?: ApplyEditOptions): Promise<ApplyEditResult>;
+  /** Whether the editor saves documents on request (`saveDocuments`). */
+  readonly canSaveDocuments: boolean;
+  /**
+   * Writes the open documents at `uris` to disk, exactly those. Never throws: a document the
+   * editor could not save (or no answer) is in `failed`, with the reason.
+   */
+  saveDocuments(uris: string[], signal: AbortSignal): Promise<SaveResult>;
   /**
    * What the editor learned since for `sessionId`, in words for the model, and forgets it: an
    * edit it said it applied that its report shows was not, one that landed after no answer...

@@ -13,6 +13,7 @@ import type {
   PermissionRequest,
   ProgressHandle,
   Question,
+  SaveResult,
 } from "./editor.js";
 
 /** How the headless editor behaves. */
@@ -51,6 +52,12 @@ export class HeadlessEditor implements Editor {
 
   async applyEdit(): Promise<ApplyEditResult> {
     return { applied: false, reason: "There is no editor in headless mode." };
+  }
+
+  readonly canSaveDocuments = false;
+
+  async saveDocuments(uris: string[]): Promise<SaveResult> {
+    return { saved: [], failed: uris.map((uri) => ({ uri, reason: "there is no editor in headless mode" })) };
   }
 
   takeNotices(): string[] {

@@ -16,6 +16,7 @@ import type {
   PermissionRequest,
   ProgressHandle,
   Question,
+  SaveResult,
 } from "../editor/editor.js";
 import type { SessionUpdate } from "../protocol/updates.js";
 import type { Logger } from "../util/log.js";
@@ -25,6 +26,7 @@ import { NoticeBox, settlementNews } from "./edit-notices.js";
 import { EditTracker, type Settlement, type TrackedEdit } from "./edit-tracker.js";
 import { askUserOverLsp, requestPermissionOverLsp } from "./prompts.js";
 import { startProgress } from "./progress.js";
+import { saveDocumentsOverLsp } from "./save-documents.js";
 import { normalizeUri } from "./uris.js";
 import { startWaitNotice, WAITING_FOR_EDIT, WAITING_FOR_USER, type WaitTexts } from "./wait-notice.js";
 
@@ -84,6 +86,17 @@ export class LspEditor implements Editor {
       changes,
       options,
     );
+  }
+
+  get canSaveDocuments(): boolean {
+    return this.experimental("saveDocuments");
+  }
+
+  saveDocuments(uris: string[], signal: AbortSignal): Promise<SaveResult> {
+    if (!this.canSaveDocuments) {
+      return Promise.resolve({ saved: [], failed: uris.map((uri) => ({ uri, reason: "the editor cannot save documents on request" })) });
+    }
+    return saveDocumentsOverLsp(this.connection, uris, signal, this.applyEditSettings.timeoutMs);
   }
 
   takeNotices(sessionId: string): string[] {

@@ -194,8 +194,8 @@ export class PolicyGate implements ToolGate {
       {
         session,
         call,
-        summary: commandSummary(call.name, action.command, action.cwd, session.root),
-        details: `Command: ${action.command.slice(0, 2000)}\nFolder: ${action.cwd}`,
+        summary: `${commandSummary(call.name, action.command, action.cwd, session.root)}${action.note ? ` — ${action.note}` : ""}`,
+        details: `Command: ${action.command.slice(0, 2000)}\nFolder: ${action.cwd}${action.note ? `\nAlso: ${action.note}` : ""}`,
         scopes,
       },
       signal,

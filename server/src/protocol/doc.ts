@@ -13,7 +13,17 @@ Standard LSP used by agent-lsp: \`initialize\` / \`initialized\` / \`shutdown\` 
 text sync (\`didOpen\` / \`didChange\` / \`didClose\`: the open documents are what the agent reads),
 \`workspace/executeCommand\` (\`agent.newSession\`, \`agent.prompt\`, \`agent.cancel\`, and the code-action
 commands), \`workspace/applyEdit\` (every change to an open document), \`window/showMessageRequest\`,
-\`window/showMessage\` and \`$/progress\`.
+\`window/showMessage\` and \`$/progress\`. Every request to the client is withdrawn with
+\`$/cancelRequest\` when its turn is cancelled (and \`workspace/applyEdit\` after
+\`apply_edit_timeout_s\`).
+
+An answer of \`applied: true\` to \`workspace/applyEdit\` counts as applied. The next \`didChange\` of
+the document settles it, however late it comes (some clients send it from an idle timer): changes
+that pass through the edit's result confirm it; ranged changes that never do, or a whole text that
+is the old one, show the edit was skipped, and the session is told then. Until it comes, the
+server reads the document as the edit's result, and sends the next edit of it with \`version:
+null\` (the version a client has after an edit is not knowable: clients count every buffer
+change), computed against that text.
 
 ## Errors
 
@@ -41,6 +51,7 @@ change itself.
 
 - \`experimental.agent.requestPermission: true\`: send \`agent/requestPermission\` instead of \`window/showMessageRequest\`.
 - \`experimental.agent.askUser: true\`: send \`agent/askUser\`.
+- \`experimental.agent.saveDocuments: true\`: send \`agent/saveDocuments\` before a command runs.
 - \`workspace.workspaceEdit.resourceOperations\`: create/rename/delete files through \`workspace/applyEdit\`.
 - \`window.workDoneProgress\`: report long work through \`$/progress\`.
 

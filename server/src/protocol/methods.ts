@@ -140,6 +140,20 @@ export const METHODS: MethodSpec[] = [
     },
   },
   {
+    method: "agent/saveDocuments",
+    direction: "server → client",
+    kind: "request",
+    summary:
+      "Asks the editor to write the listed open documents to disk, exactly those (before a command runs: commands read the disk, and the agent's edits to open documents stay in the buffers until saved; config `[exec] save_before_commands`). Sent only to clients that declare `capabilities.experimental.agent.saveDocuments`; others are told nothing is saved, and the command's approval and result name the files whose agent changes it will not see. A URI missing from both lists, an error, or no answer within `apply_edit_timeout_s` counts as not saved.",
+    paramsText: "{ uris: string[] }",
+    result: "{ saved: string[], failed?: [{ uri, reason }] }",
+    errors: [],
+    example: {
+      params: { uris: ["file:///work/app/src/main.ts"] },
+      result: { saved: ["file:///work/app/src/main.ts"] },
+    },
+  },
+  {
     method: "agent/askUser",
     direction: "server → client",
     kind: "request",

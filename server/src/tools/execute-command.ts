@@ -10,6 +10,7 @@ import { describeStop } from "../exec/format.js";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "../exec/output-buffer.js";
 import { processManagerFrom, type ProcessManager } from "../exec/processes.js";
 import { defineTool, errorResult, textResult, ToolError } from "./define-tool.js";
+import { approvalNote, planSave, saveBeforeCommand } from "./save-before-command.js";
 import type { ToolContext, ToolResult } from "./types.js";
 
 /** Foreground timeout when the model names none. */
@@ -47,10 +48,14 @@ export const executeCommandTool = defineTool({
     "interleaved (ANSI colours stripped; long output keeps its beginning and end). stdin is closed. " +
     `Foreground commands are killed after timeout_secs (default ${DEFAULT_TIMEOUT_SECS}), with every process they started. ` +
     'Use mode "background" for servers, watchers and anything long-running: it returns an id at once; ' +
-    "then use background_process to read its output, wait for a pattern, or stop it.",
+    "then use background_process to read its output, wait for a pattern, or stop it. " +
+    "Commands read the files on disk: open files you changed in the editor and did not save are saved first " +
+    "when the editor allows it, and the result says so (or which files the command does not see with your changes).",
   input,
   policyClass: "exec",
   category: "system",
+  // Asked at authorize, where the approval can also say which files are saved first.
+  metadata: { authorizesCommands: true },
   title: (i) => `Run ${summarizeCommand(i.command, 60)}`,
   async execute(i, ctx) {
     const processes = requireProcessManager(ctx);
@@ -59,14 +64,21 @@ export const executeCommandTool = defineTool({
     if (dir.external) {
       throw new ToolError(`cwd "${i.cwd}" is outside the project. Commands run in the project root or a folder inside it.`);
     }
-    const decision = await ctx.authorize({ kind: "command", command: i.command, cwd: dir.abs });
+    const save = await planSave(ctx);
+    const note = approvalNote(save);
+    const decision = await ctx.authorize({ kind: "command", command: i.command, cwd: dir.abs, ...(note ? { note } : {}) });
     if (!decision.allowed) return errorResult(`Command not run: ${decision.reason}`);
+    const saveNotes = await saveBeforeCommand(ctx, save);
+    if (ctx.signal.aborted) return errorResult(["Cancelled: the command was not run.", ...saveNotes].join("\n"));
 
     if (i.mode === "background") {
       const job = await processes.startBackground(ctx.sessionId, { command: i.command, cwd: dir.abs, root: ctx.workspace.root });
       return textResult(
-        `Started ${job.id} in the background (log: ${job.log}).\n` +
+        [
+          ...saveNotes,
+          `Started ${job.id} in the background (log: ${job.log}).`,
           `Use background_process with id "${job.id}" to read its output, wait for it (optionally for a pattern), or stop it.`,
+        ].join("\n"),
       );
     }
 
@@ -86,7 +98,7 @@ export const executeCommandTool = defineTool({
     const progress = reportProgress(ctx, running, `$ ${summarizeCommand(i.command, 80)}`);
     const result = await running.result;
     progress.stop(result);
-    return formatCommandResult(result);
+    return withNotes(formatCommandResult(result), saveNotes);
   },
 });
 
@@ -110,6 +122,12 @@ export function formatCommandResult(r: CommandResult): ToolResult {
   lines.push("", r.output || "(no output)");
   const failed = Boolean(r.killed) || r.exitCode !== 0;
   return { isError: failed, content: [{ type: "text", text: lines.join("\n") }] };
+}
+
+/** The result with notes (what was saved before the command) ahead of it. */
+function withNotes(result: ToolResult, notes: string[]): ToolResult {
+  if (!notes.length) return result;
+  return { ...result, content: [{ type: "text", text: notes.join("\n") }, ...result.content] };
 }
 
 /**

@@ -63,7 +63,13 @@ export type GatedAction =
       external: boolean;
     }
   | { kind: "external_path"; path: string; access: "read" | "write" }
-  | { kind: "command"; command: string; cwd: string };
+  | {
+      kind: "command";
+      command: string;
+      cwd: string;
+      /** Said with the command in its approval ("and save 2 files first: a.ts, b.ts"). */
+      note?: string;
+    };
 
 /** The gate's answer. `accepted` replaces the proposed final text of some files. */
 export type GateDecision = { allowed: true; accepted?: { uri: string; text: string }[] } | { allowed: false; reason: string };

@@ -16,10 +16,13 @@ import { keepLineEndings } from "./encoding.js";
 import { WorkspaceError } from "./errors.js";
 import { planChangeSet, withoutNoOps, type Plan, type PlanContext, type PlannedChange } from "./plan.js";
 import { rebaseOnCurrent } from "./rebase.js";
+import type { UnsavedEdits } from "./unsaved-edits.js";
 
 /** What the pipeline needs from the Workspace. */
 export interface WorkspaceCore extends PlanContext, CommitContext {
   checkpoints: CheckpointStore;
+  /** Documents changed in the editor's buffer and perhaps not saved. */
+  unsaved: UnsavedEdits;
   /** Runs `fn` after every change already under way (change sets never interleave). */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
 }
@@ -124,6 +127,7 @@ export async function commitRecorded(
     await core.checkpoints.discard(checkpoint.id);
     throw err;
   }
+  for (const c of plan.changes) if (c.after !== null && outcome.via.get(c) === "editor") core.unsaved.record(c.path);
   // The manifest was saved before the commit (so a crash mid-commit still leaves an undoable
   // checkpoint); it only needs saving again when the commit created folders.
   if (outcome.createdDirs.length) {

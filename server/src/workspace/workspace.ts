@@ -15,6 +15,7 @@ import { cleanupTempFiles } from "./journal.js";
 import { resolveAgainstRoot, type ResolvedPath } from "./paths.js";
 import { ReadStamps } from "./read-stamps.js";
 import { restoreTo, sessionCheckpoints, undoLast, type RestoreResult } from "./restore.js";
+import { UnsavedEdits } from "./unsaved-edits.js";
 
 /** Text read for the agent. */
 export interface ReadResult extends Omit<FileState, "exists" | "source"> {
@@ -44,6 +45,7 @@ export class Workspace implements WorkspaceCore {
   /** What each session last saw of each file (stale-read protection). */
   readonly stamps = new ReadStamps();
   readonly checkpoints: CheckpointStore;
+  readonly unsaved = new UnsavedEdits();
   readonly allowExternalWrites: boolean;
 
   /**
@@ -123,6 +125,14 @@ export class Workspace implements WorkspaceCore {
    */
   apply(set: ChangeSet, opts: ApplyOptions): Promise<ApplyResult> {
     return applyChangeSet(this, set, opts);
+  }
+
+  /**
+   * The open documents this Workspace changed through the editor whose buffer is still not what
+   * the disk has (the agent's changes a command would not see).
+   */
+  unsavedEdits(): Promise<ResolvedPath[]> {
+    return this.unsaved.pending(this.editor);
   }
 
   /** Reverts the session's last change set; undefined when there is nothing to undo. */

@@ -55,6 +55,10 @@ export class PromptEditor implements Editor {
   async applyEdit() {
     return { applied: false, reason: "not in these tests" };
   }
+  readonly canSaveDocuments = false;
+  async saveDocuments() {
+    return { saved: [], failed: [] };
+  }
   takeNotices() {
     return [];
   }

@@ -20,7 +20,7 @@ local by_root = {}
 local function capabilities()
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.experimental = caps.experimental or {}
-  caps.experimental.agent = { requestPermission = true, askUser = true }
+  caps.experimental.agent = { requestPermission = true, askUser = true, saveDocuments = true }
   caps.window = caps.window or {}
   caps.window.workDoneProgress = true
   return caps
@@ -50,6 +50,9 @@ local function handlers()
     end,
     ["agent/askUser"] = function(_, params, ctx)
       return require("agent_lsp.permission").ask_user(params, ctx)
+    end,
+    ["agent/saveDocuments"] = function(_, params)
+      return require("agent_lsp.save").save_documents(params)
     end,
   }
 end
