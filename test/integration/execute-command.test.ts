@@ -10,6 +10,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAgentHarness, type AgentHarness } from "../helpers/agent-setup.js";
+import { defaultCapabilities } from "../helpers/lsp-client.js";
 import { waitFor } from "../helpers/wait.js";
 
 let h: AgentHarness;
@@ -70,6 +71,21 @@ describe("executeCommand turns", () => {
     const { sessionId } = await execute("agent.explain", [{ uri, range }]);
     await expect(execute("agent.explain", [{ uri, range }])).rejects.toMatchObject({ code: -32803 });
     await execute("agent.cancel", [sessionId]);
+  });
+
+  it("agent/cancel withdraws the question a run asks before its turn ($/cancelRequest)", async () => {
+    h = await startAgentHarness({ capabilities: { ...defaultCapabilities(), experimental: { agent: { askUser: true } } } });
+    writeFileSync(path.join(h.root, "math.js"), SOURCE);
+    const uri = pathToFileURL(path.join(h.root, "math.js")).href;
+    h.client.open(uri, SOURCE, "javascript");
+    h.client.script.askUser = () => new Promise(() => undefined); // the user is away
+    const sessionId = await h.newSession();
+    const run = execute("agent.refactor", [{ uri, range, sessionId, wait: true }]);
+    await waitFor(() => h.client.requests.some((r) => r.method === "agent/askUser"));
+    await h.client.connection.sendNotification("agent/cancel", { sessionId });
+    expect(await run).toMatchObject({ status: "ended", stopReason: "cancelled" });
+    expect(h.client.cancelledRequests()).toEqual(["agent/askUser"]);
+    expect(h.fake.requests).toHaveLength(0);
   });
 
   it("progress tokens and titles are words a person can read", async () => {

@@ -19,8 +19,12 @@ import {
 } from "../protocol/schemas.js";
 import type { Logger } from "../util/log.js";
 
-/** Registers agent/* handlers on the connection. `agent()` is available after initialize. */
-export function registerAgentMethods(connection: Connection, agent: () => Agent, log: Logger): void {
+/**
+ * Registers agent/* handlers on the connection. `agent()` is available after initialize.
+ * `cancel` stops a session's turn (and whatever the front end started for it); the agent's own
+ * cancel by default.
+ */
+export function registerAgentMethods(connection: Connection, agent: () => Agent, log: Logger, cancel: (sessionId: string) => void = (id) => agent().cancel(id)): void {
   const handle = <S extends z.ZodType>(method: string, schema: S, run: (params: z.infer<S>) => unknown) => {
     connection.onRequest(method, async (raw: unknown) => {
       const parsed = schema.safeParse(raw ?? {});
@@ -42,7 +46,8 @@ export function registerAgentMethods(connection: Connection, agent: () => Agent,
     const parsed = cancelParams.safeParse(raw ?? {});
     if (!parsed.success) return log.warn(describeParamsError("agent/cancel", parsed.error));
     try {
-      agent().cancel(parsed.data.sessionId);
+      agent().get(parsed.data.sessionId);
+      cancel(parsed.data.sessionId);
     } catch (err) {
       log.warn(`agent/cancel: ${(err as Error).message}`);
     }

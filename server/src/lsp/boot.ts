@@ -58,8 +58,10 @@ export function boot(ctx: BootContext): Booted {
   const handlers = new Map<string, Handler>();
   const capture = capturingConnection(ctx.connection, handlers);
   const agent = () => runtime.agent;
-  registerAgentMethods(capture, agent, logger);
-  registerExecuteCommands(capture, agent, logger, registerCodeActions(capture, agent, editor, logger));
+  const runs = registerCodeActions(capture, agent, editor, logger);
+  // agent/cancel also withdraws what a run asks before its turn starts (the refactor goal).
+  registerAgentMethods(capture, agent, logger, (sessionId) => runs.cancel(sessionId));
+  registerExecuteCommands(capture, agent, logger, runs);
   handlers.set("workspace/didChangeConfiguration", () => {
     reloadConfig();
     // Commands started from now on see the reloaded env_deny and key variables.
