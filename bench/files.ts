@@ -29,6 +29,7 @@ export function project(prefix: string): { root: string; ctx: ToolContext } {
     outputBudget: 100_000,
     authorize: async () => ({ allowed: true }),
     progress: () => undefined,
+    emit: () => undefined,
     services: {},
   };
   return { root, ctx };

@@ -20,6 +20,7 @@ import type {
 } from "../../server/src/editor/editor.js";
 import { pathToUri, uriToPath } from "../../server/src/workspace/paths.js";
 import type { SessionUpdate } from "../../server/src/protocol/updates.js";
+import type { SessionEvents } from "../../server/src/editor/session-events.js";
 
 /** How the fake answers applyEdit. */
 export type ApplyBehaviour =
@@ -41,6 +42,13 @@ export class FakeEditor implements Editor {
   readonly docs = new Map<string, OpenDocument>();
   readonly applyCalls: { label: string; changes: FileChange[]; options: ApplyEditOptions }[] = [];
   readonly updates: { sessionId: string; update: SessionUpdate }[] = [];
+
+  /** Records every update of a runtime's event stream in `updates`, as a front end would show them. */
+  follow(events: SessionEvents): void {
+    events.subscribe((sessionId, event) => {
+      if (event.kind !== "turn_end") this.updates.push({ sessionId, update: event });
+    });
+  }
   readonly messages: { type: string; message: string }[] = [];
   behaviour: ApplyBehaviour = "apply";
   supportsResourceOperations: boolean;
@@ -158,9 +166,6 @@ export class FakeEditor implements Editor {
     return undefined;
   }
 
-  update(sessionId: string, update: SessionUpdate): void {
-    this.updates.push({ sessionId, update });
-  }
 
   progress(_title: string): ProgressHandle {
     return { report: () => undefined, done: () => undefined };

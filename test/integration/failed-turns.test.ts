@@ -141,6 +141,7 @@ describe("usage and cost of turns that did not finish", () => {
     const editor = new HeadlessEditor({ stdout: new PassThrough(), stderr });
     const config = mergeLayers([fakeProviderOptions(fake)]);
     const runtime = createRuntime({ editor, root, config: () => config });
+    editor.follow(runtime.events);
     try {
       const { sessionId } = runtime.agent.newSession({});
       fake.enqueue({ error: { status: 401, message: "invalid x-api-key" } });

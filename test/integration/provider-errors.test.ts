@@ -52,6 +52,7 @@ function optionsWithoutKey(api: FakeApi, baseUrl?: string): ConfigFile {
 async function promptOnce(options: ConfigFile) {
   const config = mergeLayers([options]);
   runtime = createRuntime({ editor, root: tempProject(), config: () => config });
+  editor.follow(runtime.events);
   const { sessionId } = runtime.agent.newSession({});
   const result = await runtime.agent.prompt({ sessionId, prompt: "hi" });
   const of = (kind: string) => editor.updates.map((u) => u.update).filter((u) => u.kind === kind) as any[];

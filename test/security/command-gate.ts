@@ -58,7 +58,7 @@ export function commandGate(mode: SafetyMode, env: (outside: string) => NodeJS.P
   editor.fallback = { optionId: "reject" };
   const classifier = new ScriptedClassifier();
   const config: Config = structuredClone(DEFAULT_CONFIG);
-  const gate = new PolicyGate({ editor, config: () => config, complete: classifier.complete, home, env: fullEnv, currentBranch: () => "feature" });
+  const gate = new PolicyGate({ editor, events: editor.events, config: () => config, complete: classifier.complete, home, env: fullEnv, currentBranch: () => "feature" });
   const session: GateSession = { sessionId: "s-1", mode, trust: "operator", root };
   const workspace = new Workspace(root, new FakeEditor());
   const processes = new ProcessManager({ baseEnv: fullEnv, killGraceMs: 500, shutdownGraceMs: 300 });
@@ -79,6 +79,7 @@ export function commandGate(mode: SafetyMode, env: (outside: string) => NodeJS.P
           outputBudget: 50_000,
           authorize: (action) => gate.authorize(session, call, executeCommandTool, action, signal),
           progress: () => undefined,
+          emit: () => undefined,
           services: { [PROCESSES_SERVICE]: processes },
         })
       : { content: [{ type: "text" as const, text: `Command not run: ${started.reason}` }] };

@@ -5,6 +5,7 @@
 import path from "node:path";
 import type { Config, SafetyMode } from "../config/schema.js";
 import type { Editor } from "../editor/editor.js";
+import type { SessionEvents } from "../editor/session-events.js";
 import { ZERO_USAGE, type Message, type Usage } from "../vocabulary/messages.js";
 import type { Provider } from "../providers/provider.js";
 import { createProvider, parseModelRef, providerSettings } from "../providers/registry.js";
@@ -24,6 +25,8 @@ import { runTurn } from "./turn.js";
 /** What the agent is built from. */
 export interface AgentDeps {
   editor: Editor;
+  /** The sessions' event stream: every update of every turn goes here. */
+  events: SessionEvents;
   registry: ToolRegistry;
   gate: ToolGate;
   services: ToolServices;
@@ -100,8 +103,15 @@ export class Agent {
     const done = runTurn(session, content, this.turnDeps(), controller.signal);
     const turn = { controller, done };
     session.turn = turn;
-    void done.finally(() => {
+    void done.then((end) => {
       if (session.turn === turn) session.turn = undefined;
+      // The last event of every turn: how it ended (after the loop has written its history).
+      this.deps.events.emit(session.id, {
+        kind: "turn_end",
+        stopReason: end.stopReason,
+        usage: { inputTokens: end.usage.inputTokens, outputTokens: end.usage.outputTokens },
+        ...(end.error ? { error: end.error } : {}),
+      });
     });
     const cancelled = new Promise<TurnOutcome>((resolve) => {
       controller.signal.addEventListener("abort", () => resolve({ stopReason: "cancelled", usage: ZERO_USAGE }), { once: true });
@@ -161,11 +171,11 @@ export class Agent {
       this.sessions.set(sessionId, session);
       unreadable = loaded.skipped;
     }
-    replayHistory(session, this.deps.editor);
+    replayHistory(session, this.deps.events);
     if (unreadable) {
       // Said, not silently dropped: the user should know the replay (and the model's context) has a gap.
       const text = `${unreadable} line(s) of this session's log could not be read (cut off by a crash?) and were left out.`;
-      this.deps.editor.update(sessionId, { kind: "status", text });
+      this.deps.events.emit(sessionId, { kind: "status", text });
     }
     return { sessionId, mode: session.mode, model: session.model };
   }
@@ -272,6 +282,7 @@ export class Agent {
     const config = this.deps.config();
     return {
       editor: this.deps.editor,
+      events: this.deps.events,
       registry: this.deps.registry,
       gate: this.deps.gate,
       services: this.deps.services,

@@ -10,6 +10,7 @@ import { ToolRegistry } from "../tools/registry.js";
 import { describeShutdownStop } from "../exec/format.js";
 import { FileLogger, type Logger } from "../util/log.js";
 import { cleanupTempFiles } from "../workspace/journal.js";
+import { SessionEvents } from "../editor/session-events.js";
 import { registerBuiltinTools } from "./builtins.js";
 import type { ToolServices } from "../tools/types.js";
 import { Agent } from "./agent.js";
@@ -19,6 +20,8 @@ import { SlashCommands } from "./slash-commands.js";
 /** Everything a front end drives. */
 export interface Runtime {
   agent: Agent;
+  /** Every session's events; front ends subscribe to render them. */
+  events: SessionEvents;
   registry: ToolRegistry;
   /** The policy gate every tool call passes. */
   gate: ToolGate;
@@ -41,6 +44,7 @@ export function createRuntime(options: {
   const registry = new ToolRegistry();
   const services: ToolServices = {};
   const commands = new SlashCommands();
+  const events = new SessionEvents();
   const builtins = registerBuiltinTools(registry, services, commands, options.config);
   // The gate's classifier calls the session's model through the agent, built just below.
   let agent: Agent | undefined;
@@ -48,6 +52,7 @@ export function createRuntime(options: {
     options.gate ??
     createPolicyGate({
       editor: options.editor,
+      events,
       config: options.config,
       complete: (request, signal) => {
         if (!agent) throw new Error("The agent is not running.");
@@ -57,6 +62,7 @@ export function createRuntime(options: {
     });
   agent = new Agent({
     editor: options.editor,
+    events,
     registry,
     gate,
     services,
@@ -76,6 +82,7 @@ export function createRuntime(options: {
   );
   return {
     agent,
+    events,
     registry,
     gate,
     services,

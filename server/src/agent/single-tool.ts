@@ -14,7 +14,7 @@ export async function runSingleTool(agent: Agent, sessionId: string, name: strin
     const [result] = await runToolCalls(
       session,
       [{ type: "tool_call", id: "cli-1", name, input }],
-      { editor: d.editor, registry: d.registry, gate: d.gate, services: d.services, outputBudget: d.config().tools.output_budget },
+      { editor: d.editor, events: d.events, registry: d.registry, gate: d.gate, services: d.services, outputBudget: d.config().tools.output_budget },
       controller.signal,
     );
     return result!;

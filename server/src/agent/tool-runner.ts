@@ -3,6 +3,7 @@
  * decided, run with the turn's abort signal, and reported (completed/failed) to the editor.
  */
 import type { Editor } from "../editor/editor.js";
+import type { SessionEvents } from "../editor/session-events.js";
 import type { ToolCallBlock, ToolResultBlock } from "../vocabulary/messages.js";
 import type { GateCall, GateSession, ToolGate } from "../policy/types.js";
 import type { ToolRegistry } from "../tools/registry.js";
@@ -12,6 +13,8 @@ import type { Session } from "./session.js";
 /** What running tools needs. */
 export interface ToolRunnerDeps {
   editor: Editor;
+  /** Where the calls' progress is streamed. */
+  events: SessionEvents;
   registry: ToolRegistry;
   gate: ToolGate;
   services: ToolServices;
@@ -31,8 +34,8 @@ export async function runToolCalls(
   for (const call of calls) {
     const preset = answers.get(call.id);
     if (preset) {
-      announce(deps.editor, session, call, call.native?.name ?? call.name);
-      finish(deps.editor, session, call.id, preset);
+      announce(deps.events, session, call, call.native?.name ?? call.name);
+      finish(deps.events, session, call.id, preset);
     }
     const result = preset
       ? preset
@@ -56,25 +59,25 @@ export function editorNotices(editor: Editor, sessionId: string): { type: "text"
 }
 
 async function runOne(session: Session, call: ToolCallBlock, deps: ToolRunnerDeps, signal: AbortSignal): Promise<ToolResult> {
-  const { editor } = deps;
+  const { editor, events } = deps;
   const capability = deps.registry.find(call.name);
   const gateSession = toGateSession(session);
   const offered = capability && deps.registry.list(deps.gate.filter(gateSession)).includes(capability);
   if (!capability || !offered) {
     const result = unknownTool(call.name, deps, gateSession);
-    announce(editor, session, call, call.name);
-    finish(editor, session, call.id, result);
+    announce(events, session, call, call.name);
+    finish(events, session, call.id, result);
     return result;
   }
   const gateCall: GateCall = { id: call.id, name: call.name, title: capability.title(call.input), input: call.input };
-  announce(editor, session, call, gateCall.title);
+  announce(events, session, call, gateCall.title);
   const decision = await deps.gate.check(gateSession, gateCall, capability, signal);
   if (!decision.allowed) {
     const result: ToolResult = { isError: true, content: [{ type: "text", text: decision.reason }] };
-    finish(editor, session, call.id, result);
+    finish(events, session, call.id, result);
     return result;
   }
-  editor.update(session.id, { kind: "tool_call_update", id: call.id, status: "running" });
+  events.emit(session.id, { kind: "tool_call_update", id: call.id, status: "running" });
   const result = await capability.execute(call.input, {
     workspace: session.workspace,
     editor,
@@ -84,15 +87,16 @@ async function runOne(session: Session, call: ToolCallBlock, deps: ToolRunnerDep
     outputBudget: deps.outputBudget,
     authorize: async (action) => {
       // While the gate decides (and perhaps asks the user) the call is pending again.
-      editor.update(session.id, { kind: "tool_call_update", id: call.id, status: "pending" });
+      events.emit(session.id, { kind: "tool_call_update", id: call.id, status: "pending" });
       const decision = await deps.gate.authorize(toGateSession(session), gateCall, capability, action, signal);
-      if (decision.allowed) editor.update(session.id, { kind: "tool_call_update", id: call.id, status: "running" });
+      if (decision.allowed) events.emit(session.id, { kind: "tool_call_update", id: call.id, status: "running" });
       return decision;
     },
-    progress: (output) => editor.update(session.id, { kind: "tool_call_update", id: call.id, status: "running", output }),
+    progress: (output) => events.emit(session.id, { kind: "tool_call_update", id: call.id, status: "running", output }),
+    emit: events.for(session.id),
     services: deps.services,
   });
-  finish(editor, session, call.id, result);
+  finish(events, session, call.id, result);
   return result;
 }
 
@@ -101,12 +105,12 @@ export function toGateSession(session: Session): GateSession {
   return { sessionId: session.id, mode: session.mode, trust: session.trust, root: session.root };
 }
 
-function announce(editor: Editor, session: Session, call: ToolCallBlock, title: string): void {
-  editor.update(session.id, { kind: "tool_call", id: call.id, name: call.name, title, input: call.input, status: "pending" });
+function announce(events: SessionEvents, session: Session, call: ToolCallBlock, title: string): void {
+  events.emit(session.id, { kind: "tool_call", id: call.id, name: call.name, title, input: call.input, status: "pending" });
 }
 
-function finish(editor: Editor, session: Session, id: string, result: ToolResult): void {
-  editor.update(session.id, {
+function finish(events: SessionEvents, session: Session, id: string, result: ToolResult): void {
+  events.emit(session.id, {
     kind: "tool_call_update",
     id,
     status: result.isError ? "failed" : "completed",

@@ -46,7 +46,7 @@ export async function runTurn(session: Session, content: ContentBlock[], deps: T
   const endWithError = (usage: Usage, message: string): TurnResult => {
     const retracted = session.retractPrompt(prompt, promptSeq, message);
     const note = retracted ? `\n${NOT_SENT}` : "";
-    deps.editor.update(session.id, { kind: "error", message: `${message}${note}` });
+    deps.events.emit(session.id, { kind: "error", message: `${message}${note}` });
     return { stopReason: "error", usage, error: message };
   };
   let usage = ZERO_USAGE;
@@ -69,9 +69,9 @@ export async function runTurn(session: Session, content: ContentBlock[], deps: T
         },
         signal,
         {
-          text: (t) => deps.editor.update(session.id, { kind: "text", text: t }),
-          thought: (t) => deps.editor.update(session.id, { kind: "thought", text: t }),
-          status: (t) => deps.editor.update(session.id, { kind: "status", text: t }),
+          text: (t) => deps.events.emit(session.id, { kind: "text", text: t }),
+          thought: (t) => deps.events.emit(session.id, { kind: "thought", text: t }),
+          status: (t) => deps.events.emit(session.id, { kind: "status", text: t }),
         },
         retryPolicy(deps.config),
       );
@@ -83,7 +83,7 @@ export async function runTurn(session: Session, content: ContentBlock[], deps: T
         if (tools.native.length && isNativeToolRejection(response)) {
           // The model or endpoint would not take its own tool definitions: ours from now on.
           session.nativeToolsDisabled = true;
-          deps.editor.update(session.id, { kind: "status", text: "The provider rejected its native tools; using agent-lsp's tool schemas for the rest of this session." });
+          deps.events.emit(session.id, { kind: "status", text: "The provider rejected its native tools; using agent-lsp's tool schemas for the rest of this session." });
           step--;
           continue;
         }
@@ -123,7 +123,7 @@ function reportUsage(session: Session, deps: TurnDeps, usage: Usage): void {
   const model = session.model.includes("/") ? session.model.slice(session.model.indexOf("/") + 1) : session.model;
   const cost = estimateCost(model, usage);
   if (cost !== undefined) session.cost += cost;
-  deps.editor.update(session.id, {
+  deps.events.emit(session.id, {
     kind: "usage",
     inputTokens: usage.inputTokens,
     outputTokens: usage.outputTokens,

@@ -19,6 +19,7 @@ export function createHeadlessRuntime(options: HeadlessOptions): HeadlessRuntime
   redactProviderKeys(loaded.config);
   const editor = new HeadlessEditor(options);
   const runtime = createRuntime({ editor, root, config: () => loaded.config });
+  editor.follow(runtime.events);
   return { runtime, editor };
 }
 

@@ -127,8 +127,6 @@ export interface Editor {
   takeNotices(sessionId: string): string[];
   requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
   askUser(question: Question, signal: AbortSignal): Promise<string | undefined>;
-  /** Streams one update to the UI. */
-  update(sessionId: string, update: SessionUpdate): void;
   /** Starts work-done progress, when the client shows it. */
   progress(title: string): ProgressHandle;
   /** A short message to the user (window/showMessage). */

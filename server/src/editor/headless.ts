@@ -5,6 +5,7 @@
  */
 import { createInterface } from "node:readline/promises";
 import type { SessionUpdate } from "../protocol/updates.js";
+import type { SessionEvents } from "./session-events.js";
 import type {
   ApplyEditResult,
   Editor,
@@ -79,7 +80,15 @@ export class HeadlessEditor implements Editor {
     return question.choices?.[n - 1] ?? answer;
   }
 
-  update(sessionId: string, update: SessionUpdate): void {
+  /** Prints every update of a runtime's event stream as it comes. */
+  follow(events: SessionEvents): void {
+    events.subscribe((sessionId, event) => {
+      if (event.kind !== "turn_end") this.render(sessionId, event);
+    });
+  }
+
+  /** Prints one session update. */
+  private render(sessionId: string, update: SessionUpdate): void {
     if (this.options.quiet) return;
     if (this.options.json) {
       this.out.write(`${JSON.stringify({ sessionId, update })}\n`);

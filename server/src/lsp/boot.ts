@@ -55,6 +55,11 @@ export function boot(ctx: BootContext): Booted {
   };
   reloadConfig();
   const runtime = (ctx.createRuntime ?? createRuntime)({ editor, root, config: () => config, logger });
+  editor.events = runtime.events;
+  // The client sees the stream as agent/update; how a turn ended is the agent/prompt answer.
+  runtime.events.subscribe((sessionId, event) => {
+    if (event.kind !== "turn_end") editor.sendUpdate(sessionId, event);
+  });
   const handlers = new Map<string, Handler>();
   const capture = capturingConnection(ctx.connection, handlers);
   const agent = () => runtime.agent;

@@ -25,6 +25,7 @@ import type { ObservableDocuments } from "./document-sync.js";
 import { NoticeBox, settlementNews } from "./edit-notices.js";
 import { EditTracker, type Settlement, type TrackedEdit } from "./edit-tracker.js";
 import { askUserOverLsp, requestPermissionOverLsp } from "./prompts.js";
+import type { SessionEvents } from "../editor/session-events.js";
 import { startProgress } from "./progress.js";
 import { saveDocumentsOverLsp } from "./save-documents.js";
 import { normalizeUri } from "./uris.js";
@@ -39,6 +40,11 @@ export class LspEditor implements Editor {
   readonly applyEditSettings: ApplyEditSettings = { timeoutMs: 30_000, reportWindowMs: 1000 };
   /** How long the editor may keep a turn waiting before the turn says what it waits for. */
   waitNoticeMs = 1500;
+  /**
+   * The sessions' event stream, once the runtime is built: what the editor itself has to say
+   * in a session (waiting for an answer, an edit found skipped) goes there like any update.
+   */
+  events: SessionEvents | undefined;
   private readonly tracker: EditTracker;
   private readonly notices = new NoticeBox();
   private readonly documents: ObservableDocuments["documents"];
@@ -121,7 +127,8 @@ export class LspEditor implements Editor {
     }
   }
 
-  update(sessionId: string, update: SessionUpdate): void {
+  /** Sends one session update to the client (the front end subscribes this to the event stream). */
+  sendUpdate(sessionId: string, update: SessionUpdate): void {
     this.notify("agent/update", { sessionId, update });
   }
 
@@ -144,12 +151,12 @@ export class LspEditor implements Editor {
     if (news.user) this.showMessage("warning", news.user);
     if (!edit.sessionId) return;
     this.notices.add(edit.sessionId, news.model);
-    this.update(edit.sessionId, { kind: "status", text: news.model });
+    this.events?.emit(edit.sessionId, { kind: "status", text: news.model });
   }
 
   private waitNotice(sessionId: string | undefined, texts: WaitTexts): () => void {
     if (!sessionId) return () => undefined;
-    return startWaitNotice((t) => this.update(sessionId, { kind: "status", text: t }), texts, this.waitNoticeMs);
+    return startWaitNotice((t) => this.events?.emit(sessionId, { kind: "status", text: t }), texts, this.waitNoticeMs);
   }
 
   /**

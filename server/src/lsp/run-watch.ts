@@ -4,8 +4,8 @@
  * clients get it back as the run's $/progress (tool calls and status lines as they happen) and
  * a window/showMessage summary.
  */
-import type { Editor, ProgressHandle } from "../editor/editor.js";
-import type { SessionUpdate } from "../protocol/updates.js";
+import type { ProgressHandle } from "../editor/editor.js";
+import type { SessionEvents } from "../editor/session-events.js";
 
 /** Why a tool call did not happen, in the words the summary uses. */
 export type NotDoneKind = "declined" | "refused" | "cancelled" | "failed";
@@ -27,36 +27,8 @@ export interface RunWatch {
   stop(): void;
 }
 
-/**
- * Observes the updates the core streams through the Editor seam. The seam has one sink
- * (`update`), and a run must follow its own session's stream without the core knowing about
- * runs; so the editor's sink is wrapped once, forwarding everything unchanged first.
- */
-export class UpdateTap {
-  private readonly listeners = new Map<string, Set<(update: SessionUpdate) => void>>();
-
-  constructor(editor: Editor) {
-    const forward = editor.update.bind(editor);
-    editor.update = (sessionId, update) => {
-      forward(sessionId, update);
-      for (const listener of this.listeners.get(sessionId) ?? []) listener(update);
-    };
-  }
-
-  /** Calls `listener` with every update of `sessionId` until the returned function is called. */
-  listen(sessionId: string, listener: (update: SessionUpdate) => void): () => void {
-    let set = this.listeners.get(sessionId);
-    if (!set) this.listeners.set(sessionId, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (!set.size) this.listeners.delete(sessionId);
-    };
-  }
-}
-
 /** Follows a session's updates during one run: progress per tool call, answer text, files, failures. */
-export function watchRun(tap: UpdateTap, sessionId: string, progress: ProgressHandle): RunWatch {
+export function watchRun(events: SessionEvents, sessionId: string, progress: ProgressHandle): RunWatch {
   // Text streams as deltas of one model call; a tool call ends that call's paragraph, so the
   // next call's text never runs on into the previous sentence.
   const paragraphs: string[] = [];
@@ -64,7 +36,7 @@ export function watchRun(tap: UpdateTap, sessionId: string, progress: ProgressHa
   const files = new Set<string>();
   const titles = new Map<string, string>();
   const notDone: NotDone[] = [];
-  const stop = tap.listen(sessionId, (update) => {
+  const stop = events.subscribe((_id, update) => {
     if (update.kind === "text") current += update.text;
     else if (update.kind === "tool_call") {
       if (current.trim()) paragraphs.push(current.trim());
@@ -82,7 +54,7 @@ export function watchRun(tap: UpdateTap, sessionId: string, progress: ProgressHa
       notDone.push(step);
       progress.report(`${title}: ${step.kind}`);
     }
-  });
+  }, sessionId);
   return {
     get files() {
       return [...files];

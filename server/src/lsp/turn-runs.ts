@@ -13,7 +13,7 @@ import { ZERO_USAGE } from "../vocabulary/messages.js";
 import type { PromptParams } from "../protocol/schemas.js";
 import type { Logger } from "../util/log.js";
 import { outcome, summaryText, summaryType } from "./run-summary.js";
-import { UpdateTap, watchRun, type RunWatch } from "./run-watch.js";
+import { watchRun, type RunWatch } from "./run-watch.js";
 
 /** The editor as runs need it: the seam plus what the client declared. */
 export type CommandEditor = Editor & { capabilities: ClientCapabilities };
@@ -52,13 +52,10 @@ export interface StartedRun {
 
 /** Starts and reports executeCommand turns. */
 export class TurnRuns {
-  private readonly tap: UpdateTap;
   /** Sessions whose run is being set up (building the prompt, perhaps asking the user). */
   private readonly setting = new Map<string, AbortController>();
 
-  constructor(private readonly deps: TurnRunsDeps) {
-    this.tap = new UpdateTap(deps.editor);
-  }
+  constructor(private readonly deps: TurnRunsDeps) {}
 
   /** Starts a run; throws RequestFailed at once when the session is busy. */
   start(request: RunRequest): StartedRun {
@@ -110,7 +107,7 @@ export class TurnRuns {
       return { sessionId, stopReason: "cancelled", usage: ZERO_USAGE, answer: "" };
     }
     const progress = this.deps.editor.progress(request.title);
-    const watch = watchRun(this.tap, sessionId, progress);
+    const watch = watchRun(this.deps.agent().deps.events, sessionId, progress);
     try {
       const started = await agent.startTurn({ sessionId, prompt, ...(request.context ? { context: request.context } : {}) });
       this.setting.delete(sessionId);

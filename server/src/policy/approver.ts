@@ -6,6 +6,7 @@
  */
 import type { Config } from "../config/schema.js";
 import type { Editor, PermissionAnswer } from "../editor/editor.js";
+import type { SessionEvents } from "../editor/session-events.js";
 import type { Message } from "../vocabulary/messages.js";
 import type { GateDecision } from "../vocabulary/policy.js";
 import { classifierPrompt, classify, recentContext, type Complete, type Verdict } from "./classifier.js";
@@ -38,6 +39,8 @@ export interface ApproverDeps {
   complete?: Complete;
   /** A session's conversation, for the classifier's context. */
   history?(sessionId: string): readonly Message[];
+  /** Where status updates go (what the safety check decided, what was remembered). */
+  events: SessionEvents;
   /** The sensitive locations (never remembered, always asked by the user). */
   places(): SensitivePlaces;
 }
@@ -150,7 +153,7 @@ export class Approver {
   }
 
   private status(p: Proposal, text: string): void {
-    if (text) this.deps.editor.update(p.session.sessionId, { kind: "status", text });
+    if (text) this.deps.events.emit(p.session.sessionId, { kind: "status", text });
   }
 }
 

@@ -13,6 +13,25 @@ export interface PlanEntry {
   priority?: "high" | "medium" | "low";
 }
 
+/** What kind of thing a tool call does, for the editor to choose an icon or a layout (ACP's kinds). */
+export type ToolCallKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
+
+/** A place a tool call reads or changes: a path (relative inside the project), optionally a line range. */
+export interface ToolCallLocation {
+  path: string;
+  /** 1-based first line, when the call names one. */
+  line?: number;
+  /** 1-based last line, when the call names a range. */
+  endLine?: number;
+}
+
+/** One file's part of a tool call's change. */
+export interface FileDiff {
+  path: string;
+  /** Unified diff of that file alone. */
+  diff: string;
+}
+
 /** A single streamed update. */
 export type SessionUpdate =
   | { kind: "user_message"; text: string }
@@ -25,6 +44,12 @@ export type SessionUpdate =
       title: string;
       input: unknown;
       status: ToolCallStatus;
+      /** What the call does (read, edit, execute...). */
+      toolKind?: ToolCallKind;
+      /** The files and lines it is about. */
+      locations?: ToolCallLocation[];
+      /** For a command: the command line and the folder it runs in. */
+      command?: { command: string; cwd: string };
     }
   | {
       kind: "tool_call_update";
@@ -34,6 +59,8 @@ export type SessionUpdate =
       output?: string;
       /** Unified diff of the change the tool made, when it changed files. */
       diff?: string;
+      /** The same change, file by file. */
+      files?: FileDiff[];
     }
   | { kind: "plan"; entries: PlanEntry[] }
   | {
@@ -48,6 +75,18 @@ export type SessionUpdate =
     }
   | { kind: "status"; text: string }
   | { kind: "error"; message: string };
+
+/**
+ * How a turn ended: the last event of every turn. Not sent as `agent/update` (the `agent/prompt`
+ * answer carries it); subscribers inside the server (summaries, chat files, tests) use it.
+ */
+export interface TurnEnd {
+  kind: "turn_end";
+  stopReason: string;
+  usage: { inputTokens: number; outputTokens: number };
+  /** The readable reason when the turn ended in an error. */
+  error?: string;
+}
 
 /** Params of the `agent/update` notification. */
 export interface UpdateParams {

@@ -36,7 +36,7 @@ export const makePlanTool = defineTool({
         ? { content: e, status: "pending" }
         : { content: e.content, status: "pending", ...(e.priority ? { priority: e.priority } : {}) },
     );
-    ctx.editor.update(ctx.sessionId, { kind: "plan", entries });
+    ctx.emit({ kind: "plan", entries });
     return `Plan submitted to the user (${entries.length} step${entries.length === 1 ? "" : "s"}). Stop here and wait: the user reviews it and switches out of plan mode to have you carry it out.`;
   },
 });

@@ -51,7 +51,7 @@ export async function saveBeforeCommand(ctx: ToolContext, plan: SavePlan): Promi
     notes.push(`Could not save ${byUri.get(f.uri)?.rel ?? f.uri} (${f.reason}): the command sees its content on disk, without your unsaved changes.`);
   }
   // Said to the user as well: files were written without a prompt naming them (full_access, auto).
-  ctx.editor.update(ctx.sessionId, { kind: "status", text: notes.join(" ") });
+  ctx.emit({ kind: "status", text: notes.join(" ") });
   return notes;
 }
 

@@ -3,6 +3,7 @@
  * See DESIGN.md "The four seams" (3).
  */
 import type { Editor } from "../editor/editor.js";
+import type { SessionUpdate } from "../protocol/updates.js";
 import type { ContentBlock } from "../vocabulary/messages.js";
 import type { GateDecision, GatedAction, ToolDescriptor } from "../vocabulary/policy.js";
 import type { Workspace } from "../workspace/workspace.js";
@@ -34,6 +35,8 @@ export interface ToolContext {
   authorize(action: GatedAction): Promise<GateDecision>;
   /** Reports progress of a long-running tool (streamed as a tool_call_update). */
   progress(output: string): void;
+  /** Streams an update of the tool's session (a plan, a status line). */
+  emit(update: SessionUpdate): void;
   services: ToolServices;
 }
 

@@ -75,6 +75,7 @@ export function fakeToolSetup(options: { envDeny?: string[]; baseEnv?: NodeJS.Pr
           return setup.decide(action);
         },
         progress: (text) => void setup.progress.push(text),
+        emit: () => undefined,
         services: { [PROCESSES_SERVICE]: processes },
       };
     },

@@ -12,6 +12,7 @@ import type { CompletionRequest } from "../../../server/src/policy/classifier.js
 import { PolicyGate } from "../../../server/src/policy/gate.js";
 import type { GateCall, GateSession, Trust } from "../../../server/src/policy/types.js";
 import type { SessionUpdate } from "../../../server/src/protocol/updates.js";
+import { SessionEvents } from "../../../server/src/editor/session-events.js";
 import { defineTool } from "../../../server/src/tools/define-tool.js";
 import type { Capability } from "../../../server/src/tools/types.js";
 import type { PolicyClass } from "../../../server/src/vocabulary/policy.js";
@@ -37,8 +38,12 @@ export class PromptEditor implements Editor {
     this.questions.push(question);
     return this.questionAnswer;
   }
-  update(_sessionId: string, update: SessionUpdate): void {
-    this.updates.push(update);
+  /** The stream the gate reports to; what it carries is recorded in `updates`. */
+  readonly events = new SessionEvents();
+  constructor() {
+    this.events.subscribe((_sessionId, event) => {
+      if (event.kind !== "turn_end") this.updates.push(event);
+    });
   }
   statuses(): string[] {
     return this.updates.flatMap((u) => (u.kind === "status" ? [u.text] : []));
@@ -125,6 +130,7 @@ export function gateFixture(options: { root?: string; config?: Partial<Config>; 
   const home = options.home === null ? os.homedir() : (options.home ?? path.join(os.tmpdir(), "agent-lsp-fake-home"));
   const gate = new PolicyGate({
     editor,
+    events: editor.events,
     config: () => config,
     complete: classifier.complete,
     history: () => [{ role: "user", content: [{ type: "text", text: "please fix the failing test" }] }],

@@ -17,6 +17,7 @@ function ctx(editor: PromptEditor, signal = new AbortController().signal): ToolC
     outputBudget: 10_000,
     authorize: async () => ({ allowed: false, reason: "not used" }),
     progress: () => undefined,
+    emit: (update) => void editor.updates.push(update),
     services: {},
   };
 }

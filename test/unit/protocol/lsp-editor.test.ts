@@ -11,7 +11,7 @@ describe("LspEditor notifications", () => {
     const log: Logger = { error: () => {}, warn: (m) => warnings.push(m), info: () => {}, debug: () => {} };
     const connection = { sendNotification: () => Promise.reject(new Error("write EPIPE")) } as unknown as Connection;
     const editor = new LspEditor(connection, observableDocuments(), log);
-    editor.update("s-1", { kind: "text", text: "hi" });
+    editor.sendUpdate("s-1", { kind: "text", text: "hi" });
     editor.showMessage("info", "hello");
     await new Promise((resolve) => setImmediate(resolve));
     expect(warnings).toEqual(["agent/update not sent: write EPIPE", "window/showMessage not sent: write EPIPE"]);

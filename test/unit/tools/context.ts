@@ -25,6 +25,7 @@ export function makeHarness(options: Parameters<typeof makeProject>[0] & { outpu
     outputBudget: options.outputBudget ?? 100_000,
     authorize: (action: GatedAction): Promise<GateDecision> => project.authorize(action),
     progress: () => undefined,
+    emit: (update) => void project.editor.updates.push({ sessionId: "s1", update }),
     services: {},
   };
   return Object.assign(project, {
