@@ -1,0 +1,337 @@
+/**
+ * Real Helix under tmux against the built server and the fake provider: a throwaway project,
+ * HOME and Helix config (agent-lsp as a language server of a test language), `hx` started in a
+ * detached tmux session of fixed size, and helpers that press keys and read the screen as a user
+ * would. Helix's own log (`hx -v`) records every LSP message and agent-lsp's stderr, so a failing
+ * wait can show what the server said.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { stringify } from "smol-toml";
+import { fakeProviderOptions } from "../helpers/agent-setup.js";
+import type { FakeProvider } from "../helpers/fake-provider/index.js";
+import { REPO, SERVER_BUNDLE } from "./nvim-harness.js";
+import { DEFAULT_WAIT_MS, reversedText, TmuxPane, type WaitOptions } from "./tmux-pane.js";
+
+const run = promisify(execFile);
+/** Longer than one terminal read: keys sent after this gap are not glued to an Escape. */
+const ESCAPE_GAP_MS = 150;
+
+/** The tiny second language server of the tests (reports "a - b"). */
+export const LINT_SERVER = path.join(REPO, "test/editors/helix/lint-server.mjs");
+
+/** Where test/editors/install-helix-trixie.sh puts Helix 25.01 (AGENT_LSP_HELIX overrides). */
+export const HELIX_BIN = process.env.AGENT_LSP_HELIX ?? path.join(REPO, ".cache/helix-trixie/bin/hx");
+
+/** Whether Helix 25.01 and tmux can run here, and why not. */
+export interface HelixProbe {
+  available: boolean;
+  reason?: string;
+  version?: string;
+}
+
+/** Checks for tmux and for `hx --version` reporting 25.01. */
+export async function findHelix(): Promise<HelixProbe> {
+  const tmux = await run("tmux", ["-V"]).catch((err: Error) => err);
+  if (tmux instanceof Error) return { available: false, reason: `tmux is missing (apt-get install tmux): ${tmux.message}` };
+  if (!existsSync(HELIX_BIN)) return { available: false, reason: `${HELIX_BIN} is missing (install: sh test/editors/install-helix-trixie.sh)` };
+  const res = await run(HELIX_BIN, ["--version"], { env: cleanEnv(), timeout: 20_000 }).catch((err: Error) => err);
+  if (res instanceof Error) return { available: false, reason: `${HELIX_BIN} --version failed: ${res.message}` };
+  const version = res.stdout.trim();
+  if (!/^helix 25\.01\b/.test(version)) return { available: false, reason: `${HELIX_BIN} is "${version}", not Helix 25.01` };
+  return { available: true, version };
+}
+
+/** The environment without provider keys, XDG folders or another Helix's settings. */
+export function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (/_API_KEY$|^XDG_|^HELIX_|^TMUX|^AGENT_LSP_/.test(k)) continue;
+    env[k] = v;
+  }
+  return env;
+}
+
+/** How a Helix session is set up. */
+export interface HelixOptions {
+  fake: FakeProvider;
+  /** Project files, by path relative to the project. */
+  files?: Record<string, string>;
+  /** Files Helix opens at start (relative to the project). */
+  open?: string[];
+  /** The servers of the test language (javascript), in order. Default: test-lint, agent-lsp. */
+  servers?: string[];
+  /** Safety mode of the server's config (full_access unless said). */
+  safety?: string;
+  /** Replaces the whole languages.toml (the setup tests bring their own). */
+  languagesToml?: string;
+  /** Extra environment for Helix and the servers it starts (PATH for a shim). */
+  env?: Record<string, string>;
+  width?: number;
+  height?: number;
+}
+
+/** A running Helix with its project, config and log. */
+export class HelixSession {
+  /** Helix's own log: every LSP message and each server's stderr. */
+  readonly logFile: string;
+
+  private constructor(
+    readonly base: string,
+    readonly project: string,
+    readonly home: string,
+    readonly pane: TmuxPane,
+  ) {
+    this.logFile = path.join(base, "helix.log");
+  }
+
+  /** Writes the project and config, then starts `hx -v` on `open` in tmux; resolves once Helix draws. */
+  static async start(options: HelixOptions): Promise<HelixSession> {
+    const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), "agent-lsp-helix-")));
+    const project = path.join(base, "project");
+    const home = path.join(base, "home");
+    for (const [rel, text] of Object.entries(options.files ?? {})) writeFile(path.join(project, rel), text);
+    mkdirSync(project, { recursive: true });
+    const configDir = path.join(home, ".config/helix");
+    writeFile(path.join(configDir, "config.toml"), "[editor.lsp]\ndisplay-progress-messages = true\n");
+    writeFile(path.join(configDir, "languages.toml"), options.languagesToml ?? testLanguagesToml(options));
+    const launcher = path.join(base, "run-hx.sh");
+    writeFile(launcher, launcherScript(project, path.join(base, "helix.log"), options.open ?? []));
+    const env: NodeJS.ProcessEnv = {
+      ...cleanEnv(),
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, ".config"),
+      XDG_CACHE_HOME: path.join(home, ".cache"),
+      XDG_DATA_HOME: path.join(home, ".local/share"),
+      XDG_STATE_HOME: path.join(home, ".local/state"),
+      TERM: "xterm-256color",
+      ...options.env,
+    };
+    const pane = await TmuxPane.start({ socket: path.join(base, "tmux.sock"), cwd: project, env, command: `sh ${shellQuote(launcher)}`, width: options.width ?? 200, height: options.height ?? 50 });
+    const session = new HelixSession(base, project, home, pane);
+    try {
+      await session.waitForScreen((s) => / NOR /.test(s), { what: "Helix's status line (normal mode)" });
+    } catch (err) {
+      await session.dispose(); // the caller never gets the session, so nothing else would stop tmux
+      throw err;
+    }
+    return session;
+  }
+
+  /** The absolute path of a project file. */
+  file(rel: string): string {
+    return path.join(this.project, rel);
+  }
+
+  /** A project file's text on disk. */
+  read(rel: string): string {
+    return readFileSync(this.file(rel), "utf8");
+  }
+
+  /** Sends keys by tmux name (`Enter`, `Escape`, `C-n`, `Space`, or literal words). */
+  sendKeys(...keys: string[]): Promise<void> {
+    return this.pane.sendKeys(...keys);
+  }
+
+  /** Types text literally (insert mode or a prompt must be open). */
+  typeText(text: string): Promise<void> {
+    return this.pane.typeText(text);
+  }
+
+  /** The screen as text. */
+  capture(): Promise<string> {
+    return this.pane.capture();
+  }
+
+  /** Waits until the screen satisfies `predicate`; a timeout shows the screen, the log's tail and agent-lsp's stderr. */
+  waitForScreen(predicate: (screen: string) => boolean, options: WaitOptions = {}): Promise<string> {
+    return this.pane.waitFor(predicate, { diagnose: () => this.diagnostics(), ...options });
+  }
+
+  /** The message row (the screen's last line): status, errors, `window/showMessage`. */
+  async messageLine(): Promise<string> {
+    return messageRow(await this.capture());
+  }
+
+  /** Waits for a line of Helix's log that matches (e.g. a server being initialized). */
+  async waitForLog(pattern: RegExp, what: string, timeoutMs = DEFAULT_WAIT_MS): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!pattern.test(this.helixLog())) {
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} in Helix's log\n${this.diagnostics()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Resolves once Helix has initialized the named server (code actions go only to initialized ones). */
+  waitForServer(name = "agent-lsp"): Promise<void> {
+    return this.waitForLog(new RegExp(`${escapeRegExp(name)} -> \\{"jsonrpc":"2.0","method":"initialized"`), `${name} to be initialized`);
+  }
+
+  /**
+   * Opens the code-action menu (space a) and returns the screen once an entry matching `title`
+   * is in it. Helix draws the menu only when every server has answered, so it is complete then.
+   */
+  async openCodeActions(title: string | RegExp): Promise<string> {
+    await this.sendKeys("Space", "a");
+    return this.waitForScreen((s) => matches(s, title), { what: `the code action ${String(title)} in the space-a menu` });
+  }
+
+  /**
+   * Runs the code action titled `title` from the space-a menu. Helix 25.01's menu cannot be
+   * filtered by typing (typed keys fall through to the editor), so this moves the highlight with
+   * C-n until the reverse-video entry is `title`, checking the screen after every step.
+   * Returns the title picked.
+   */
+  async pickCodeAction(title: string | RegExp): Promise<string> {
+    await this.openCodeActions(title);
+    const seen = new Set<string>();
+    let selected: string;
+    for (;;) {
+      selected = await this.menuSelection();
+      if (typeof title === "string" ? selected === title : title.test(selected)) break;
+      if (seen.has(selected)) throw new Error(`"${title}" is not selectable in the code-action menu (went round: ${[...seen].join(" | ")})\n${await this.capture()}`);
+      seen.add(selected);
+      await this.sendKeys("C-n");
+      const deadline = Date.now() + DEFAULT_WAIT_MS;
+      while ((await this.menuSelection()) === selected) {
+        if (Date.now() > deadline) throw new Error(`the menu highlight did not move from "${selected}"\n${await this.capture()}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    await this.sendKeys("Enter");
+    await this.waitForScreen((s) => !s.includes(selected), { what: "the code-action menu to close" });
+    return selected;
+  }
+
+  /** The highlighted (reverse-video) entry of the open menu; the 1-cell cursor is not one. */
+  async menuSelection(): Promise<string> {
+    const rows = reversedText(await this.pane.captureStyled()).map((r) => r.trim()).filter((r) => r.length > 1);
+    if (rows.length !== 1) throw new Error(`expected one highlighted menu entry, found ${rows.length}: ${JSON.stringify(rows)}\n${await this.capture()}`);
+    return rows[0]!;
+  }
+
+  /** Runs `:lsp-workspace-command NAME` (Helix 25.01 passes no arguments). */
+  async workspaceCommand(name: string): Promise<void> {
+    await this.sendKeys(":");
+    await this.waitForScreen((s) => messageRow(s).startsWith(":"), { what: "the command prompt" });
+    await this.typeText(`lsp-workspace-command ${name}`);
+    await this.sendKeys("Enter");
+  }
+
+  /**
+   * Presses Escape (closing a menu or prompt, leaving insert mode) and waits for normal mode.
+   * The pause after it is input pacing, not a wait for a result: an Escape that reaches the
+   * terminal in the same read as the next key is taken as Alt+key (Escape then ":" is Alt-:).
+   */
+  async escape(): Promise<void> {
+    await this.sendKeys("Escape");
+    await new Promise((r) => setTimeout(r, ESCAPE_GAP_MS));
+    await this.waitForScreen((s) => / NOR /.test(s), { what: "normal mode after Escape" });
+  }
+
+  /** Quits with `:qa!` and waits for hx to exit; true when it exited with status 0. */
+  async quit(): Promise<boolean> {
+    await this.escape();
+    await this.sendKeys(":");
+    await this.waitForScreen((s) => messageRow(s).startsWith(":"), { what: "the command prompt" });
+    await this.typeText("qa!");
+    await this.sendKeys("Enter");
+    const screen = await this.waitForScreen((s) => /\[hx exited with status \d+\]/.test(s), { what: "hx to exit" });
+    return screen.includes("[hx exited with status 0]");
+  }
+
+  /** Stops tmux (and with it Helix and its servers) and removes the folders (kept with AGENT_LSP_KEEP_HELIX=1, to read them). */
+  async dispose(): Promise<void> {
+    await this.pane.kill();
+    if (process.env.AGENT_LSP_KEEP_HELIX === "1") process.stderr.write(`helix test folder kept: ${this.base}\n`);
+    else rmSync(this.base, { recursive: true, force: true });
+  }
+
+  /** Helix's log so far. */
+  helixLog(): string {
+    return existsSync(this.logFile) ? readFileSync(this.logFile, "utf8") : "";
+  }
+
+  /** What a server wrote to stderr, as Helix logged it. */
+  serverStderr(name = "agent-lsp"): string {
+    const prefix = `${name} err <- `;
+    return this.helixLog()
+      .split("\n")
+      .filter((l) => l.includes(prefix))
+      .map((l) => JSON.parse(l.slice(l.indexOf(prefix) + prefix.length)) as string)
+      .join("");
+  }
+
+  /** The messages a server sent Helix with this method (requests and notifications), in order. */
+  serverMessages(method: string, name = "agent-lsp"): { id?: number; params: any }[] {
+    // Helix logs each raw message as `<name> <- {"jsonrpc":...}` (responses once more, decoded).
+    const prefix = `${name} <- {"jsonrpc"`;
+    return this.helixLog()
+      .split("\n")
+      .filter((l) => l.includes(prefix))
+      .map((l) => JSON.parse(l.slice(l.indexOf(prefix) + name.length + 4)))
+      .filter((m) => m.method === method);
+  }
+
+  /** agent-lsp's own log files in the project (`.agent-lsp/logs/`). */
+  agentLogs(): string {
+    const dir = path.join(this.project, ".agent-lsp/logs");
+    if (!existsSync(dir)) return "";
+    return readdirSync(dir).map((f) => readFileSync(path.join(dir, f), "utf8")).join("\n");
+  }
+
+  private diagnostics(): string {
+    const tail = this.helixLog().split("\n").slice(-25).map((l) => l.slice(0, 600)).join("\n");
+    return `--- helix.log (tail) ---\n${tail}\n--- agent-lsp stderr ---\n${this.serverStderr().slice(-3000)}`;
+  }
+}
+
+/** The languages.toml of a test: agent-lsp (and the lint server) for javascript, pointed at the fake. */
+function testLanguagesToml(options: HelixOptions): string {
+  const config = fakeProviderOptions(options.fake, { safety: options.safety ?? "full_access" });
+  return stringify({
+    "language-server": {
+      "agent-lsp": { command: process.execPath, args: [SERVER_BUNDLE, "--stdio"], config },
+      "test-lint": { command: process.execPath, args: [LINT_SERVER, "--stdio"] },
+    },
+    language: [{ name: "javascript", "language-servers": options.servers ?? ["test-lint", "agent-lsp"] }],
+  });
+}
+
+/** Runs hx, then leaves its exit status on the screen (the pane stays, so a crash stays readable). */
+function launcherScript(project: string, log: string, open: string[]): string {
+  const files = open.map(shellQuote).join(" ");
+  return [
+    `cd ${shellQuote(project)} || exit 1`,
+    `${shellQuote(HELIX_BIN)} -v --log ${shellQuote(log)} ${files}`,
+    'echo "[hx exited with status $?]"',
+    "exec sleep 86400",
+    "",
+  ].join("\n");
+}
+
+function writeFile(file: string, text: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+function matches(text: string, pattern: string | RegExp): boolean {
+  return typeof pattern === "string" ? text.includes(pattern) : pattern.test(text);
+}
+
+/** The message row of a screen (its bottom row): status, errors, `window/showMessage`. */
+export function messageRow(screen: string): string {
+  // capture-pane ends every row, the last too, with a newline.
+  return (screen.endsWith("\n") ? screen.slice(0, -1) : screen).split("\n").at(-1) ?? "";
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
