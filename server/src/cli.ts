@@ -17,6 +17,8 @@ Usage:
                                       Run one tool through the policy gate; prints
                                       {"isError": bool, "content": [...]}; exit 1 on error.
   agent-lsp doctor                    Config files, provider credentials, tools.
+  agent-lsp setup helix [--write]     Print the Helix languages.toml snippet, or merge it into
+                                      Helix's languages.toml (a backup is written first).
   agent-lsp --version | --help
 `;
 
@@ -38,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
   if (first === "run") return (await import("./cli/run.js")).runCommand(rest);
   if (first === "tool") return (await import("./cli/tool.js")).toolCommand(rest);
   if (first === "doctor") return (await import("./cli/doctor.js")).doctorCommand(rest);
+  if (first === "setup") return (await import("./cli/setup.js")).setupCommand(rest);
   process.stderr.write(first === undefined ? HELP : `agent-lsp: unknown command "${first}"\n\n${HELP}`);
   return 2;
 }
