@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { stringify } from "smol-toml";
+import { describe, it } from "vitest";
 import { fakeProviderOptions } from "../helpers/agent-setup.js";
 import type { FakeProvider } from "../helpers/fake-provider/index.js";
 import { REPO, SERVER_BUNDLE } from "./nvim-harness.js";
@@ -45,6 +46,24 @@ export async function findHelix(): Promise<HelixProbe> {
   return { available: true, version };
 }
 
+/**
+ * A describe block whose cases run when Helix is there; without it, one skipped case that says
+ * why, or under AGENT_LSP_REQUIRE_ALL=1 (CI) one failing case: a missing Helix is not a pass.
+ */
+export function describeWithHelix(name: string, probe: HelixProbe, cases: () => void): void {
+  describe(name, () => {
+    if (probe.available) {
+      cases();
+    } else if (process.env.AGENT_LSP_REQUIRE_ALL === "1") {
+      it("is installed", () => {
+        throw new Error(`AGENT_LSP_REQUIRE_ALL=1 but ${probe.reason}`);
+      });
+    } else {
+      it.skip(`skipped: ${probe.reason}`, () => undefined);
+    }
+  });
+}
+
 /** The environment without provider keys, XDG folders or another Helix's settings. */
 export function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -68,6 +87,8 @@ export interface HelixOptions {
   safety?: string;
   /** Replaces the whole languages.toml (the setup tests bring their own). */
   languagesToml?: string;
+  /** Files in the throwaway HOME, by path relative to it (a user's agent-lsp config). */
+  homeFiles?: Record<string, string>;
   /** Extra environment for Helix and the servers it starts (PATH for a shim). */
   env?: Record<string, string>;
   width?: number;
@@ -94,6 +115,7 @@ export class HelixSession {
     const project = path.join(base, "project");
     const home = path.join(base, "home");
     for (const [rel, text] of Object.entries(options.files ?? {})) writeFile(path.join(project, rel), text);
+    for (const [rel, text] of Object.entries(options.homeFiles ?? {})) writeFile(path.join(home, rel), text);
     mkdirSync(project, { recursive: true });
     const configDir = path.join(home, ".config/helix");
     writeFile(path.join(configDir, "config.toml"), "[editor.lsp]\ndisplay-progress-messages = true\n");

@@ -7,13 +7,12 @@
  * Without Helix or tmux the cases skip, or fail under AGENT_LSP_REQUIRE_ALL=1 (CI).
  */
 import { existsSync } from "node:fs";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, expect, it } from "vitest";
 import { startFakeProvider, type FakeProvider } from "../helpers/fake-provider/index.js";
-import { findHelix, HelixSession, messageRow, type HelixOptions } from "./helix-harness.js";
+import { describeWithHelix, findHelix, HelixSession, messageRow, type HelixOptions } from "./helix-harness.js";
 import { SERVER_BUNDLE } from "./nvim-harness.js";
 
 const TIMEOUT = 120_000;
-const requireAll = process.env.AGENT_LSP_REQUIRE_ALL === "1";
 const helix = await findHelix();
 
 const MATH_JS = "function add(a, b) {\n  return a - b;\n}\n";
@@ -238,14 +237,4 @@ function helixCases(): void {
   it.todo("[issue 11: batched chat edits] typing in another buffer stays responsive during a 2,000-line answer");
 }
 
-describe("Helix 25.01 (Debian trixie)", () => {
-  if (helix.available) {
-    helixCases();
-  } else if (requireAll) {
-    it("is installed", () => {
-      throw new Error(`AGENT_LSP_REQUIRE_ALL=1 but ${helix.reason}`);
-    });
-  } else {
-    it.skip(`skipped: ${helix.reason}`, () => undefined);
-  }
-});
+describeWithHelix("Helix 25.01 (Debian trixie)", helix, helixCases);
