@@ -125,14 +125,15 @@ function helixCases(): void {
     expect(await hx.quit()).toBe(true);
   });
 
-  it("progress: while a turn runs the message line shows its title; no spinner when agent-lsp is not the first server", { timeout: TIMEOUT }, async () => {
+  it("progress: while a turn runs the message line shows its title, then each tool; no spinner when agent-lsp is not the first server", { timeout: TIMEOUT }, async () => {
     const { hx, fake } = await start();
-    fake.enqueue(SLOW_ANSWER);
+    fake.enqueue({ toolCalls: [{ name: "read_file", input: { path: "math.js" } }], chunkDelayMs: 300 }, SLOW_ANSWER);
     await hx.sendKeys("j");
     await hx.pickCodeAction("Ask agent: explain");
     const running = await hx.waitForScreen((s) => /Agent: explain math\.js:2\s*$/m.test(s), { what: "the progress title in the message line" });
     // The spinner is drawn for the first server of language-servers only (test-lint here).
     expect(running.split("\n").find((l) => l.includes(" NOR "))).not.toMatch(SPINNER);
+    await hx.waitForScreen((s) => /\] Read math\.js\s*$/.test(messageRow(s)), { what: "the tool call in the progress line" });
     await hx.waitForScreen((s) => s.includes("Agent: explain math.js:2: done"), { what: "the end of the turn" });
     expect(await hx.quit()).toBe(true);
   });
