@@ -4,8 +4,8 @@
 # packages are unpacked there with `dpkg -x`, and a wrapper starts hx through the folder's own
 # dynamic loader (trixie's libc), so the system's older libc is never mixed with trixie's.
 #
-# The Debian mirror is the one this machine's apt already uses (AGENT_LSP_DEBIAN_MIRROR overrides),
-# so the script works wherever apt does, behind a local mirror or proxy too.
+# Packages come from the Debian mirror this machine's apt sources use (test/editors/debian-mirror.sh),
+# or AGENT_LSP_DEBIAN_MIRROR when set, so the script works wherever apt does, local mirrors too.
 #
 # Usage: test/editors/install-helix-trixie.sh [DIR]   (default: .cache/helix-trixie in the repo)
 # Prints the wrapper's path (DIR/bin/hx) on success. Re-running with a working DIR downloads
@@ -19,56 +19,6 @@ mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 wrapper="$dir/bin/hx"
 root="$dir/root"
-
-# Prints "URI SUITE" for every enabled binary source of the machine's apt, one-line (.list) and
-# deb822 (.sources) formats alike.
-apt_source_pairs() {
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [ -r "$f" ] || continue
-    # deb [option=value ...] URI SUITE COMPONENT...
-    awk '$1 == "deb" {
-      i = 2
-      if ($2 ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
-      print $i, $(i + 1)
-    }' "$f"
-  done
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [ -r "$f" ] || continue
-    awk '
-      function flush(  n, m, i, j, u, s) {
-        if ((" " types " ") ~ / deb / && enabled != "no") {
-          n = split(uris, u, " "); m = split(suites, s, " ")
-          for (i = 1; i <= n; i++) for (j = 1; j <= m; j++) print u[i], s[j]
-        }
-        types = uris = suites = enabled = ""
-      }
-      function value() { sub(/^[^:]*:[ \t]*/, ""); return $0 }
-      /^[ \t]*#/ { next }
-      /^[ \t]*$/ { flush(); next }
-      tolower($1) == "types:" { types = value(); next }
-      tolower($1) == "uris:" { uris = value(); next }
-      tolower($1) == "suites:" { suites = value(); next }
-      tolower($1) == "enabled:" { enabled = tolower(value()); next }
-      END { flush() }' "$f"
-  done
-}
-
-# The Debian archive this machine's apt uses: the first source serving a Debian release suite
-# (not the security archive, whose layout differs, nor third-party repositories).
-debian_mirror() {
-  if [ -n "${AGENT_LSP_DEBIAN_MIRROR:-}" ]; then
-    echo "${AGENT_LSP_DEBIAN_MIRROR%/}"
-    return 0
-  fi
-  uri=$(apt_source_pairs | awk '$1 !~ /security/ &&
-    $2 ~ /^(sid|unstable|testing|stable|oldstable|oldoldstable|buster|bullseye|bookworm|trixie|forky)(-updates|-backports|-proposed-updates)?$/ {
-      print $1; exit }')
-  if [ -z "$uri" ]; then
-    echo "install-helix-trixie: no Debian archive in /etc/apt/sources.list, sources.list.d/*.list or *.sources; set AGENT_LSP_DEBIAN_MIRROR" >&2
-    return 1
-  fi
-  echo "${uri%/}"
-}
 
 write_wrapper() {
   mkdir -p "$dir/bin"
@@ -103,6 +53,7 @@ if [ "$arch" != amd64 ]; then
   exit 1
 fi
 
+. "$here/debian-mirror.sh"
 mirror=$(debian_mirror)
 apt_dir="$dir/apt"
 mkdir -p "$apt_dir/etc/preferences.d" "$apt_dir/etc/apt.conf.d" "$apt_dir/etc/sources.list.d" \
