@@ -43,6 +43,22 @@ async function modelCalls(sessionId: string, calls: { name: string; input: unkno
 }
 
 describe("file tools through the server", () => {
+  it("streams each call with its kind and location, and its change file by file", async () => {
+    writeFileSync(at("a.ts"), "one\ntwo\n");
+    const id = await h.newSession();
+    await modelCalls(id, [
+      { name: "read_file", input: { path: "a.ts", start_line: 2, line_count: 1 } },
+      { name: "apply_patch", input: { patch: "*** Begin Patch\n*** Update File: a.ts\n@@\n one\n-two\n+TWO\n*** Add File: b.ts\n+new\n*** End Patch" } },
+    ]);
+    const [read, patch] = h.client.updatesOf("tool_call");
+    expect(read).toMatchObject({ name: "read_file", toolKind: "read", locations: [{ path: "a.ts", line: 2, endLine: 2 }] });
+    expect(patch).toMatchObject({ name: "apply_patch", toolKind: "edit" });
+    const done = h.client.updatesOf("tool_call_update").find((u) => u.id === patch.id && u.status === "completed");
+    expect(done.files.map((f: { path: string }) => f.path)).toEqual(["a.ts", "b.ts"]);
+    expect(done.files[0].diff).toContain("+TWO");
+    expect(done.files.map((f: { diff: string }) => f.diff).join("")).toBe(done.diff);
+  });
+
   it("edits an open document's unsaved text through applyEdit and leaves the disk alone", async () => {
     writeFileSync(at("a.ts"), "const saved = 1;\n");
     h.client.open(uriOf("a.ts"), "const saved = 1;\nconst unsaved = 2;\n", "typescript");

@@ -9,6 +9,7 @@ import type { GateCall, GateSession, ToolGate } from "../policy/types.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Capability, ToolResult, ToolServices } from "../tools/types.js";
 import type { Session } from "./session.js";
+import { callFacts, fileDiffs } from "./tool-call-facts.js";
 
 /** What running tools needs. */
 export interface ToolRunnerDeps {
@@ -70,7 +71,7 @@ async function runOne(session: Session, call: ToolCallBlock, deps: ToolRunnerDep
     return result;
   }
   const gateCall: GateCall = { id: call.id, name: call.name, title: capability.title(call.input), input: call.input };
-  announce(events, session, call, gateCall.title);
+  announce(events, session, call, gateCall.title, capability);
   const decision = await deps.gate.check(gateSession, gateCall, capability, signal);
   if (!decision.allowed) {
     const result: ToolResult = { isError: true, content: [{ type: "text", text: decision.reason }] };
@@ -105,8 +106,9 @@ export function toGateSession(session: Session): GateSession {
   return { sessionId: session.id, mode: session.mode, trust: session.trust, root: session.root };
 }
 
-function announce(events: SessionEvents, session: Session, call: ToolCallBlock, title: string): void {
-  events.emit(session.id, { kind: "tool_call", id: call.id, name: call.name, title, input: call.input, status: "pending" });
+function announce(events: SessionEvents, session: Session, call: ToolCallBlock, title: string, capability?: Capability): void {
+  const facts = callFacts(capability, call.input, session.root);
+  events.emit(session.id, { kind: "tool_call", id: call.id, name: call.name, title, input: call.input, status: "pending", ...facts });
 }
 
 function finish(events: SessionEvents, session: Session, id: string, result: ToolResult): void {
@@ -115,7 +117,7 @@ function finish(events: SessionEvents, session: Session, id: string, result: Too
     id,
     status: result.isError ? "failed" : "completed",
     output: summarize(result),
-    ...(result.diff ? { diff: result.diff } : {}),
+    ...(result.diff ? { diff: result.diff, files: fileDiffs(result.diff) } : {}),
   });
 }
 

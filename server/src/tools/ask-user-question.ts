@@ -24,6 +24,7 @@ export const askUserQuestionTool = defineTool({
     "Do not use it for permission to run tools; the editor asks about those itself.",
   input,
   policyClass: "read_only",
+  callKind: "other",
   category: "interaction",
   isMutating: false,
   title: (i) => `Ask: ${i.question.length > 60 ? `${i.question.slice(0, 57)}...` : i.question}`,

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { ContentBlock } from "../vocabulary/messages.js";
+import type { ToolCallKind } from "../protocol/updates.js";
 import type { PolicyClass } from "../vocabulary/policy.js";
 import type { Capability, ToolContext, ToolResult } from "./types.js";
 
@@ -17,12 +18,24 @@ export interface ToolSpec<S extends z.ZodType> {
   category: string;
   /** Defaults to true unless the class is read_only: when unsure, a tool is mutating. */
   isMutating?: boolean;
+  /** What a call does, for the editor (read, edit, search...); by default from the policy class. */
+  callKind?: ToolCallKind;
   hiddenFromAgent?: boolean;
   metadata?: Record<string, unknown>;
   title?(input: z.infer<S>): string;
   /** Returns a result, or a plain string for a successful text result. Throw ToolError to fail. */
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult | string>;
 }
+
+/** The kind of a call when its tool names none: what its class mostly does. */
+const CALL_KIND_OF_CLASS: Record<PolicyClass, ToolCallKind> = {
+  read_only: "read",
+  read_write: "edit",
+  exec: "execute",
+  network: "fetch",
+  external_api: "other",
+  gui_control: "other",
+};
 
 /** An error whose message is meant for the model as an error result. */
 export class ToolError extends Error {}
@@ -54,6 +67,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Capability {
     hiddenFromAgent: spec.hiddenFromAgent ?? false,
     isMutating: spec.isMutating ?? spec.policyClass !== "read_only",
     metadata: spec.metadata ?? {},
+    callKind: spec.callKind ?? CALL_KIND_OF_CLASS[spec.policyClass],
     title(input) {
       const parsed = spec.input.safeParse(input);
       if (parsed.success && spec.title) return spec.title(parsed.data);

@@ -17,6 +17,7 @@ export const deleteFileTool = defineTool({
   description: "Delete a file (not a folder). The user can undo it with /undo.",
   input,
   policyClass: "read_write",
+  callKind: "delete",
   // Every change goes through Workspace.apply, which asks the gate with the diff (docs/safety.md).
   metadata: { authorizesChanges: true },
   category: "file",

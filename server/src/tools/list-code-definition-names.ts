@@ -48,6 +48,7 @@ export const listCodeDefinitionNamesTool = defineTool({
     "file or of the source files directly in a folder. Covers TypeScript/JavaScript, Python, Go, Rust, Java, C/C++ and Ruby.",
   input,
   policyClass: "read_only",
+  callKind: "search",
   category: "file",
   title: (a) => `Definitions in ${a.path}`,
   execute: (args, ctx) =>

@@ -25,6 +25,7 @@ export const listFilesTool = defineTool({
     `Files ignored by .gitignore are left out. At most ${MAX_LIST_ENTRIES} entries.`,
   input,
   policyClass: "read_only",
+  callKind: "search",
   category: "file",
   title: (a) => `List ${a.path ?? "."}`,
   execute: (args, ctx) =>

@@ -27,6 +27,7 @@ export const makePlanTool = defineTool({
     "have investigated enough; the user approves it by switching out of plan mode.",
   input,
   policyClass: "read_only",
+  callKind: "think",
   category: "planning",
   isMutating: false,
   title: (i) => `Plan (${i.plan.length} step${i.plan.length === 1 ? "" : "s"})`,

@@ -70,6 +70,7 @@ export const searchFilesTool = defineTool({
     `searched as they are (unsaved changes included). At most ${MAX_SEARCH_MATCHES} matches.`,
   input,
   policyClass: "read_only",
+  callKind: "search",
   category: "file",
   title: (a) => `Search ${a.regex}${a.path ? ` in ${a.path}` : ""}`,
   execute: (args, ctx) =>

@@ -3,7 +3,7 @@
  * See DESIGN.md "The four seams" (3).
  */
 import type { Editor } from "../editor/editor.js";
-import type { SessionUpdate } from "../protocol/updates.js";
+import type { SessionUpdate, ToolCallKind } from "../protocol/updates.js";
 import type { ContentBlock } from "../vocabulary/messages.js";
 import type { GateDecision, GatedAction, ToolDescriptor } from "../vocabulary/policy.js";
 import type { Workspace } from "../workspace/workspace.js";
@@ -47,6 +47,8 @@ export interface Capability extends ToolDescriptor {
   hiddenFromAgent: boolean;
   /** Changes state (when unsure, a tool is mutating). */
   isMutating: boolean;
+  /** What a call does, for the editor to show it (absent: "other"). */
+  callKind?: ToolCallKind;
   /** A short title for the editor ("Read src/a.ts"). */
   title(input: unknown): string;
   execute(input: unknown, ctx: ToolContext): Promise<ToolResult>;
