@@ -5,19 +5,9 @@
  */
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type {
-  ApplyEditOptions,
-  ApplyEditResult,
-  EditReport,
-  Editor,
-  FileChange,
-  OpenDocument,
-  PermissionAnswer,
-  PermissionRequest,
-  ProgressHandle,
-  Question,
-  SaveResult,
-} from "../../server/src/editor/editor.js";
+import type { ApplyEditOptions, ApplyEditResult, EditReport, FileChange, OpenDocument, SaveResult } from "../../server/src/editor/document-host.js";
+import type { Editor } from "../../server/src/editor/editor.js";
+import type { PermissionAnswer, PermissionRequest, ProgressHandle, Question } from "../../server/src/editor/session-ui.js";
 import { pathToUri, uriToPath } from "../../server/src/workspace/paths.js";
 import type { SessionUpdate } from "../../server/src/protocol/updates.js";
 import type { SessionEvents } from "../../server/src/editor/session-events.js";
@@ -76,13 +66,25 @@ export class FakeEditor implements Editor {
     return this.docs.get(pathOrUri.startsWith("file:") ? pathOrUri : pathToUri(path.resolve(pathOrUri)))?.text;
   }
 
+  async readDocument(uri: string): Promise<OpenDocument | undefined> {
+    return this.openDocument(uri);
+  }
+
+  /** The open document now, for assertions and for the fake's own bookkeeping. */
   openDocument(uri: string): OpenDocument | undefined {
     const doc = this.docs.get(uri);
     return doc ? { ...doc } : undefined;
   }
 
-  openDocuments(): OpenDocument[] {
+  async openDocuments(): Promise<OpenDocument[]> {
     return [...this.docs.values()].map((d) => ({ ...d }));
+  }
+
+  private readonly changeListeners = new Set<(uri: string) => void>();
+
+  onDidChange(listener: (uri: string) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
   }
 
   /** Notices the next takeNotices hands out, by session. */
@@ -135,6 +137,7 @@ export class FakeEditor implements Editor {
       const doc = this.docs.get(change.uri);
       if (doc) this.docs.set(change.uri, { ...doc, text: change.newText, version: lazy || doc.version === null ? null : doc.version + 1 });
       else this.docs.set(change.uri, { uri: change.uri, text: change.newText, version: 1 });
+      for (const listener of this.changeListeners) listener(change.uri);
       return;
     }
     if (change.kind === "create") {

@@ -68,8 +68,10 @@ describe("an editor that reports its changes late (eglot)", () => {
 
     // Seconds later the user types: eglot sends both edits and the keystroke in one didChange.
     h.client.change(uriOf("a.ts"), "const a = 10;\nconst b = 20;\n// typed\n");
-    await waitFor(() => lspEditor().openDocument(uriOf("a.ts"))?.version !== null);
-    expect(lspEditor().openDocument(uriOf("a.ts"))).toMatchObject({ text: "const a = 10;\nconst b = 20;\n// typed\n", version: 4 });
+    let seen: Awaited<ReturnType<ReturnType<typeof lspEditor>["readDocument"]>>;
+    const readA = async () => (seen = await lspEditor().readDocument(uriOf("a.ts")));
+    for (let i = 0; i < 1000 && (await readA())?.version === null; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(seen).toMatchObject({ text: "const a = 10;\nconst b = 20;\n// typed\n", version: 4 });
     // Confirmed quietly: no notice for the model, no warning for the user.
     expect(lspEditor().takeNotices(id)).toEqual([]);
     expect(h.client.messages).toEqual([]);

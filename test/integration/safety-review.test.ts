@@ -41,7 +41,7 @@ describe("agent/requestPermission", () => {
     const requests = permissionRequests();
     expect(requests).toHaveLength(1);
     const req = requests[0];
-    expect(req.toolCall).toMatchObject({ name: "write_file", input });
+    expect(req.toolCall).toMatchObject({ name: "write_file", input, toolKind: "edit", locations: [{ path: "src/app.txt" }] });
     expect(req.summary).toBe("write_file: src/app.txt (+2 -1)");
     expect(req.diff).toBe("--- a/src/app.txt\n+++ b/src/app.txt\n@@ -1,2 +1,3 @@\n one\n-two\n+TWO\n+three\n");
     expect(req.files).toEqual([{ uri, oldText: "one\ntwo\n", newText: "one\nTWO\nthree\n" }]);

@@ -4,10 +4,9 @@
  * after it ran, its change file by file. Read from the tool's declared kind and its input fields.
  */
 import path from "node:path";
-import type { FileDiff, SessionUpdate, ToolCallLocation } from "../protocol/updates.js";
+import type { FileDiff, ToolCallFacts, ToolCallLocation } from "../protocol/updates.js";
 import type { Capability } from "../tools/types.js";
 
-type ToolCallFacts = Pick<Extract<SessionUpdate, { kind: "tool_call" }>, "toolKind" | "locations" | "command">;
 
 /** Input fields that name a file or folder. */
 const PATH_FIELDS = ["path", "file_path", "directory", "dir"] as const;

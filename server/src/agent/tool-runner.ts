@@ -8,6 +8,7 @@ import type { ToolCallBlock, ToolResultBlock } from "../vocabulary/messages.js";
 import type { GateCall, GateSession, ToolGate } from "../policy/types.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Capability, ToolResult, ToolServices } from "../tools/types.js";
+import type { ToolCallFacts } from "../protocol/updates.js";
 import type { Session } from "./session.js";
 import { callFacts, fileDiffs } from "./tool-call-facts.js";
 
@@ -66,12 +67,13 @@ async function runOne(session: Session, call: ToolCallBlock, deps: ToolRunnerDep
   const offered = capability && deps.registry.list(deps.gate.filter(gateSession)).includes(capability);
   if (!capability || !offered) {
     const result = unknownTool(call.name, deps, gateSession);
-    announce(events, session, call, call.name);
+    announce(events, session, call, call.name, callFacts(undefined, call.input, session.root));
     finish(events, session, call.id, result);
     return result;
   }
-  const gateCall: GateCall = { id: call.id, name: call.name, title: capability.title(call.input), input: call.input };
-  announce(events, session, call, gateCall.title, capability);
+  const facts = callFacts(capability, call.input, session.root);
+  const gateCall: GateCall = { id: call.id, name: call.name, title: capability.title(call.input), input: call.input, facts };
+  announce(events, session, call, gateCall.title, facts);
   const decision = await deps.gate.check(gateSession, gateCall, capability, signal);
   if (!decision.allowed) {
     const result: ToolResult = { isError: true, content: [{ type: "text", text: decision.reason }] };
@@ -106,8 +108,7 @@ export function toGateSession(session: Session): GateSession {
   return { sessionId: session.id, mode: session.mode, trust: session.trust, root: session.root };
 }
 
-function announce(events: SessionEvents, session: Session, call: ToolCallBlock, title: string, capability?: Capability): void {
-  const facts = callFacts(capability, call.input, session.root);
+function announce(events: SessionEvents, session: Session, call: ToolCallBlock, title: string, facts: ToolCallFacts = {}): void {
   events.emit(session.id, { kind: "tool_call", id: call.id, name: call.name, title, input: call.input, status: "pending", ...facts });
 }
 

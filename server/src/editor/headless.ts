@@ -6,16 +6,9 @@
 import { createInterface } from "node:readline/promises";
 import type { SessionUpdate } from "../protocol/updates.js";
 import type { SessionEvents } from "./session-events.js";
-import type {
-  ApplyEditResult,
-  Editor,
-  OpenDocument,
-  PermissionAnswer,
-  PermissionRequest,
-  ProgressHandle,
-  Question,
-  SaveResult,
-} from "./editor.js";
+import type { ApplyEditResult, OpenDocument, SaveResult } from "./document-host.js";
+import type { Editor } from "./editor.js";
+import type { PermissionAnswer, PermissionRequest, ProgressHandle, Question } from "./session-ui.js";
 
 /** How the headless editor behaves. */
 export interface HeadlessOptions {
@@ -43,12 +36,18 @@ export class HeadlessEditor implements Editor {
     this.err = options.stderr ?? process.stderr;
   }
 
-  openDocument(): OpenDocument | undefined {
+  /** The headless host is the disk: no document is open in it. */
+  async readDocument(): Promise<OpenDocument | undefined> {
     return undefined;
   }
 
-  openDocuments(): OpenDocument[] {
+  async openDocuments(): Promise<OpenDocument[]> {
     return [];
+  }
+
+  /** Nothing is open here, so nothing open ever changes. */
+  onDidChange(): () => void {
+    return () => undefined;
   }
 
   async applyEdit(): Promise<ApplyEditResult> {

@@ -5,7 +5,7 @@
  * short window are returned with it, later ones reach the session as notices.
  */
 import { ApplyWorkspaceEditRequest, type ApplyWorkspaceEditResult, type Connection } from "vscode-languageserver/node.js";
-import type { ApplyEditOptions, ApplyEditResult, EditReport, FileChange } from "../editor/editor.js";
+import type { ApplyEditOptions, ApplyEditResult, EditReport, FileChange } from "../editor/document-host.js";
 import type { Logger } from "../util/log.js";
 import { sendWithdrawable, type RequestOutcome } from "./client-requests.js";
 import type { EditTracker, TrackedEdit } from "./edit-tracker.js";

@@ -19,7 +19,7 @@
  * version the editor has after an edit cannot be predicted.
  */
 import { TextDocument, type TextDocumentContentChangeEvent } from "vscode-languageserver-textdocument";
-import type { EditReport } from "../editor/editor.js";
+import type { EditReport } from "../editor/document-host.js";
 import { normalizeUri } from "./uris.js";
 
 /** How a report (or a late answer) settled an edit. */

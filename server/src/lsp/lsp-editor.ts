@@ -6,18 +6,9 @@
  */
 import { MessageType, ShowMessageNotification, type ClientCapabilities, type Connection } from "vscode-languageserver/node.js";
 import type { TextDocument } from "vscode-languageserver-textdocument";
-import type {
-  ApplyEditOptions,
-  ApplyEditResult,
-  Editor,
-  FileChange,
-  OpenDocument,
-  PermissionAnswer,
-  PermissionRequest,
-  ProgressHandle,
-  Question,
-  SaveResult,
-} from "../editor/editor.js";
+import type { ApplyEditOptions, ApplyEditResult, FileChange, OpenDocument, SaveResult } from "../editor/document-host.js";
+import type { Editor } from "../editor/editor.js";
+import type { PermissionAnswer, PermissionRequest, ProgressHandle, Question } from "../editor/session-ui.js";
 import type { SessionUpdate } from "../protocol/updates.js";
 import type { Logger } from "../util/log.js";
 import { applyWorkspaceEdit, type ApplyEditSettings } from "./apply-edit.js";
@@ -66,13 +57,17 @@ export class LspEditor implements Editor {
     return ["create", "delete", "rename"].every((op) => ops.includes(op as never));
   }
 
-  openDocument(uri: string): OpenDocument | undefined {
+  async readDocument(uri: string): Promise<OpenDocument | undefined> {
     const doc = this.findDocument(uri);
     return doc && { uri: doc.uri, ...this.tracker.view(doc) };
   }
 
-  openDocuments(): OpenDocument[] {
+  async openDocuments(): Promise<OpenDocument[]> {
     return this.documents.all().map((d) => ({ uri: d.uri, ...this.tracker.view(d) }));
+  }
+
+  onDidChange(listener: (uri: string) => void): () => void {
+    return this.documents.onDidChangeContent(({ document }) => listener(document.uri)).dispose;
   }
 
   async applyEdit(label: string, changes: FileChange[], options: ApplyEditOptions = {}): Promise<ApplyEditResult> {

@@ -1,6 +1,6 @@
 /** Work-done progress ($/progress) for clients that show it; a silent handle for the rest. */
 import { WorkDoneProgress, WorkDoneProgressCreateRequest, type Connection, type WorkDoneProgressBegin, type WorkDoneProgressEnd, type WorkDoneProgressReport } from "vscode-languageserver/node.js";
-import type { ProgressHandle } from "../editor/editor.js";
+import type { ProgressHandle } from "../editor/session-ui.js";
 import type { Logger } from "../util/log.js";
 
 type ProgressValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;

@@ -13,7 +13,7 @@ import {
   type Connection,
   type MessageActionItem,
 } from "vscode-languageserver/node.js";
-import type { PermissionAnswer, PermissionOptionId, PermissionRequest, Question } from "../editor/editor.js";
+import type { PermissionAnswer, PermissionOptionId, PermissionRequest, Question } from "../editor/session-ui.js";
 import { sendWithdrawable } from "./client-requests.js";
 
 /**

@@ -4,7 +4,7 @@
  * clients get it back as the run's $/progress (tool calls and status lines as they happen) and
  * a window/showMessage summary.
  */
-import type { ProgressHandle } from "../editor/editor.js";
+import type { ProgressHandle } from "../editor/session-ui.js";
 import type { SessionEvents } from "../editor/session-events.js";
 
 /** Why a tool call did not happen, in the words the summary uses. */

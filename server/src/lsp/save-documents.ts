@@ -5,7 +5,7 @@
  * cancel) fails them all, with the reason.
  */
 import type { CancellationToken, Connection } from "vscode-languageserver/node.js";
-import type { SaveResult } from "../editor/editor.js";
+import type { SaveResult } from "../editor/document-host.js";
 import { sendWithdrawable, type RequestOutcome } from "./client-requests.js";
 import { normalizeUri } from "./uris.js";
 

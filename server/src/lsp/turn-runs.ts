@@ -8,7 +8,8 @@
 import type { ClientCapabilities } from "vscode-languageserver/node.js";
 import type { Agent, TurnOutcome } from "../agent/agent.js";
 import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
-import type { Editor, ProgressHandle } from "../editor/editor.js";
+import type { Editor } from "../editor/editor.js";
+import type { ProgressHandle } from "../editor/session-ui.js";
 import { ZERO_USAGE } from "../vocabulary/messages.js";
 import type { PromptParams } from "../protocol/schemas.js";
 import type { Logger } from "../util/log.js";

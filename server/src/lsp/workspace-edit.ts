@@ -4,7 +4,7 @@
  */
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { TextEdit, WorkspaceEdit } from "vscode-languageserver/node.js";
-import type { FileChange } from "../editor/editor.js";
+import type { FileChange } from "../editor/document-host.js";
 import { breather } from "../util/breathe.js";
 import { computeTextEdits } from "./text-edits.js";
 import { uriFileName } from "./uris.js";

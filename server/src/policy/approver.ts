@@ -5,7 +5,7 @@
  * tells the model what happened; nothing here throws or waits forever.
  */
 import type { Config } from "../config/schema.js";
-import type { Editor, PermissionAnswer } from "../editor/editor.js";
+import type { PermissionAnswer, SessionUI } from "../editor/session-ui.js";
 import type { SessionEvents } from "../editor/session-events.js";
 import type { Message } from "../vocabulary/messages.js";
 import type { GateDecision } from "../vocabulary/policy.js";
@@ -32,7 +32,7 @@ export interface Proposal {
 
 /** What the approver needs. */
 export interface ApproverDeps {
-  editor: Editor;
+  editor: SessionUI;
   book: ApprovalBook;
   config(): Config;
   /** The classifier's model call; without it auto mode asks the user. */
@@ -126,7 +126,7 @@ export class Approver {
       return await this.deps.editor.requestPermission(
         {
           sessionId: p.session.sessionId,
-          toolCall: { id: p.call.id, name: p.call.name, title: p.call.title, input: p.call.input },
+          toolCall: { id: p.call.id, name: p.call.name, title: p.call.title, input: p.call.input, ...p.call.facts },
           summary: promptSummary(p),
           rememberable: p.scopes.some((s) => s.rule !== undefined),
           ...(p.diff ? { diff: p.diff } : {}),

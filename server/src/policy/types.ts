@@ -4,6 +4,7 @@
  * `authorize`. The loop never runs a tool the gate did not allow.
  */
 import type { SafetyMode } from "../config/schema.js";
+import type { ToolCallFacts } from "../protocol/updates.js";
 import type { GateDecision, GatedAction, ListFilter, ToolDescriptor } from "../vocabulary/policy.js";
 
 /** Who is asking: the person at the editor, or something unreviewed. */
@@ -24,6 +25,8 @@ export interface GateCall {
   name: string;
   title: string;
   input: unknown;
+  /** What the call is about (kind, files, command), for prompts that render it. */
+  facts?: ToolCallFacts;
 }
 
 /**

@@ -32,25 +32,29 @@ export interface FileDiff {
   diff: string;
 }
 
+/** The structured side of a tool call: what it does, where, and the command it runs. */
+export interface ToolCallFacts {
+  /** What the call does (read, edit, execute...). */
+  toolKind?: ToolCallKind;
+  /** The files and lines it is about. */
+  locations?: ToolCallLocation[];
+  /** For a command: the command line and the folder it runs in. */
+  command?: { command: string; cwd: string };
+}
+
 /** A single streamed update. */
 export type SessionUpdate =
   | { kind: "user_message"; text: string }
   | { kind: "text"; text: string }
   | { kind: "thought"; text: string }
-  | {
+  | ({
       kind: "tool_call";
       id: string;
       name: string;
       title: string;
       input: unknown;
       status: ToolCallStatus;
-      /** What the call does (read, edit, execute...). */
-      toolKind?: ToolCallKind;
-      /** The files and lines it is about. */
-      locations?: ToolCallLocation[];
-      /** For a command: the command line and the folder it runs in. */
-      command?: { command: string; cwd: string };
-    }
+    } & ToolCallFacts)
   | {
       kind: "tool_call_update";
       id: string;

@@ -4,7 +4,7 @@
  * its working directory before anything starts.
  */
 import { z } from "zod";
-import type { ProgressHandle } from "../editor/editor.js";
+import type { ProgressHandle } from "../editor/session-ui.js";
 import { formatSeconds, type CommandResult, type RunningCommand } from "../exec/runner.js";
 import { describeStop } from "../exec/format.js";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "../exec/output-buffer.js";

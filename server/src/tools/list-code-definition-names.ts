@@ -55,7 +55,7 @@ export const listCodeDefinitionNamesTool = defineTool({
     withWorkspaceErrors(async () => {
       const target = await resolveForRead(ctx, args.path);
       const st = await stat(target.real).catch(() => undefined);
-      if (!st && !ctx.editor.openDocument(target.uri)) throw new ToolError(`${target.rel} does not exist.`);
+      if (!st && !(await ctx.editor.readDocument(target.uri))) throw new ToolError(`${target.rel} does not exist.`);
       if (!st?.isDirectory()) {
         if (!isSupportedSource(target.abs)) throw new ToolError(`${target.rel}: this file type is not covered (see the tool's description).`);
         return textResult((await fileBlock(ctx, target.abs)) ?? `No definitions found in ${target.rel}.`);

@@ -103,7 +103,7 @@ async function hasUnsavedChanges(path: ResolvedPath, bufferText: string): Promis
 async function execute(args: Input, ctx: ToolContext): Promise<ToolResult> {
   const path = await resolveForRead(ctx, args.path);
   const { start, count } = requestedRange(args);
-  if (!ctx.editor.openDocument(path.uri)) {
+  if (!(await ctx.editor.readDocument(path.uri))) {
     const st = await stat(path.real).catch((err: unknown) => {
       throw describeFsError(err, path.rel);
     });

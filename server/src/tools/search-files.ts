@@ -39,9 +39,9 @@ export function compileSearchRegex(source: string): RegExp {
 }
 
 /** The open documents, by absolute path. */
-function openBuffers(ctx: ToolContext): Map<string, string> {
+async function openBuffers(ctx: ToolContext): Promise<Map<string, string>> {
   const overlay = new Map<string, string>();
-  for (const doc of ctx.editor.openDocuments()) {
+  for (const doc of await ctx.editor.openDocuments()) {
     const abs = uriToPath(doc.uri);
     if (abs) overlay.set(abs, doc.text);
   }
@@ -87,7 +87,7 @@ export const searchFilesTool = defineTool({
         start: dir.abs,
         regex,
         filter: matchesGlob && ((rel) => matchesGlob(rel.startsWith(startRel) ? rel.slice(startRel.length) : rel)),
-        overlay: openBuffers(ctx),
+        overlay: await openBuffers(ctx),
         maxMatches: MAX_SEARCH_MATCHES,
         context: 1,
         signal: ctx.signal,

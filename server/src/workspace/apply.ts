@@ -194,7 +194,7 @@ export async function applyChangeSet(core: WorkspaceCore, set: ChangeSet, opts: 
   }
   return core.exclusive(async () => {
     if (opts.signal?.aborted) throw cancelled();
-    const current = await rebaseOnCurrent(core.editor, plan);
+    const current = await rebaseOnCurrent(core.documents, plan);
     if (current.notes.length) shown = await showPlan(set.tool, current.plan);
     const meta = { sessionId: opts.sessionId, tool: set.tool, kind: "change" as const, signal: opts.signal };
     const { result, hashes } = await commitRecorded(core, current.plan, meta, shown);

@@ -4,7 +4,7 @@
  * the one that can be refused; if the disk step then fails, the editor's change is sent back,
  * so nothing stays half done.
  */
-import type { ApplyEditOptions, Editor } from "../editor/editor.js";
+import type { ApplyEditOptions, DocumentHost } from "../editor/document-host.js";
 import { commitDisk, type DiskOp, type PriorFile } from "./atomic.js";
 import { applyInEditor, editorStep, revertNote, type EditorStep } from "./editor-steps.js";
 import { WorkspaceError } from "./errors.js";
@@ -13,7 +13,7 @@ import type { Plan, PlannedChange } from "./plan.js";
 /** What committing needs from the Workspace. */
 export interface CommitContext {
   root: string;
-  editor: Editor;
+  documents: DocumentHost;
 }
 
 /** Where each file went, and what the model should know. */
@@ -26,13 +26,13 @@ export interface CommitOutcome {
 }
 
 /** The disk operation of one change that does not go through the editor. */
-function diskOp(change: PlannedChange, prior: PriorFile, notes: string[], editor: Editor): DiskOp | undefined {
+async function diskOp(change: PlannedChange, prior: PriorFile, notes: string[], documents: DocumentHost): Promise<DiskOp | undefined> {
   const { path: p, before } = change;
   if (change.after !== null) {
     const content = change.bytes ? { bytes: change.bytes } : { text: change.after, bom: change.bom ?? before.bom };
     return { kind: "write", target: p.real, rel: p.rel, content, mode: change.mode ?? before.mode, prior };
   }
-  if (editor.openDocument(p.uri)) {
+  if (await documents.readDocument(p.uri)) {
     notes.push(`${p.rel} is still open in the editor (this client cannot delete files through an edit); its buffer was left as it was.`);
   }
   // An unsaved buffer of a file that never reached the disk has nothing to delete there.
@@ -54,7 +54,7 @@ export async function commitPlan(
   const via = new Map<PlannedChange, "editor" | "disk">();
   const steps: EditorStep[] = [];
   for (const change of plan.changes) {
-    const step = editorStep(ctx.editor, change, plan);
+    const step = await editorStep(ctx.documents, change, plan);
     if (step) steps.push(step);
   }
   const byEditor = new Set(steps.map((s) => s.change));
@@ -69,16 +69,16 @@ export async function commitPlan(
   const ops: DiskOp[] = plan.dirs.map((d) => ({ kind: "mkdir", target: d.real, rel: d.rel }));
   for (const change of plan.changes.filter((c) => !byEditor.has(c))) {
     via.set(change, "disk");
-    const op = diskOp(change, priors.get(change) ?? { existed: false }, notes, ctx.editor);
+    const op = await diskOp(change, priors.get(change) ?? { existed: false }, notes, ctx.documents);
     if (op) ops.push(op);
   }
-  notes.push(...(await applyInEditor(ctx.editor, label, steps, who)));
+  notes.push(...(await applyInEditor(ctx.documents, label, steps, who)));
   try {
     const { createdDirs, hashes } = await commitDisk(ctx.root, ops);
     return { via, createdDirs, notes, hashes };
   } catch (err) {
     // The editor took the change (counting the ones it has not reported yet, as applied).
-    const undone = await revertNote(ctx.editor, steps, who);
+    const undone = await revertNote(ctx.documents, steps, who);
     // The message is extended in place so the error keeps its class (IncompleteRollback matters).
     if (err instanceof WorkspaceError) err.message += undone;
     throw err;

@@ -6,7 +6,7 @@
  * applied with a note. Only a revert that was sent and answered is ever called a revert.
  */
 import { stat } from "node:fs/promises";
-import type { ApplyEditOptions, ApplyEditResult, Editor, EditReport, FileChange } from "../editor/editor.js";
+import type { ApplyEditOptions, ApplyEditResult, DocumentHost, EditReport, FileChange } from "../editor/document-host.js";
 import { WorkspaceError } from "./errors.js";
 import type { Plan, PlannedChange } from "./plan.js";
 
@@ -40,8 +40,8 @@ async function goneFromDisk(path: string): Promise<boolean> {
 const reportOf = (result: ApplyEditResult, uri: string): EditReport => result.reports?.[uri] ?? "pending";
 
 /** The editor step for one change whose document is open, or undefined when it goes to disk. */
-export function editorStep(editor: Editor, change: PlannedChange, plan: Plan): EditorStep | undefined {
-  const doc = editor.openDocument(change.path.uri);
+export async function editorStep(editor: DocumentHost, change: PlannedChange, plan: Plan): Promise<EditorStep | undefined> {
+  const doc = await editor.readDocument(change.path.uri);
   if (!doc || change.before.source !== "buffer") return undefined;
   if (change.after !== null) {
     const newText = bufferText(doc.text, change.after);
@@ -85,15 +85,17 @@ type Revert = "nothing to revert" | "reverted" | "not reverted";
  * Sends the backward edits of `steps`, built against the editor's current text. Never throws
  * (the change is failing already); says what happened, so the error tells the truth.
  */
-async function revert(editor: Editor, steps: EditorStep[], options: ApplyEditOptions): Promise<Revert> {
-  const backward = steps
-    .flatMap((s) => s.backward)
-    .map((c): FileChange => {
-      if (c.kind !== "edit") return c;
-      const doc = editor.openDocument(c.uri);
-      return doc ? { ...c, version: doc.version, oldText: doc.text } : c;
-    })
-    .filter((c) => c.kind !== "edit" || c.oldText !== c.newText);
+async function revert(editor: DocumentHost, steps: EditorStep[], options: ApplyEditOptions): Promise<Revert> {
+  const current = await Promise.all(
+    steps
+      .flatMap((s) => s.backward)
+      .map(async (c): Promise<FileChange> => {
+        if (c.kind !== "edit") return c;
+        const doc = await editor.readDocument(c.uri);
+        return doc ? { ...c, version: doc.version, oldText: doc.text } : c;
+      }),
+  );
+  const backward = current.filter((c) => c.kind !== "edit" || c.oldText !== c.newText);
   if (!backward.length) return "nothing to revert";
   // Not the turn's signal: a cancel must not leave the revert half sent.
   const result = await editor.applyEdit("agent-lsp: undo a failed change", backward, { sessionId: options.sessionId }).catch(() => undefined);
@@ -103,7 +105,7 @@ async function revert(editor: Editor, steps: EditorStep[], options: ApplyEditOpt
 const names = (steps: EditorStep[]) => steps.map((s) => s.change.path.rel).join(", ");
 
 /** The end of a failure message about the buffers of `steps` (those that took the change). */
-export async function revertNote(editor: Editor, steps: EditorStep[], options: ApplyEditOptions): Promise<string> {
+export async function revertNote(editor: DocumentHost, steps: EditorStep[], options: ApplyEditOptions): Promise<string> {
   if (!steps.length) return "";
   const outcome = await revert(editor, steps, options);
   if (outcome === "nothing to revert") return "";
@@ -116,7 +118,7 @@ export async function revertNote(editor: Editor, steps: EditorStep[], options: A
  * Sends the editor's part as one applyEdit and checks each step. Returns notes for the model;
  * throws a WorkspaceError (EditOutcomeUnknown when the editor did not answer) on failure.
  */
-export async function applyInEditor(editor: Editor, label: string, steps: EditorStep[], options: ApplyEditOptions): Promise<string[]> {
+export async function applyInEditor(editor: DocumentHost, label: string, steps: EditorStep[], options: ApplyEditOptions): Promise<string[]> {
   if (!steps.length) return [];
   const result = await editor.applyEdit(label, steps.flatMap((s) => s.forward), options);
   const why = result.reason ? ` (${result.reason})` : "";

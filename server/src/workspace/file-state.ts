@@ -3,7 +3,7 @@
  * document, else the file on disk (with the mode bits and BOM a rewrite must keep), else nothing.
  */
 import { open, readFile, stat } from "node:fs/promises";
-import type { Editor } from "../editor/editor.js";
+import type { DocumentHost } from "../editor/document-host.js";
 import { decodeText, looksBinary } from "./encoding.js";
 import { describeFsError, errnoCode, WorkspaceError } from "./errors.js";
 import type { ResolvedPath } from "./paths.js";
@@ -49,8 +49,8 @@ export async function diskFacts(
 }
 
 /** Loads what is at `path` now: buffer first, then disk. */
-export async function loadFileState(editor: Editor, path: ResolvedPath): Promise<FileState> {
-  const doc = editor.openDocument(path.uri);
+export async function loadFileState(editor: DocumentHost, path: ResolvedPath): Promise<FileState> {
+  const doc = await editor.readDocument(path.uri);
   const facts = await diskFacts(path);
   if (doc) {
     const bom = doc.text.charCodeAt(0) === 0xfeff;

@@ -4,7 +4,7 @@
  * stale reads refused, and each file's final text worked out with its BOM and CRLF kept.
  * Nothing is changed here; every refusal happens before anything is written.
  */
-import type { Editor } from "../editor/editor.js";
+import type { DocumentHost } from "../editor/document-host.js";
 import type { ApplyOptions, ChangeSet, FileOp } from "./change-set.js";
 import { keepLineEndings } from "./encoding.js";
 import { WorkspaceError } from "./errors.js";
@@ -17,7 +17,7 @@ import type { ReadResult } from "./workspace.js";
 /** What planning needs from the Workspace. */
 export interface PlanContext {
   root: string;
-  editor: Editor;
+  documents: DocumentHost;
   stamps: ReadStamps;
   allowExternalWrites: boolean;
   resolve(input: string): Promise<ResolvedPath>;
@@ -75,15 +75,15 @@ export async function checkWritable(ctx: PlanContext, p: ResolvedPath, opts: App
  * text would silently undo the other change, so the change is refused instead.
  */
 async function currentState(ctx: PlanContext, p: ResolvedPath, base?: ReadResult): Promise<FileState> {
-  if (!base || base.path.abs !== p.abs) return loadFileState(ctx.editor, p);
-  const doc = ctx.editor.openDocument(p.uri);
+  if (!base || base.path.abs !== p.abs) return loadFileState(ctx.documents, p);
+  const doc = await ctx.documents.readDocument(p.uri);
   // An unknown version (an edit not reported back yet) proves nothing: compare the text below.
   if (base.source === "buffer" && doc && doc.version !== null && doc.version === base.version) return { ...base, exists: true };
   if (base.source === "disk" && !doc) {
     const facts = await diskFacts(p);
     if (facts && facts.mtimeMs === base.mtimeMs && facts.size === base.size) return { ...base, exists: true };
   }
-  const state = await loadFileState(ctx.editor, p);
+  const state = await loadFileState(ctx.documents, p);
   if (state.exists && state.text === base.text) return state;
   const where = state.source === "buffer" ? "in the editor" : "on disk";
   throw new WorkspaceError(

@@ -7,7 +7,7 @@
  * onto it, and anything else refuses the whole change set, before anything is written.
  */
 import { applyPatch } from "diff";
-import type { Editor } from "../editor/editor.js";
+import type { DocumentHost } from "../editor/document-host.js";
 import { hunksOf } from "./diff.js";
 import { WorkspaceError } from "./errors.js";
 import { loadFileState, type FileState } from "./file-state.js";
@@ -20,7 +20,7 @@ export interface Rebased {
 }
 
 /** Re-reads every file of `plan` and re-bases or refuses what changed since it was planned. */
-export async function rebaseOnCurrent(editor: Editor, plan: Plan): Promise<Rebased> {
+export async function rebaseOnCurrent(editor: DocumentHost, plan: Plan): Promise<Rebased> {
   const notes: string[] = [];
   const changes: PlannedChange[] = [];
   for (const change of plan.changes) {

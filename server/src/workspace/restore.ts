@@ -23,7 +23,7 @@ export interface RestoreResult {
 /** The planned change that takes one file back to its saved state, if it differs now. */
 async function planBack(core: WorkspaceCore, checkpoint: Checkpoint, file: CheckpointFile): Promise<PlannedChange | undefined> {
   const path = await core.resolve(file.abs);
-  const before = await loadFileState(core.editor, path);
+  const before = await loadFileState(core.documents, path);
   if (!file.existed) return before.exists ? { path, before, after: null } : undefined;
   const copy = await core.checkpoints.copyPath(checkpoint, file);
   if (!copy) return undefined;

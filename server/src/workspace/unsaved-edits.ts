@@ -5,7 +5,7 @@
  * them).
  */
 import { readFile } from "node:fs/promises";
-import type { Editor } from "../editor/editor.js";
+import type { DocumentHost } from "../editor/document-host.js";
 import { decodeText } from "./encoding.js";
 import type { ResolvedPath } from "./paths.js";
 
@@ -22,10 +22,10 @@ export class UnsavedEdits {
    * The recorded documents still open whose buffer is not what the disk has. The others are
    * forgotten: saved (or reverted), or closed, where the disk is all there is.
    */
-  async pending(editor: Editor): Promise<ResolvedPath[]> {
+  async pending(editor: DocumentHost): Promise<ResolvedPath[]> {
     const out: ResolvedPath[] = [];
     for (const [key, path] of this.paths) {
-      const doc = editor.openDocument(path.uri);
+      const doc = await editor.readDocument(path.uri);
       if (doc && !(await sameAsDisk(path, doc.text))) out.push(path);
       else this.paths.delete(key);
     }

@@ -5,7 +5,7 @@
  * the editor for open documents and written atomically for the rest (see apply.ts).
  */
 import { readFile, realpath } from "node:fs/promises";
-import type { Editor } from "../editor/editor.js";
+import type { DocumentHost } from "../editor/document-host.js";
 import { applyChangeSet, type WorkspaceCore } from "./apply.js";
 import type { ApplyOptions, ApplyResult, ChangeSet } from "./change-set.js";
 import { CheckpointStore, type Checkpoint } from "./checkpoints.js";
@@ -37,7 +37,7 @@ export interface WorkspaceOptions {
   allowExternalWrites?: boolean;
 }
 
-/** A project root and the editor that has its files open. */
+/** A project root and the document host that has its files open. */
 export class Workspace implements WorkspaceCore {
   private realRootPromise: Promise<string> | undefined;
   private recovery: Promise<unknown> | undefined;
@@ -54,7 +54,7 @@ export class Workspace implements WorkspaceCore {
    */
   constructor(
     readonly root: string,
-    readonly editor: Editor,
+    readonly documents: DocumentHost,
     options: WorkspaceOptions = {},
   ) {
     this.checkpoints = new CheckpointStore(root);
@@ -91,7 +91,7 @@ export class Workspace implements WorkspaceCore {
   /** Like {@link readText}, but undefined when nothing is at the path. */
   async readTextIfExists(input: string | ResolvedPath): Promise<ReadResult | undefined> {
     const resolved = typeof input === "string" ? await this.resolve(input) : input;
-    const state = await loadFileState(this.editor, resolved);
+    const state = await loadFileState(this.documents, resolved);
     if (!state.exists || state.source === "none") return undefined;
     const { exists: _exists, ...rest } = state;
     return { ...rest, source: state.source, path: resolved };
@@ -100,7 +100,7 @@ export class Workspace implements WorkspaceCore {
   /** The raw bytes on disk, or the open buffer's text encoded as UTF-8. */
   async readBytes(input: string | ResolvedPath): Promise<{ path: ResolvedPath; bytes: Buffer; source: "buffer" | "disk" }> {
     const resolved = typeof input === "string" ? await this.resolve(input) : input;
-    const doc = this.editor.openDocument(resolved.uri);
+    const doc = await this.documents.readDocument(resolved.uri);
     if (doc) return { path: resolved, bytes: Buffer.from(doc.text, "utf8"), source: "buffer" };
     try {
       return { path: resolved, bytes: await readFile(resolved.real), source: "disk" };
@@ -132,7 +132,7 @@ export class Workspace implements WorkspaceCore {
    * the disk has (the agent's changes a command would not see).
    */
   unsavedEdits(): Promise<ResolvedPath[]> {
-    return this.unsaved.pending(this.editor);
+    return this.unsaved.pending(this.documents);
   }
 
   /** Reverts the session's last change set; undefined when there is nothing to undo. */

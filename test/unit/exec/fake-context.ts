@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { ProgressHandle } from "../../../server/src/editor/editor.js";
+import type { ProgressHandle } from "../../../server/src/editor/session-ui.js";
 import { PROCESSES_SERVICE, ProcessManager } from "../../../server/src/exec/processes.js";
 import type { ToolContext } from "../../../server/src/tools/types.js";
 import type { GatedAction, GateDecision } from "../../../server/src/vocabulary/policy.js";

@@ -7,7 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_CONFIG, type Config, type SafetyMode } from "../../../server/src/config/schema.js";
-import type { Editor, PermissionAnswer, PermissionRequest, Question } from "../../../server/src/editor/editor.js";
+import type { Editor } from "../../../server/src/editor/editor.js";
+import type { PermissionAnswer, PermissionRequest, Question } from "../../../server/src/editor/session-ui.js";
 import type { CompletionRequest } from "../../../server/src/policy/classifier.js";
 import { PolicyGate } from "../../../server/src/policy/gate.js";
 import type { GateCall, GateSession, Trust } from "../../../server/src/policy/types.js";
@@ -51,11 +52,14 @@ export class PromptEditor implements Editor {
   showMessage(_type: string, message: string): void {
     this.messages.push(message);
   }
-  openDocument() {
+  async readDocument() {
     return undefined;
   }
-  openDocuments() {
+  async openDocuments() {
     return [];
+  }
+  onDidChange() {
+    return () => undefined;
   }
   async applyEdit() {
     return { applied: false, reason: "not in these tests" };

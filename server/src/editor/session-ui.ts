@@ -1,0 +1,59 @@
+/**
+ * The session UI: how the core asks the person at the other end (permission prompts, questions)
+ * and tells them things outside a session's stream (work-done progress, a short message). A
+ * session's own stream is the event stream (session-events.ts), which front ends render.
+ */
+import type { ToolCallFacts } from "../protocol/updates.js";
+
+/** The choices of a permission prompt. */
+export type PermissionOptionId = "allow_once" | "allow_always" | "reject";
+
+/** A gated action to ask the user about. */
+export interface PermissionRequest {
+  sessionId: string;
+  /** The call, with what it is about (kind, files, command) so each client renders it its own way. */
+  toolCall: { id: string; name: string; title: string; input: unknown } & ToolCallFacts;
+  /** One line: what will happen (tool, path or command, +N/-M lines). */
+  summary: string;
+  /**
+   * False when nothing of the action can be remembered (a sensitive location, a command run
+   * through a shell...): the prompt then offers no "don't ask again".
+   */
+  rememberable?: boolean;
+  /** Unified diff of a file change set. */
+  diff?: string;
+  /** Proposed final text per file, so a client can review (and trim) it hunk by hunk. */
+  files?: { uri: string; oldText: string; newText: string }[];
+}
+
+/** The user's answer. `accepted` replaces the proposal's final text per file. */
+export interface PermissionAnswer {
+  optionId: PermissionOptionId;
+  accepted?: { uri: string; text: string }[];
+  /** Set when the client could not answer (MethodNotFound, null, timeout, cancel). */
+  note?: string;
+}
+
+/** A question for the user. */
+export interface Question {
+  sessionId: string;
+  question: string;
+  choices?: string[];
+  allowFreeText?: boolean;
+}
+
+/** Work-done progress of a long operation. */
+export interface ProgressHandle {
+  report(message: string, percentage?: number): void;
+  done(message?: string): void;
+}
+
+/** How the core asks and tells the user. */
+export interface SessionUI {
+  requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
+  askUser(question: Question, signal: AbortSignal): Promise<string | undefined>;
+  /** Starts work-done progress, when the client shows it. */
+  progress(title: string): ProgressHandle;
+  /** A short message to the user (window/showMessage). */
+  showMessage(type: "error" | "warning" | "info", message: string): void;
+}
