@@ -23,7 +23,11 @@ export interface ToolRunnerDeps {
   outputBudget: number;
 }
 
-/** Runs every call; returns one result per call, in the same order. */
+/**
+ * Runs every call; returns one result per call, in the same order. Consecutive read-only calls
+ * (reads, searches, listings) run side by side once the gate has passed each of them, one after
+ * another so prompts never overlap; anything that may change something runs alone, in order.
+ */
 export async function runToolCalls(
   session: Session,
   calls: ToolCallBlock[],
@@ -33,21 +37,70 @@ export async function runToolCalls(
   answers: ReadonlyMap<string, ToolResult> = new Map(),
 ): Promise<ToolResultBlock[]> {
   const results: ToolResultBlock[] = [];
-  for (const call of calls) {
-    const preset = answers.get(call.id);
-    if (preset) {
-      announce(deps.events, session, call, call.native?.name ?? call.name);
-      finish(deps.events, session, call.id, preset);
-    }
-    const result = preset
-      ? preset
-      : signal.aborted
-        ? { isError: true, content: [{ type: "text" as const, text: "Cancelled: not run." }] }
-        : await runOne(session, call, deps, signal);
-    const content = [...result.content, ...editorNotices(deps.editor, session.id)];
-    results.push({ type: "tool_result", toolCallId: call.id, name: call.name, isError: result.isError, content });
+  for (let i = 0; i < calls.length; ) {
+    const group = readOnlyRun(calls, i, deps.registry, answers);
+    const runs: (() => Promise<ToolResult>)[] = [];
+    for (const call of group) runs.push(await prepare(session, call, deps, signal, answers.get(call.id)));
+    const outcomes = await Promise.all(runs.map((run) => run()));
+    group.forEach((call, k) => {
+      const result = outcomes[k]!;
+      const content = [...result.content, ...editorNotices(deps.editor, session.id)];
+      results.push({ type: "tool_result", toolCallId: call.id, name: call.name, isError: result.isError, content });
+    });
+    i += group.length;
   }
   return results;
+}
+
+/** The calls from `start` that may run together: a run of read-only calls, or the one call there. */
+function readOnlyRun(calls: ToolCallBlock[], start: number, registry: ToolRegistry, answers: ReadonlyMap<string, ToolResult>): ToolCallBlock[] {
+  const readOnly = (call: ToolCallBlock) => {
+    const capability = registry.find(call.name);
+    return !answers.has(call.id) && capability !== undefined && capability.policyClass === "read_only" && !capability.isMutating;
+  };
+  let end = start + 1;
+  if (readOnly(calls[start]!)) while (end < calls.length && readOnly(calls[end]!)) end++;
+  return calls.slice(start, end);
+}
+
+/**
+ * Announces a call and passes it through the gate; returns what runs it (or what answers it
+ * without running: a preset answer, a cancel, an unknown tool, the gate's refusal).
+ */
+async function prepare(
+  session: Session,
+  call: ToolCallBlock,
+  deps: ToolRunnerDeps,
+  signal: AbortSignal,
+  preset: ToolResult | undefined,
+): Promise<() => Promise<ToolResult>> {
+  const answered = (result: ToolResult) => async () => result;
+  if (preset) {
+    announce(deps.events, session, call, call.native?.name ?? call.name);
+    finish(deps.events, session, call.id, preset);
+    return answered(preset);
+  }
+  if (signal.aborted) return answered({ isError: true, content: [{ type: "text", text: "Cancelled: not run." }] });
+  const { events } = deps;
+  const capability = deps.registry.find(call.name);
+  const gateSession = toGateSession(session);
+  const offered = capability && deps.registry.list(deps.gate.filter(gateSession)).includes(capability);
+  if (!capability || !offered) {
+    const result = unknownTool(call.name, deps, gateSession);
+    announce(events, session, call, call.name, callFacts(undefined, call.input, session.root));
+    finish(events, session, call.id, result);
+    return answered(result);
+  }
+  const facts = callFacts(capability, call.input, session.root);
+  const gateCall: GateCall = { id: call.id, name: call.name, title: capability.title(call.input), input: call.input, facts };
+  announce(events, session, call, gateCall.title, facts);
+  const decision = await deps.gate.check(gateSession, gateCall, capability, signal);
+  if (!decision.allowed) {
+    const result: ToolResult = { isError: true, content: [{ type: "text", text: decision.reason }] };
+    finish(events, session, call.id, result);
+    return answered(result);
+  }
+  return () => execute(session, call, gateCall, capability, deps, signal);
 }
 
 /**
@@ -60,26 +113,16 @@ export function editorNotices(editor: Editor, sessionId: string): { type: "text"
   return notices.length ? [{ type: "text", text: notices.map((n) => `Note from the editor: ${n}`).join("\n") }] : [];
 }
 
-async function runOne(session: Session, call: ToolCallBlock, deps: ToolRunnerDeps, signal: AbortSignal): Promise<ToolResult> {
+/** Runs a call the gate allowed, and reports how it ended. */
+async function execute(
+  session: Session,
+  call: ToolCallBlock,
+  gateCall: GateCall,
+  capability: Capability,
+  deps: ToolRunnerDeps,
+  signal: AbortSignal,
+): Promise<ToolResult> {
   const { editor, events } = deps;
-  const capability = deps.registry.find(call.name);
-  const gateSession = toGateSession(session);
-  const offered = capability && deps.registry.list(deps.gate.filter(gateSession)).includes(capability);
-  if (!capability || !offered) {
-    const result = unknownTool(call.name, deps, gateSession);
-    announce(events, session, call, call.name, callFacts(undefined, call.input, session.root));
-    finish(events, session, call.id, result);
-    return result;
-  }
-  const facts = callFacts(capability, call.input, session.root);
-  const gateCall: GateCall = { id: call.id, name: call.name, title: capability.title(call.input), input: call.input, facts };
-  announce(events, session, call, gateCall.title, facts);
-  const decision = await deps.gate.check(gateSession, gateCall, capability, signal);
-  if (!decision.allowed) {
-    const result: ToolResult = { isError: true, content: [{ type: "text", text: decision.reason }] };
-    finish(events, session, call.id, result);
-    return result;
-  }
   events.emit(session.id, { kind: "tool_call_update", id: call.id, status: "running" });
   const result = await capability.execute(call.input, {
     workspace: session.workspace,
