@@ -1,0 +1,191 @@
+/**
+ * Runs the ERT specs of test/editors/emacs/ in real batch Emacs against the built server and
+ * the fake provider. The package is first byte-compiled into a temporary folder (a warning
+ * fails the run); each spec is then one `emacs --batch -Q` process in a throwaway project and
+ * HOME that loads the compiled package and runs one ERT test.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fakeProviderOptions } from "../helpers/agent-setup.js";
+import type { FakeProvider } from "../helpers/fake-provider/index.js";
+import { REPO, SERVER_BUNDLE, type SpecProject } from "./nvim-harness.js";
+
+const PACKAGE = path.join(REPO, "editors/emacs");
+const SPECS = path.join(REPO, "test/editors/emacs");
+
+/** An Emacs the suite runs on. */
+export interface EmacsEditor {
+  name: string;
+  bin: string;
+  available: boolean;
+  reason?: string;
+  version?: string;
+}
+
+/**
+ * The two Emacsen of the matrix: Debian bookworm's emacs-nox (28.2) and trixie's 30 unpacked by
+ * test/editors/install-emacs-trixie.sh. AGENT_LSP_EMACS_BOOKWORM / AGENT_LSP_EMACS_TRIXIE
+ * point elsewhere.
+ */
+export function findEmacsen(): EmacsEditor[] {
+  return [
+    probe("Emacs 28 (Debian bookworm)", process.env.AGENT_LSP_EMACS_BOOKWORM ?? "/usr/bin/emacs", /^GNU Emacs 28\./, "apt-get install -y emacs-nox"),
+    probe(
+      "Emacs 30 (Debian trixie)",
+      process.env.AGENT_LSP_EMACS_TRIXIE ?? path.join(REPO, ".cache/emacs-trixie/bin/emacs"),
+      /^GNU Emacs 30\./,
+      "sh test/editors/install-emacs-trixie.sh",
+    ),
+  ];
+}
+
+function probe(name: string, bin: string, version: RegExp, install: string): EmacsEditor {
+  if (!existsSync(bin)) return { name, bin, available: false, reason: `${bin} is missing (install: ${install})` };
+  const res = spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 20_000, env: cleanEnv() });
+  const first = (res.stdout ?? "").split("\n")[0] ?? "";
+  if (res.status !== 0) return { name, bin, available: false, reason: `${bin} --version failed: ${res.stderr || res.error?.message}` };
+  if (!version.test(first)) return { name, bin, available: false, reason: `${bin} is ${first}, not the version this slot tests` };
+  return { name, bin, available: true, version: first };
+}
+
+/** The environment without provider keys or the user's Emacs settings. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (/_API_KEY$|^EMACS|^XDG_|^INSIDE_EMACS$/.test(k)) continue;
+    env[k] = v;
+  }
+  return env;
+}
+
+/** What an Emacs run printed and how it ended. */
+export interface EmacsResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/** Runs `emacs --batch -Q ARGS` in `cwd`; resolves when it exits (or is killed). */
+export function runEmacs(editor: EmacsEditor, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<EmacsResult> {
+  const child = spawn(editor.bin, ["--batch", "-Q", ...args], {
+    cwd: options.cwd,
+    env: { ...cleanEnv(), ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true, // its own process group, so a hung run is killed with the servers it started
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  return new Promise((resolve) => {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+    }, options.timeoutMs ?? 60_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      // A server the run left behind (a failed spec) goes with it.
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        /* already gone */
+      }
+      resolve({ code, stdout, stderr, timedOut });
+    });
+  });
+}
+
+/** Lisp that turns native compilation off (no background compiles of the package in tests). */
+const NO_NATIVE = "(setq native-comp-deferred-compilation nil native-comp-jit-compilation nil)";
+
+/**
+ * Byte-compiles the package into a new folder with warnings as errors. Returns the folder and
+ * what Emacs printed; `ok` is false when anything failed or warned.
+ */
+export async function compilePackage(editor: EmacsEditor): Promise<{ dir: string; ok: boolean; output: string }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "agent-lsp-elc-"));
+  for (const f of readdirSync(PACKAGE).filter((f) => f.endsWith(".el"))) copyFileSync(path.join(PACKAGE, f), path.join(dir, f));
+  const lisp = `(progn ${NO_NATIVE}
+    (setq byte-compile-error-on-warn t)
+    (let ((failed nil))
+      (dolist (f (directory-files ${JSON.stringify(dir)} t "\\\\.el\\\\'"))
+        (unless (byte-compile-file f) (setq failed t)))
+      (kill-emacs (if failed 1 0))))`;
+  const res = await runEmacs(editor, ["-L", dir, "--eval", lisp], { cwd: dir, env: { HOME: dir }, timeoutMs: 120_000 });
+  const output = res.stdout + res.stderr;
+  const ok = res.code === 0 && !/Warning|Error/.test(output.replace(/^.*Wrote .*$/gm, ""));
+  return { dir, ok, output };
+}
+
+/** Runs checkdoc on every file of the package; resolves with what it reported. */
+export async function checkdoc(editor: EmacsEditor): Promise<string> {
+  const lisp = `(progn (require 'checkdoc) (setq checkdoc-spellcheck-documentation-flag nil)
+    (dolist (f (directory-files ${JSON.stringify(PACKAGE)} t "\\\\.el\\\\'")) (checkdoc-file f)))`;
+  const res = await runEmacs(editor, ["-L", PACKAGE, "--eval", lisp], { cwd: PACKAGE, env: { HOME: os.tmpdir() } });
+  return (res.stdout + res.stderr).trim();
+}
+
+/** Options of one spec run. */
+export interface EmacsSpecOptions {
+  project: SpecProject;
+  fake: FakeProvider;
+  /** The folder holding the compiled package. */
+  compiled: string;
+  /** Safety mode of the server's config (full_access unless said). */
+  safety?: string;
+  data?: unknown;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/** Runs the ERT test `test` of `test/editors/emacs/<spec>` in `editor`. */
+export function runSpec(editor: EmacsEditor, spec: string, test: string, options: EmacsSpecOptions): Promise<EmacsResult> {
+  const { project, fake } = options;
+  const optionsFile = path.join(project.home, "init-options.json");
+  writeFileSync(optionsFile, JSON.stringify(fakeProviderOptions(fake, { safety: options.safety ?? "full_access" })));
+  const env: NodeJS.ProcessEnv = {
+    HOME: project.home,
+    // For `agent-lsp doctor` (it reads no initializationOptions): the fake accepts any key.
+    ANTHROPIC_API_KEY: "sk-ant-test-key-0000",
+    AGENT_LSP_TEST_OPTIONS: optionsFile,
+    AGENT_LSP_TEST_SERVER: SERVER_BUNDLE,
+    AGENT_LSP_TEST_REPO: REPO,
+    AGENT_LSP_TEST_DATA: JSON.stringify(options.data ?? {}),
+    ...options.env,
+  };
+  const args = [
+    "--eval",
+    NO_NATIVE,
+    "-L",
+    options.compiled,
+    "-L",
+    SPECS,
+    "-l",
+    "agent-lsp-test",
+    "-l",
+    path.join(SPECS, spec),
+    "--eval",
+    `(ert-run-tests-batch-and-exit '(member ${test}))`,
+  ];
+  return runEmacs(editor, args, { cwd: project.root, env, timeoutMs: options.timeoutMs ?? 90_000 });
+}
+
+/** Throws with everything Emacs printed unless the ERT test passed. */
+export function expectPassed(result: EmacsResult, what: string): void {
+  if (result.code === 0 && /Ran 1 tests?, 1 results? as expected/.test(result.stdout + result.stderr)) return;
+  const why = result.timedOut ? "timed out" : `exited ${result.code}`;
+  throw new Error(`${what} ${why}\n--- stderr ---\n${result.stderr}\n--- stdout ---\n${result.stdout}`);
+}
+
+/** Removes a compiled package folder. */
+export function removeCompiled(dir: string | undefined): void {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}
