@@ -64,8 +64,8 @@
          ;; Positions refer to the text before any edit: apply from the end backwards (the
          ;; stable sort of the reversed list keeps insertions at one place in their order).
          (edits (sort (nreverse edits) (lambda (a b) (> (car a) (car b)))))
-         (group (prepare-change-group)))
-    (undo-boundary)
+         ;; The boundary first: the group must not swallow the user's last change.
+         (group (progn (undo-boundary) (prepare-change-group))))
     (activate-change-group group)
     (unwind-protect
         (save-excursion

@@ -65,6 +65,44 @@ there is none."
       (close-hunk))
     (mapcar (lambda (f) (cons (car f) (nreverse (cdr f)))) files)))
 
+(defun agent-lsp-hunks-split (hunk)
+  "Split HUNK into one hunk per run of changed lines.
+A diff's hunk joins changes that are a few lines apart; the review
+offers each change on its own.  Up to 3 context lines go to :before
+and :after, shown but not applied."
+  (let ((old-line (if (= (plist-get hunk :old-count) 0)
+                      (1+ (plist-get hunk :old-start))
+                    (plist-get hunk :old-start)))
+        (context nil) (groups nil)
+        ;; The run being collected: its first old line, removed count, lines (reversed).
+        (first nil) (removed 0) (run nil))
+    (cl-flet ((close-run ()
+                (when run
+                  (push (list :old-start (if (> removed 0) first (1- first))
+                              :old-count removed
+                              :lines (nreverse run)
+                              :before context
+                              :after nil)
+                        groups)
+                  (setq run nil removed 0 context nil))))
+      (dolist (line (plist-get hunk :lines))
+        (if (eq (car line) ?\s)
+            (progn
+              (close-run)
+              (let ((prev (car groups)))
+                (when (and prev (< (length (plist-get prev :after)) 3)
+                           (< (length context) 3) (= (length context) (length (plist-get prev :after))))
+                  (plist-put prev :after (append (plist-get prev :after) (list (cdr line))))))
+              (setq context (last (append context (list (cdr line))) 3))
+              (cl-incf old-line))
+          (unless run (setq first old-line))
+          (push line run)
+          (when (eq (car line) ?-)
+            (cl-incf removed)
+            (cl-incf old-line))))
+      (close-run))
+    (nreverse groups)))
+
 (defun agent-lsp-hunks-apply (old hunks taken)
   "The text OLD becomes when the HUNKS marked in TAKEN are applied.
 TAKEN is a list of booleans, one per hunk."
@@ -93,10 +131,12 @@ TAKEN is a list of booleans, one per hunk."
                                (mapcar (lambda (l) (cons ?+ l)) (agent-lsp-hunks-split-lines new)))))))
 
 (defun agent-lsp-hunks-for (old new hunks)
-  "HUNKS when they turn OLD into NEW exactly, else one hunk for the whole file."
-  (if (and hunks (equal (agent-lsp-hunks-apply old hunks (make-list (length hunks) t)) new))
-      hunks
-    (agent-lsp-hunks-whole old new)))
+  "The changes of HUNKS one by one when they turn OLD into NEW exactly.
+Otherwise one hunk for the whole file."
+  (let ((changes (apply #'append (mapcar #'agent-lsp-hunks-split hunks))))
+    (if (and changes (equal (agent-lsp-hunks-apply old changes (make-list (length changes) t)) new))
+        changes
+      (agent-lsp-hunks-whole old new))))
 
 (provide 'agent-lsp-hunks)
 ;;; agent-lsp-hunks.el ends here

@@ -74,6 +74,98 @@ function emacsCases(editor: EmacsEditor): void {
     expect(fake.requests).toHaveLength(3);
     expect(fake.violations).toEqual([]);
   });
+
+  it("edit: an edit of an unsaved buffer lands in it, not on disk; undo takes it back", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "alpha\nbeta\ngamma\n" });
+    fake.enqueue(
+      { toolCalls: [{ name: "edit_file", input: { path: "notes.txt", target_content: "beta", replacement_content: "BETA from the agent" } }] },
+      { text: "Edited." },
+      { toolCalls: [{ name: "read_file", input: { path: "notes.txt" } }] },
+      { text: "Read." },
+    );
+    await spec("edit-test.el", "agent-lsp-edit-unsaved-buffer", { fake, project });
+    // The edit was confirmed (no error), and the agent then read the undone, unsaved text.
+    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).not.toContain('"is_error":true');
+    const read = JSON.stringify(fake.requests[3]!.body.messages.at(-1));
+    expect(read).toContain("delta");
+    expect(read).not.toContain("BETA");
+    expect(readFileSync(project.file("notes.txt"), "utf8")).toBe("alpha\nbeta\ngamma\n");
+    expect(fake.violations).toEqual([]);
+  });
+
+  it("edit: an edit for a stale version is refused and changes nothing", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "alpha\nbeta\ngamma\n" });
+    fake.enqueue(
+      { toolCalls: [{ name: "edit_file", input: { path: "notes.txt", target_content: "beta", replacement_content: "BETA" } }] },
+      { text: "Could not." },
+    );
+    await spec("edit-test.el", "agent-lsp-edit-stale-version", { fake, project });
+    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toMatch(/stale/);
+    expect(readFileSync(project.file("notes.txt"), "utf8")).toBe("alpha\nbeta\ngamma\n");
+  });
+
+  it("review: one hunk of two is taken and written exactly; a rejected proposal changes nothing", { timeout: TIMEOUT }, async () => {
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
+    const { fake, project } = await setup({ "app.txt": `${lines.join("\n")}\n` });
+    const proposal = lines.map((l, i) => (i === 1 || i === 8 ? `${l} changed` : l));
+    fake.enqueue(
+      { toolCalls: [{ name: "read_file", input: { path: "app.txt" } }] },
+      { toolCalls: [{ name: "write_file", input: { path: "app.txt", content: `${proposal.join("\n")}\n` } }] },
+      { text: "Changed what you accepted." },
+      { toolCalls: [{ name: "edit_file", input: { path: "app.txt", target_content: "line 5", replacement_content: "line five" } }] },
+      { text: "Understood." },
+    );
+    await spec("review-test.el", "agent-lsp-review-partial-then-reject", { fake, project, safety: "ask" });
+    expect(JSON.stringify(fake.requests[4]!.body.messages.at(-1))).toMatch(/reject|declin|denied|refus/i);
+    // The file is open in Emacs: the disk never changed.
+    expect(readFileSync(project.file("app.txt"), "utf8")).toBe(`${lines.join("\n")}\n`);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it("review: a two-file change is reviewed file after file; accept all takes the rest; killing the review rejects", { timeout: TIMEOUT }, async () => {
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
+    const { fake, project } = await setup({ "a.txt": `${lines.join("\n")}\n`, "b.txt": "alpha\nbeta\ngamma\n" });
+    const patch = ["*** Begin Patch", "*** Update File: a.txt", "@@", " line 1", "-line 2", "+line 2 changed", " line 3", "@@", " line 8", "-line 9", "+line 9 changed", " line 10",
+      "*** Update File: b.txt", "@@", " alpha", "-beta", "+BETA", " gamma", "*** End Patch"].join("\n");
+    fake.enqueue(
+      { toolCalls: [{ name: "apply_patch", input: { patch } }] },
+      { text: "Patched." },
+      { toolCalls: [{ name: "edit_file", input: { path: "a.txt", target_content: "line 5", replacement_content: "line five" } }] },
+      { text: "Left alone." },
+    );
+    await spec("review-test.el", "agent-lsp-review-files-accept-all", { fake, project, safety: "ask" });
+    // b.txt is not open in Emacs: the server wrote the accepted text to disk.
+    expect(readFileSync(project.file("b.txt"), "utf8")).toBe("alpha\nBETA\ngamma\n");
+    expect(readFileSync(project.file("a.txt"), "utf8")).toBe(`${lines.join("\n")}\n`);
+    expect(JSON.stringify(fake.requests[3]!.body.messages.at(-1))).toMatch(/reject|declin|denied|refus/i);
+  });
+
+  it("permission: a command is asked with its folder; y runs it, n declines it", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    const run = (command: string) => ({ toolCalls: [{ name: "execute_command", input: { command } }] });
+    fake.enqueue(run("echo from-the-agent"), { text: "Ran it." }, run("printf other"), { text: "Not run." });
+    await spec("permission-test.el", "agent-lsp-permission-each-way", { fake, project, safety: "ask" });
+    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain("from-the-agent");
+    expect(JSON.stringify(fake.requests[3]!.body.messages.at(-1))).toMatch(/declined|not done/i);
+  });
+
+  it("permission: C-g on a prompt answers No at once, and the next prompt works", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    const run = (command: string) => ({ toolCalls: [{ name: "execute_command", input: { command } }] });
+    fake.enqueue(run("echo first"), { text: "Declined." }, run("echo second-run"), { text: "Ran it." });
+    await spec("permission-test.el", "agent-lsp-permission-quit", { fake, project, safety: "ask" });
+    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toMatch(/declined|not done/i);
+    expect(JSON.stringify(fake.requests[3]!.body.messages.at(-1))).toContain("second-run");
+  });
+
+  it("ask user: choices and free text through completing-read reach the model", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    const ask = (input: object) => ({ toolCalls: [{ name: "ask_user_question", input }] });
+    fake.enqueue(ask({ question: "Which colour?", choices: ["Red", "Blue"] }), ask({ question: "What is your name?" }), { text: "Thanks for both answers." });
+    await spec("permission-test.el", "agent-lsp-ask-user", { fake, project });
+    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain("Blue");
+    expect(JSON.stringify(fake.requests[2]!.body.messages.at(-1))).toContain("a free answer");
+  });
 }
 
 for (const editor of findEmacsen()) {

@@ -54,7 +54,12 @@
     (while (and (not (setq value (ignore-errors (funcall predicate))))
                 (< (float-time) deadline))
       (accept-process-output nil 0.02))
-    (or value (ert-fail (format "timed out waiting for %s" what)))))
+    (or value (ert-fail (format "timed out waiting for %s\n--- chat ---\n%s\n--- events ---\n%s"
+                                what
+                                (let ((chat (gethash agent-lsp-test-root agent-lsp--chats)))
+                                  (if (buffer-live-p chat) (with-current-buffer chat (buffer-substring-no-properties (point-min) (point-max))) ""))
+                                (let ((ev (get-buffer "*agent-lsp events*")))
+                                  (if ev (with-current-buffer ev (buffer-substring-no-properties (point-min) (point-max))) "")))))))
 
 (defun agent-lsp-test-pause (seconds)
   "Process events for SECONDS."
