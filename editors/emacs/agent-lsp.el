@@ -7,7 +7,6 @@
 ;; Version: 0.1.0
 ;; Package-Requires: ((emacs "28.1"))
 ;; Keywords: tools, convenience, processes
-;; URL: https://github.com/agent-lsp/agent-lsp
 
 ;;; Commentary:
 
