@@ -131,8 +131,8 @@ TAKEN is a list of booleans, one per hunk."
                                (mapcar (lambda (l) (cons ?+ l)) (agent-lsp-hunks-split-lines new)))))))
 
 (defun agent-lsp-hunks-for (old new hunks)
-  "The changes of HUNKS one by one when they turn OLD into NEW exactly.
-Otherwise one hunk for the whole file."
+  "Return HUNKS cut into single edits if they rebuild NEW from OLD.
+Else return one hunk for the whole file."
   (let ((changes (apply #'append (mapcar #'agent-lsp-hunks-split hunks))))
     (if (and changes (equal (agent-lsp-hunks-apply old changes (make-list (length changes) t)) new))
         changes

@@ -34,13 +34,13 @@
                                (append (plist-get params :options) nil)))))
     (or ids '("allow_once" "allow_always" "reject"))))
 
-(defun agent-lsp--permission-prompt (conn params)
-  "The question to ask for the permission request PARAMS on CONN."
+(defun agent-lsp--permission-prompt (root params)
+  "The question to ask for the permission request PARAMS in the project ROOT."
   (let* ((call (plist-get params :toolCall))
          (input (plist-get call :input))
          (command (and (listp input) (plist-get input :command))))
     (if (stringp command)
-        (let ((folder (expand-file-name (or (plist-get input :cwd) ".") (agent-lsp--root conn))))
+        (let ((folder (expand-file-name (or (plist-get input :cwd) ".") root)))
           (format "agent-lsp wants to run `%s' in %s.  Allow? "
                   command (abbreviate-file-name (directory-file-name folder))))
       (format "agent-lsp wants to: %s.  Allow? "
@@ -48,12 +48,13 @@
                "\n" " " (or (plist-get params :summary) (plist-get call :title)
                             (plist-get call :name) "run a tool"))))))
 
-(defun agent-lsp-ask-permission (conn params)
-  "Ask the permission request PARAMS of CONN; return the chosen option id."
+(defun agent-lsp-ask-permission (root params)
+  "Ask the permission request PARAMS in the project ROOT.
+Return the id of the option chosen."
   (let* ((ids (agent-lsp--offered-options params))
          (choices (cl-loop for (id key name desc) in agent-lsp--option-keys
                            when (member id ids) collect (list key name desc)))
-         (key (car (read-multiple-choice (agent-lsp--permission-prompt conn params) choices))))
+         (key (car (read-multiple-choice (agent-lsp--permission-prompt root params) choices))))
     (car (cl-find key agent-lsp--option-keys :key #'cadr))))
 
 (defun agent-lsp--handle-permission (conn params)
@@ -64,7 +65,7 @@
            (lambda (reply)
              (if (and (> (length (plist-get params :files)) 0) (fboundp 'agent-lsp-review-start))
                  (agent-lsp-review-start conn params reply pending)
-               (funcall reply (list :optionId (agent-lsp-ask-permission conn params)))))
+               (funcall reply (list :optionId (agent-lsp-ask-permission (agent-lsp--root conn) params)))))
            (list :optionId "reject")))
     pending))
 

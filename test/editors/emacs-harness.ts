@@ -103,8 +103,13 @@ export function runEmacs(editor: EmacsEditor, args: string[], options: { cwd: st
   });
 }
 
-/** Lisp that turns native compilation off (no background compiles of the package in tests). */
-const NO_NATIVE = "(setq native-comp-deferred-compilation nil native-comp-jit-compilation nil)";
+/**
+ * Lisp that turns native compilation off: no background compiles of the package, and no
+ * trampolines compiled for advised primitives (the specs advise `message', `read-event' ...),
+ * which would start a compiler subprocess.
+ */
+const NO_NATIVE =
+  "(setq native-comp-deferred-compilation nil native-comp-jit-compilation nil native-comp-enable-subr-trampolines nil comp-enable-subr-trampolines nil)";
 
 /**
  * Byte-compiles the package into a new folder with warnings as errors. Returns the folder and

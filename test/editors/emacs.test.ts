@@ -52,7 +52,14 @@ function emacsCases(editor: EmacsEditor): void {
 
   const spec = async (file: string, test: string, options: Omit<EmacsSpecOptions, "compiled">) => {
     if (!compiled) throw new Error(`the package did not byte-compile cleanly:\n${compileOutput}`);
-    expectPassed(await runSpec(editor, file, test, { ...options, compiled }), `${file} ${test}`);
+    const res = await runSpec(editor, file, test, { ...options, compiled });
+    expectPassed(res, `${file} ${test}`);
+    return res;
+  };
+  /** Runs a spec and returns the lines it reported with `message` (benchmarks). */
+  const runSpecLogged = async (file: string, test: string, options: Omit<EmacsSpecOptions, "compiled">) => {
+    const res = await spec(file, test, options);
+    return res.stderr.split("\n").filter((l) => /^(benchmark|typing):/.test(l)).join("; ");
   };
 
   it("byte-compiles without a warning and checkdoc finds nothing", { timeout: TIMEOUT }, async () => {
@@ -165,6 +172,116 @@ function emacsCases(editor: EmacsEditor): void {
     await spec("permission-test.el", "agent-lsp-ask-user", { fake, project });
     expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain("Blue");
     expect(JSON.stringify(fake.requests[2]!.body.messages.at(-1))).toContain("a free answer");
+  });
+
+  it("cancel: C-c C-k stops a streaming turn, and the chat goes on", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    fake.enqueue({ text: "partial answer", hang: true }, { text: "next answer" });
+    await spec("session-test.el", "agent-lsp-cancel-stream", { fake, project });
+    expect(fake.requests).toHaveLength(2);
+    expect(lastUserText(fake, 1)).toContain("Again");
+  });
+
+  it("sessions: a saved session is loaded, replayed into the chat, and goes on", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    fake.enqueue({ text: "Answer one." }, { text: "Answer two." });
+    await spec("session-test.el", "agent-lsp-sessions-save", { fake, project });
+    await spec("session-test.el", "agent-lsp-sessions-load", { fake, project });
+    expect(fake.requests[1]!.body.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user"]);
+  });
+
+  it("restart: a killed server is reported; the next command starts one and the conversation goes on", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    fake.enqueue({ text: "Answer one." }, { text: "Answer two." });
+    await spec("session-test.el", "agent-lsp-server-killed", { fake, project });
+    // The new server loaded the session: the second request carries the first turn.
+    expect(fake.requests[1]!.body.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(lastUserText(fake, 1)).toContain("After the crash");
+  });
+
+  it("bad input: no server binary, one clear message; the next command works", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    fake.enqueue({ text: "Works now." });
+    await spec("bad-input-test.el", "agent-lsp-bad-no-binary", { fake, project });
+    expect(readFileSync(project.file("notes.txt"), "utf8")).toBe("x\n");
+  });
+
+  it("bad input: a server that crashes shows its exit code and error; the next command works", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    fake.enqueue({ text: "Works now." });
+    await spec("bad-input-test.el", "agent-lsp-bad-crashing-server", { fake, project });
+  });
+
+  it("bad input: a provider error is shown in the chat and the echo area", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    fake.enqueue({ error: { status: 401, message: "invalid x-api-key", type: "authentication_error" } }, { text: "Works now." });
+    await spec("bad-input-test.el", "agent-lsp-bad-provider-error", { fake, project });
+  });
+
+  it("bad input: a malformed message stops the server with one message; a new one starts", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    fake.enqueue({ text: "Works now." });
+    await spec("bad-input-test.el", "agent-lsp-bad-malformed-message", { fake, project });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it("units: hunks, UTF-16 positions, frames, offered options, saving buffers", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "a.txt": "a\n", "b.txt": "b\n" });
+    for (const test of ["agent-lsp-unit-hunks", "agent-lsp-unit-positions", "agent-lsp-unit-frames", "agent-lsp-unit-options", "agent-lsp-unit-save-documents"]) {
+      await spec("units-test.el", test, { fake, project });
+    }
+  });
+
+  it("typing: keys are handled without delay during a 20-second turn, and the server sees them", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "typed.txt": "" });
+    const words = Array.from({ length: 100 }, (_, i) => `slow ${i} `).join("");
+    fake.enqueue(
+      { text: `${words}done slowly.`, chunkSize: 8, chunkDelayMs: 200 },
+      { toolCalls: [{ name: "read_file", input: { path: "typed.txt" } }] },
+      { text: "Read it." },
+    );
+    const res = await runSpecLogged("typing-test.el", "agent-lsp-typing-during-turn", { fake, project, timeoutMs: 110_000 });
+    console.log(`${editor.name}: ${res}`);
+    expect(JSON.stringify(fake.requests[2]!.body.messages.at(-1))).toMatch(/k{300,}/);
+  });
+
+  it("benchmark: a 2,000-line answer streams with under 20 ms of handler time per second", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    const lines = 2000;
+    const text = Array.from({ length: lines }, (_, i) => `line ${i + 1} of the answer, with some words after it`).join("\n");
+    fake.enqueue({ text, chunkSize: 120, chunkDelayMs: 3 });
+    const res = await runSpecLogged("typing-test.el", "agent-lsp-stream-benchmark", { fake, project, data: { lines } });
+    console.log(`${editor.name}: ${res}`);
+  });
+
+  it("eglot: agent-lsp and the user's own server manage one buffer; fix an eglot diagnostic", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "main.txt": "alpha\nTODO fix me\n" });
+    fake.enqueue(
+      { toolCalls: [{ name: "edit_file", input: { path: "main.txt", target_content: "TODO fix me", replacement_content: "DONE: fixed" } }] },
+      { text: "Fixed the TODO." },
+      { toolCalls: [{ name: "read_file", input: { path: "main.txt" } }] },
+      { text: "Read it." },
+    );
+    await spec("eglot-test.el", "agent-lsp-beside-eglot", { fake, project });
+    expect(lastUserText(fake, 0)).toContain("a TODO is left here");
+    expect(JSON.stringify(fake.requests[3]!.body.messages.at(-1))).toContain("TODO typed by the user");
+    expect(readFileSync(project.file("main.txt"), "utf8")).toBe("alpha\nTODO fix me\n");
+  });
+
+  it("ask: the region goes as context; set-mode, /undo and an explain action work", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "code.txt": "local function f(a, b)\n  local x = b\n  return x\nend\n" });
+    fake.enqueue(
+      { text: "It returns b." },
+      { toolCalls: [{ name: "edit_file", input: { path: "code.txt", target_content: "local x = b", replacement_content: "local y = b" } }] },
+      { text: "Renamed." },
+      { text: "It adds nothing." },
+    );
+    await spec("ask-test.el", "agent-lsp-ask-region", { fake, project });
+    const sent = lastUserText(fake, 0);
+    expect(sent).toContain("What does this do?");
+    expect(sent).toContain("File: code.txt");
+    expect(sent).toContain("Range: lines 2-3");
+    expect(lastUserText(fake, 3)).toContain("Explain what the selected code in code.txt does");
   });
 }
 

@@ -1,0 +1,85 @@
+;;; units-test.el --- The package's pure parts, without a server  -*- lexical-binding: t; -*-
+
+;;; Code:
+
+(require 'agent-lsp-test)
+
+(ert-deftest agent-lsp-unit-hunks ()
+  "Hunks split per change; taking some applies exactly those; a bad diff is one hunk."
+  (let* ((old "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10")
+         (new "l1\nl2 changed\nl3\nl4\nl5\nl6\nl7\nl8\nl9 changed\nl10\nl11\n")
+         (diff (concat "--- a/x.txt\n+++ b/x.txt\n@@ -1,10 +1,11 @@\n l1\n-l2\n+l2 changed\n"
+                       " l3\n l4\n l5\n l6\n l7\n l8\n-l9\n+l9 changed\n-l10\n"
+                       "\\ No newline at end of file\n+l10\n+l11\n"))
+         (hunks (agent-lsp-hunks-for old new (cdr (assoc "x.txt" (agent-lsp-hunks-parse diff))))))
+    (should (= (length hunks) 2))
+    (should (equal (agent-lsp-hunks-apply old hunks '(t nil))
+                   "l1\nl2 changed\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10"))
+    (should (equal (agent-lsp-hunks-apply old hunks '(nil t))
+                   "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9 changed\nl10\nl11\n"))
+    (should (equal (agent-lsp-hunks-apply old hunks '(nil nil)) old))
+    ;; A diff that does not rebuild the proposal is not trusted: one hunk, all or nothing.
+    (let ((whole (agent-lsp-hunks-for old "something else\n" hunks)))
+      (should (= (length whole) 1))
+      (should (equal (agent-lsp-hunks-apply old whole '(t)) "something else\n")))
+    ;; A new file.
+    (let ((h (agent-lsp-hunks-for "" "a\nb\n" (cdr (assoc "n.txt" (agent-lsp-hunks-parse
+                                                                   "--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n"))))))
+      (should (equal (agent-lsp-hunks-apply "" h '(t)) "a\nb\n")))))
+
+(ert-deftest agent-lsp-unit-positions ()
+  "LSP positions count UTF-16 code units."
+  (with-temp-buffer
+    (insert "a😀b\nsecond")
+    (should (equal (agent-lsp--position 4) '(:line 0 :character 4)))
+    (should (equal (agent-lsp--point '(:line 0 :character 3)) 3))
+    (should (equal (agent-lsp--point '(:line 1 :character 3)) 8))
+    (should (equal (agent-lsp--point '(:line 9 :character 0)) (point-max)))))
+
+(ert-deftest agent-lsp-unit-frames ()
+  "Frames in pieces pass through whole; bytes that are not a frame are malformed."
+  (let ((passed nil) (bad nil)
+        (frame (lambda (json) (format "Content-Length: %d\r\n\r\n%s" (string-bytes json) json))))
+    (cl-letf (((symbol-function 'agent-lsp--malformed) (lambda (_conn why) (setq bad why))))
+      (let* ((proc (make-pipe-process :name "frames-test" :noquery t))
+             (filter (lambda (_proc s) (push s passed))))
+        (process-put proc 'jsonrpc-connection 'a-connection)
+        (cl-letf (((symbol-function 'agent-lsp--frames) (lambda (_) (get-buffer-create " frames")))
+                  ((symbol-function 'jsonrpc-name) (lambda (_) "frames-test")))
+          (let ((text (concat (funcall frame "{\"a\":\"é\"}") (funcall frame "{\"b\":1}"))))
+            (agent-lsp--guard-filter filter proc (substring text 0 10))
+            (should-not passed)
+            (agent-lsp--guard-filter filter proc (substring text 10 27))
+            (agent-lsp--guard-filter filter proc (substring text 27))
+            (should (equal (apply #'concat (reverse passed)) text))
+            (should-not bad)
+            (agent-lsp--guard-filter filter proc (funcall frame "{oops"))
+            (should (string-search "oops" bad))))
+        (delete-process proc)))))
+
+(ert-deftest agent-lsp-unit-options ()
+  "Only the options the server sent are offered."
+  (let ((params '(:toolCall (:name "execute_command" :input (:command "ls"))
+                  :options [(:optionId "allow_once") (:optionId "reject")]))
+        (offered nil))
+    (cl-letf (((symbol-function 'read-multiple-choice)
+               (lambda (_prompt choices &rest _) (setq offered (mapcar #'car choices)) (car choices))))
+      (should (equal (agent-lsp-ask-permission "/tmp/" params) "allow_once"))
+      (should (equal offered '(?y ?n))))))
+
+(ert-deftest agent-lsp-unit-save-documents ()
+  "agent/saveDocuments saves exactly the buffers named."
+  (let* ((a (agent-lsp-test-visit "a.txt")) (b (agent-lsp-test-visit "b.txt")) (answer nil))
+    (with-current-buffer a (insert "changed "))
+    (with-current-buffer b (insert "changed too "))
+    (funcall (agent-lsp--pending-start
+              (agent-lsp--handle-save-documents
+               nil (list :uris (vector (agent-lsp--path-to-uri (agent-lsp-test-file "a.txt"))))))
+             (lambda (result) (setq answer result)))
+    (should (equal (append (plist-get answer :saved) nil)
+                   (list (agent-lsp--path-to-uri (agent-lsp-test-file "a.txt")))))
+    (should (equal (agent-lsp-test-disk "a.txt") "changed a\n"))
+    (should (equal (agent-lsp-test-disk "b.txt") "b\n"))
+    (should (buffer-modified-p b))))
+
+;;; units-test.el ends here
