@@ -299,6 +299,7 @@ A TEXT starting with \"/\" (and no CONTEXT) runs a slash command."
     (cond ((string-empty-p text) (message "agent-lsp: type your prompt under the prompt line first"))
           (agent-lsp--busy (message "agent-lsp: the agent is still answering; cancel with C-c C-k"))
           (t (let ((inhibit-read-only t)) (delete-region (agent-lsp--input-start) (point-max)))
+             (set-buffer-modified-p nil)
              (agent-lsp-chat-prompt agent-lsp--chat-root text)))))
 
 (defun agent-lsp-chat-toggle ()

@@ -41,8 +41,8 @@
          (command (and (listp input) (plist-get input :command))))
     (if (stringp command)
         (let ((folder (expand-file-name (or (plist-get input :cwd) ".") root)))
-          (format "agent-lsp wants to run `%s' in %s.  Allow? "
-                  command (abbreviate-file-name (directory-file-name folder))))
+          (format "agent-lsp wants to run, in %s:\n  %s\nAllow? "
+                  (abbreviate-file-name (directory-file-name folder)) command))
       (format "agent-lsp wants to: %s.  Allow? "
               (replace-regexp-in-string
                "\n" " " (or (plist-get params :summary) (plist-get call :title)

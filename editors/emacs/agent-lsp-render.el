@@ -58,14 +58,16 @@
 
 (defun agent-lsp--insert-at (pos text &rest props)
   "Insert read-only TEXT with PROPS at POS; return (BEG . END)."
-  (let ((inhibit-read-only t))
-    (save-excursion
-      (goto-char pos)
-      (let ((beg (point)))
-        ;; Front-sticky: nothing can be typed into the transcript, only after it.
-        (insert (apply #'propertize text 'read-only t 'front-sticky '(read-only)
-                       'rear-nonsticky t props))
-        (cons beg (point))))))
+  (let ((inhibit-read-only t) (modified (buffer-modified-p)))
+    (prog1 (save-excursion
+             (goto-char pos)
+             (let ((beg (point)))
+               ;; Front-sticky: nothing can be typed into the transcript, only after it.
+               (insert (apply #'propertize text 'read-only t 'front-sticky '(read-only)
+                              'rear-nonsticky t props))
+               (cons beg (point))))
+      ;; The transcript is no text to save: writing it leaves the modified flag alone.
+      (restore-buffer-modified-p modified))))
 
 (defun agent-lsp--insert (text &rest props)
   "Insert TEXT with PROPS at the end of the transcript; return (BEG . END)."
@@ -73,6 +75,11 @@
 
 (defun agent-lsp--start-block ()
   "End the current line and leave one blank line before the next block."
+  (when agent-lsp--stream-fold
+    ;; Close the folded thought: its last line break hides with it.
+    (unless (eq (char-before agent-lsp--transcript-end) ?\n)
+      (agent-lsp--insert "\n" 'invisible agent-lsp--stream-fold))
+    (setq agent-lsp--stream-fold nil))
   (let ((end (marker-position agent-lsp--transcript-end)))
     (cond ((= end (point-min)) nil)
           ((not (eq (char-before end) ?\n)) (agent-lsp--insert "\n\n"))
@@ -316,7 +323,9 @@ Return non-nil when there was one."
     ("tool_call" (agent-lsp--render-tool-call u))
     ("tool_call_update" (agent-lsp--render-tool-update u))
     ("plan" (agent-lsp--render-plan u))
-    ("usage" (agent-lsp-chat-note (agent-lsp-usage-line u)))
+    ("usage" (unless (and (eql (plist-get u :inputTokens) 0) (eql (plist-get u :outputTokens) 0))
+               ;; A turn that failed before the model answered used nothing worth a line.
+               (agent-lsp-chat-note (agent-lsp-usage-line u))))
     ("status" (agent-lsp-chat-note (or (plist-get u :text) "")))
     ("error" (agent-lsp-render-error (or (plist-get u :message) "unknown error")))
     ("user_message" (agent-lsp-render-user-message (or (plist-get u :text) "")))))

@@ -162,7 +162,8 @@ hunks taken are written.  \\[agent-lsp-review-accept-all] accepts everything lef
 
 (defun agent-lsp--review-keys-line (review)
   "The key help line of REVIEW."
-  (concat "a take hunk · r leave it · n/p move · RET finish this file · A accept all"
+  (concat "a take this change · r leave it out · n/p next/previous · RET finish the file\n"
+          "A accept all"
           (if (agent-lsp--review-offers-p review "allow_always") " · ! accept all, don't ask again" "")
           " · R or q reject all"))
 
@@ -178,7 +179,7 @@ hunks taken are written.  \\[agent-lsp-review-accept-all] accepts everything lef
                                 (or (plist-get (agent-lsp--review-params review) :summary) "change files")
                                 "\n")
                         'face 'bold)
-            (format "File %d/%d: %s   (%d of %d hunks taken)\n"
+            (format "File %d/%d: %s   (%d of %d changes taken)\n"
                     (1+ (agent-lsp--review-index review)) (length (agent-lsp--review-files review))
                     (plist-get file :name)
                     (cl-count 'take agent-lsp--decisions) (length hunks))
@@ -231,7 +232,7 @@ hunks taken are written.  \\[agent-lsp-review-accept-all] accepts everything lef
       (agent-lsp--review-render)
       (agent-lsp--review-goto-hunk 0))
     (select-window (display-buffer buf '((display-buffer-reuse-window display-buffer-pop-up-window))))
-    (message "agent-lsp: %s" (agent-lsp--review-keys-line review))))
+    (message "agent-lsp: review the change: a takes a hunk, RET finishes, A accepts all, R rejects")))
 
 (defun agent-lsp--review-decide (decision)
   "Mark the hunk at point with DECISION and move to the next one."

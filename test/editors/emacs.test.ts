@@ -129,6 +129,21 @@ function emacsCases(editor: EmacsEditor): void {
     expect(fake.violations).toEqual([]);
   });
 
+  it("review: in ediff, the changes copied into the result are what is written; C-c C-k rejects", { timeout: TIMEOUT }, async () => {
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
+    const { fake, project } = await setup({ "app.txt": `${lines.join("\n")}\n` });
+    const proposal = lines.map((l, i) => (i === 1 || i === 8 ? `${l} changed` : l));
+    fake.enqueue(
+      { toolCalls: [{ name: "read_file", input: { path: "app.txt" } }] },
+      { toolCalls: [{ name: "write_file", input: { path: "app.txt", content: `${proposal.join("\n")}\n` } }] },
+      { text: "Changed what you accepted." },
+      { toolCalls: [{ name: "edit_file", input: { path: "app.txt", target_content: "line 5", replacement_content: "line five" } }] },
+      { text: "Understood." },
+    );
+    await spec("review-test.el", "agent-lsp-review-ediff", { fake, project, safety: "ask" });
+    expect(JSON.stringify(fake.requests[4]!.body.messages.at(-1))).toMatch(/reject|declin|denied|refus/i);
+  });
+
   it("review: a two-file change is reviewed file after file; accept all takes the rest; killing the review rejects", { timeout: TIMEOUT }, async () => {
     const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
     const { fake, project } = await setup({ "a.txt": `${lines.join("\n")}\n`, "b.txt": "alpha\nbeta\ngamma\n" });

@@ -3,6 +3,7 @@
 ;;; Code:
 
 (require 'agent-lsp-test)
+(require 'ediff)
 
 (defun agent-lsp-test-wait-review (&optional file)
   "Wait for the review buffer (showing FILE when given)."
@@ -70,5 +71,41 @@
     (kill-buffer (agent-lsp-test-review-buffer))
     (agent-lsp-test-chat-has "Left alone.")
     (agent-lsp-test-wait-idle)))
+
+(defun agent-lsp-test-ediff-control ()
+  "The ediff control buffer of the review, once it is up."
+  (cl-find-if (lambda (b) (and (local-variable-p 'ediff-control-buffer b)
+                               (eq (buffer-local-value 'ediff-control-buffer b) b)))
+              (buffer-list)))
+
+(defun agent-lsp-test-ediff-key (key)
+  "Press KEY in the review's ediff control buffer."
+  (with-current-buffer (agent-lsp-test-ediff-control)
+    (call-interactively (lookup-key (current-local-map) (kbd key)))))
+
+(ert-deftest agent-lsp-review-ediff ()
+  "In ediff, buffer A becomes the result: one change copied from B is what is written."
+  (setq agent-lsp-review-style 'ediff)
+  (let ((buf (agent-lsp-test-visit "app.txt")))
+    (agent-lsp-test-start-chat)
+    (agent-lsp-test-wait-open buf)
+    (agent-lsp-test-send "Change lines 2 and 9")
+    (agent-lsp-test-wait "the ediff session" #'agent-lsp-test-ediff-control)
+    (with-current-buffer (agent-lsp-test-ediff-control)
+      (should (= ediff-number-of-differences 2))
+      (ediff-next-difference)
+      (ediff-copy-B-to-A nil))
+    (agent-lsp-test-ediff-key "C-c C-c")
+    (agent-lsp-test-chat-has "Changed what you accepted.")
+    (agent-lsp-test-wait-idle)
+    (let ((lines (split-string (agent-lsp-test-text buf) "\n")))
+      (should (equal (nth 1 lines) "line 2 changed"))
+      (should (equal (nth 8 lines) "line 9")))
+    (agent-lsp-test-send "Change it again")
+    (agent-lsp-test-wait "the second ediff session" #'agent-lsp-test-ediff-control)
+    (agent-lsp-test-ediff-key "C-c C-k")
+    (agent-lsp-test-chat-has "Understood.")
+    (agent-lsp-test-wait-idle)
+    (should-not (agent-lsp-test-ediff-control))))
 
 ;;; review-test.el ends here
