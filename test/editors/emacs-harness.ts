@@ -4,13 +4,14 @@
  * fails the run); each spec is then one `emacs --batch -Q` process in a throwaway project and
  * HOME that loads the compiled package and runs one ERT test.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fakeProviderOptions } from "../helpers/agent-setup.js";
 import type { FakeProvider } from "../helpers/fake-provider/index.js";
 import { REPO, SERVER_BUNDLE, type SpecProject } from "./nvim-harness.js";
+import { runDetached, type RunResult } from "./run-detached.js";
 
 const PACKAGE = path.join(REPO, "editors/emacs");
 const SPECS = path.join(REPO, "test/editors/emacs");
@@ -61,46 +62,11 @@ function cleanEnv(): NodeJS.ProcessEnv {
 }
 
 /** What an Emacs run printed and how it ended. */
-export interface EmacsResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-}
+export type EmacsResult = RunResult;
 
 /** Runs `emacs --batch -Q ARGS` in `cwd`; resolves when it exits (or is killed). */
 export function runEmacs(editor: EmacsEditor, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<EmacsResult> {
-  const child = spawn(editor.bin, ["--batch", "-Q", ...args], {
-    cwd: options.cwd,
-    env: { ...cleanEnv(), ...options.env },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true, // its own process group, so a hung run is killed with the servers it started
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  return new Promise((resolve) => {
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    }, options.timeoutMs ?? 60_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      // A server the run left behind (a failed spec) goes with it.
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        /* already gone */
-      }
-      resolve({ code, stdout, stderr, timedOut });
-    });
-  });
+  return runDetached(editor.bin, ["--batch", "-Q", ...args], { cwd: options.cwd, env: { ...cleanEnv(), ...options.env }, timeoutMs: options.timeoutMs ?? 60_000 });
 }
 
 /**

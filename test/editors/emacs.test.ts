@@ -6,38 +6,19 @@
  * under AGENT_LSP_REQUIRE_ALL=1 (CI).
  */
 import { existsSync, readFileSync } from "node:fs";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeProvider, type FakeProvider } from "../helpers/fake-provider/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkdoc, compilePackage, expectPassed, findEmacsen, removeCompiled, runSpec, type EmacsEditor, type EmacsSpecOptions } from "./emacs-harness.js";
-import { createProject, SERVER_BUNDLE, type SpecProject } from "./nvim-harness.js";
+import { SERVER_BUNDLE } from "./nvim-harness.js";
+import { lastUserText, useSpecFixture } from "./run-detached.js";
 
 const TIMEOUT = 120_000;
 const requireAll = process.env.AGENT_LSP_REQUIRE_ALL === "1";
-
-let fake: FakeProvider | undefined;
-let project: SpecProject | undefined;
-afterEach(async () => {
-  await fake?.close();
-  project?.dispose();
-  fake = undefined;
-  project = undefined;
-});
 
 beforeAll(() => {
   if (!existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build first`);
 });
 
-async function setup(files: Record<string, string>): Promise<{ fake: FakeProvider; project: SpecProject }> {
-  fake = await startFakeProvider();
-  project = createProject(files);
-  return { fake, project };
-}
-
-/** The text of the last user message the model was sent in request `request`. */
-function lastUserText(f: FakeProvider, request = -1): string {
-  const messages = f.requests.at(request)!.body.messages as { role: string; content: unknown }[];
-  return JSON.stringify(messages.filter((m) => m.role === "user").at(-1)?.content);
-}
+const setup = useSpecFixture();
 
 function emacsCases(editor: EmacsEditor): void {
   let compiled: string | undefined;

@@ -3,13 +3,14 @@
  * and the fake provider. Each spec is one `nvim --headless -u test/editors/minimal_init.lua`
  * process in a throwaway project, HOME and XDG folders; it exits 0 when it passed.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { fakeProviderOptions } from "../helpers/agent-setup.js";
 import type { FakeProvider } from "../helpers/fake-provider/index.js";
+import { runDetached, type RunResult } from "./run-detached.js";
 
 /** The repository root. */
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -95,12 +96,7 @@ export function createProject(files: Record<string, string> = {}): SpecProject {
 }
 
 /** What a spec run printed and how it ended. */
-export interface SpecResult {
-  code: number | null;
-  stderr: string;
-  stdout: string;
-  timedOut: boolean;
-}
+export type SpecResult = RunResult;
 
 /** Options of one spec run. */
 export interface SpecOptions {
@@ -138,31 +134,7 @@ export function runSpec(editor: NvimEditor, spec: string, options: SpecOptions):
   const specPath = path.resolve(REPO, "test/editors/nvim", spec);
   // A spec that does not even load must end Neovim too, not leave it waiting headless.
   const load = `lua local ok, err = pcall(dofile, ${JSON.stringify(specPath)}) if not ok then io.stderr:write("[spec] FAILED to load: " .. tostring(err) .. "\\n") vim.cmd("cquit 1") end`;
-  const child = spawn(editor.bin, ["--headless", "-u", MINIMAL_INIT, "-c", load], {
-    cwd: project.root,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true, // its own process group, so a hung run is killed with the server it started
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  return new Promise((resolve) => {
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    }, options.timeoutMs ?? 60_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, timedOut });
-    });
-  });
+  return runDetached(editor.bin, ["--headless", "-u", MINIMAL_INIT, "-c", load], { cwd: project.root, env, timeoutMs: options.timeoutMs ?? 60_000 });
 }
 
 /** Throws with everything Neovim printed unless the spec passed. */
