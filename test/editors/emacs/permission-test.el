@@ -20,8 +20,9 @@
     (agent-lsp-test-chat-has "Ran it."))
   (agent-lsp-test-wait-idle)
   (let ((prompt (car (car agent-lsp-test-prompts))))
-    (should (string-search "run `echo from-the-agent'" prompt))
-    (should (string-search (abbreviate-file-name (directory-file-name agent-lsp-test-root)) prompt))
+    (should (string-search (format "agent-lsp wants to run, in %s:\n  echo from-the-agent\n"
+                                   (abbreviate-file-name (directory-file-name agent-lsp-test-root)))
+                           prompt))
     (should (memq ?y (cdr (car agent-lsp-test-prompts))))
     (should (memq ?n (cdr (car agent-lsp-test-prompts)))))
   (agent-lsp-test-with-keys '(?n)
