@@ -241,7 +241,7 @@ function emacsCases(editor: EmacsEditor): void {
     expect(JSON.stringify(fake.requests[2]!.body.messages.at(-1))).toMatch(/k{300,}/);
   });
 
-  it("benchmark: a 2,000-line answer streams with under 20 ms of handler time per second", { timeout: TIMEOUT }, async () => {
+  it("benchmark: a 2,000-line answer streams with under 20 ms of update handling per second", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     const lines = 2000;
     const text = Array.from({ length: lines }, (_, i) => `line ${i + 1} of the answer, with some words after it`).join("\n");
@@ -278,6 +278,11 @@ function emacsCases(editor: EmacsEditor): void {
     expect(sent).toContain("File: code.txt");
     expect(sent).toContain("Range: lines 2-3");
     expect(lastUserText(fake, 3)).toContain("Explain what the selected code in code.txt does");
+  });
+
+  it("doctor reports on the set-up; shutdown stops the server quietly", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    await spec("ask-test.el", "agent-lsp-doctor-and-shutdown", { fake, project });
   });
 }
 
