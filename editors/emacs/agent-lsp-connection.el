@@ -19,6 +19,12 @@
 (require 'jsonrpc)
 (require 'subr-x)
 
+(defvar json-object-type)
+(defvar json-array-type)
+(defvar json-false)
+(defvar json-null)
+(declare-function json-read "json" ())
+
 (defvar agent-lsp-server-command)
 (defvar agent-lsp-initialization-options)
 (defvar agent-lsp-log-events)
@@ -278,10 +284,19 @@ Return (MESSAGE . END), nil when it is not complete yet, or
                     (save-restriction
                       (narrow-to-region head-end body-end)
                       (goto-char (point-min))
-                      (json-parse-buffer :object-type 'plist :null-object nil
-                                         :false-object :json-false))
+                      (agent-lsp--json-read))
                   (error (cons 'agent-lsp-bad (agent-lsp--snippet head-end))))
                 body-end)))))))
+
+(defun agent-lsp--json-read ()
+  "Read the JSON in the current buffer as jsonrpc.el represents it."
+  (if (fboundp 'json-parse-buffer)
+      (json-parse-buffer :object-type 'plist :null-object nil :false-object :json-false)
+    ;; An Emacs 28 built without libjansson.
+    (require 'json)
+    (let ((json-object-type 'plist) (json-array-type 'vector)
+          (json-false :json-false) (json-null nil))
+      (json-read))))
 
 (defun agent-lsp--snippet (pos)
   "A short printable piece of the buffer at POS for an error message."

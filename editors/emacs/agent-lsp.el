@@ -143,8 +143,9 @@ ACTION, a string, picks the action whose title contains it without asking."
          (conn (buffer-local-value 'agent-lsp--chat-conn buf)))
     (if (not (and (buffer-local-value 'agent-lsp--busy buf) conn (jsonrpc-running-p conn)))
         (message "agent-lsp: nothing to cancel")
-      (agent-lsp-review-close-session conn session)
+      ;; Cancel first: a review answered "reject" before would let the turn go on.
       (jsonrpc-notify conn 'agent/cancel (list :sessionId session))
+      (agent-lsp-review-close-session conn session)
       (message "agent-lsp: cancelling"))))
 
 ;;;###autoload

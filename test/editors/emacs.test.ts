@@ -110,6 +110,18 @@ function emacsCases(editor: EmacsEditor): void {
     expect(fake.violations).toEqual([]);
   });
 
+  it("review: cancelling the turn closes its open review and answers it", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "app.txt": "one\ntwo\n" });
+    fake.enqueue(
+      { toolCalls: [{ name: "edit_file", input: { path: "app.txt", target_content: "two", replacement_content: "TWO" } }] },
+      // The cancelled turn calls the model no more: the next prompt gets this answer.
+      { text: "After the cancel." },
+    );
+    await spec("review-test.el", "agent-lsp-review-cancel", { fake, project, safety: "ask" });
+    expect(readFileSync(project.file("app.txt"), "utf8")).toBe("one\ntwo\n");
+    expect(fake.requests).toHaveLength(2);
+  });
+
   it("review: in ediff, the changes copied into the result are what is written; C-c C-k rejects", { timeout: TIMEOUT }, async () => {
     const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
     const { fake, project } = await setup({ "app.txt": `${lines.join("\n")}\n` });
@@ -172,10 +184,12 @@ function emacsCases(editor: EmacsEditor): void {
 
   it("cancel: C-c C-k stops a streaming turn, and the chat goes on", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
-    fake.enqueue({ text: "partial answer", hang: true }, { text: "next answer" });
+    fake.enqueue({ text: "partial answer", hang: true }, { text: "next answer" }, { text: "fresh answer" });
     await spec("session-test.el", "agent-lsp-cancel-stream", { fake, project });
-    expect(fake.requests).toHaveLength(2);
+    expect(fake.requests).toHaveLength(3);
     expect(lastUserText(fake, 1)).toContain("Again");
+    // The new session starts without the old conversation.
+    expect(fake.requests[2]!.body.messages).toHaveLength(1);
   });
 
   it("sessions: a saved session is loaded, replayed into the chat, and goes on", { timeout: TIMEOUT }, async () => {

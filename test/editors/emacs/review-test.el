@@ -72,6 +72,21 @@
     (agent-lsp-test-chat-has "Left alone.")
     (agent-lsp-test-wait-idle)))
 
+(ert-deftest agent-lsp-review-cancel ()
+  "Cancelling the turn closes its open review; the chat goes on."
+  (let ((buf (agent-lsp-test-visit "app.txt")) (chat (agent-lsp-test-start-chat)))
+    (agent-lsp-test-wait-open buf)
+    (agent-lsp-test-send "Change two")
+    (agent-lsp-test-wait-review "app.txt")
+    (with-current-buffer chat (call-interactively (key-binding (kbd "C-c C-k"))))
+    (agent-lsp-test-wait-idle 10)
+    (should-not (agent-lsp-test-review-buffer))
+    (agent-lsp-test-chat-has "(cancelled)")
+    (should (equal (agent-lsp-test-text buf) "one\ntwo\n"))
+    (agent-lsp-test-send "Go on")
+    (agent-lsp-test-chat-has "After the cancel.")
+    (agent-lsp-test-wait-idle)))
+
 (defun agent-lsp-test-ediff-control ()
   "The ediff control buffer of the review, once it is up."
   (cl-find-if (lambda (b) (and (local-variable-p 'ediff-control-buffer b)

@@ -15,7 +15,17 @@
     (agent-lsp-test-chat-has "(cancelled)")
     (agent-lsp-test-send "Again")
     (agent-lsp-test-chat-has "next answer")
-    (agent-lsp-test-wait-idle)))
+    (agent-lsp-test-wait-idle)
+    ;; A new session in the same chat.
+    (let ((old (buffer-local-value 'agent-lsp--session chat)))
+      (with-current-buffer chat (agent-lsp-new-session))
+      (agent-lsp-test-chat-has "── new session ──")
+      (agent-lsp-test-wait "the new session"
+                           (lambda () (let ((new (buffer-local-value 'agent-lsp--session chat)))
+                                        (and new (not (equal new old))))))
+      (agent-lsp-test-send "Fresh start")
+      (agent-lsp-test-chat-has "fresh answer")
+      (agent-lsp-test-wait-idle))))
 
 (ert-deftest agent-lsp-sessions-save ()
   "A first Emacs answers one prompt; its session is saved by the server."
