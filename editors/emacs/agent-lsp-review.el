@@ -218,10 +218,18 @@ hunks taken are written.  \\[agent-lsp-review-accept-all] accepts everything lef
       (agent-lsp--review-ediff review)
     (agent-lsp--review-show-diff review)))
 
+(defun agent-lsp--review-free-buffer ()
+  "Return the review buffer; a new one if another open review is in it."
+  (let ((buf (get-buffer "*agent-lsp review*")))
+    (if (and buf (let ((other (buffer-local-value 'agent-lsp--this-review buf)))
+                   (and other (not (agent-lsp--review-finished other)))))
+        (generate-new-buffer "*agent-lsp review*")
+      (get-buffer-create "*agent-lsp review*"))))
+
 (defun agent-lsp--review-show-diff (review)
   "Show the current file of REVIEW in the diff buffer."
   (let ((buf (or (and (buffer-live-p (agent-lsp--review-buffer review)) (agent-lsp--review-buffer review))
-                 (get-buffer-create "*agent-lsp review*"))))
+                 (agent-lsp--review-free-buffer))))
     (setf (agent-lsp--review-buffer review) buf)
     (with-current-buffer buf
       (unless (derived-mode-p 'agent-lsp-review-mode) (agent-lsp-review-mode))

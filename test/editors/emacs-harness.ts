@@ -61,6 +61,15 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/**
+ * Whether `editor` has eglot: built in from Emacs 29, from ELPA before (Debian: elpa-eglot),
+ * where the eglot test finds it.
+ */
+export function hasEglot(editor: EmacsEditor): boolean {
+  const lisp = `(progn (dolist (dir (file-expand-wildcards "/usr/share/emacs/site-lisp/elpa/*")) (add-to-list 'load-path dir t)) (kill-emacs (if (require 'eglot nil t) 0 1)))`;
+  return spawnSync(editor.bin, ["--batch", "-Q", "--eval", lisp], { env: cleanEnv(), timeout: 30_000 }).status === 0;
+}
+
 /** What an Emacs run printed and how it ended. */
 export type EmacsResult = RunResult;
 

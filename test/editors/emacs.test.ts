@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkdoc, compilePackage, expectPassed, findEmacsen, removeCompiled, runSpec, type EmacsEditor, type EmacsSpecOptions } from "./emacs-harness.js";
+import { checkdoc, compilePackage, expectPassed, findEmacsen, hasEglot, removeCompiled, runSpec, type EmacsEditor, type EmacsSpecOptions } from "./emacs-harness.js";
 import { SERVER_BUNDLE } from "./nvim-harness.js";
 import { lastUserText, useSpecFixture } from "./run-detached.js";
 
@@ -264,7 +264,9 @@ function emacsCases(editor: EmacsEditor): void {
     console.log(`${editor.name}: ${res}`);
   });
 
-  it("eglot: agent-lsp and the user's own server manage one buffer; fix an eglot diagnostic", { timeout: TIMEOUT }, async () => {
+  const eglot = hasEglot(editor);
+  it.skipIf(!eglot && !requireAll)("eglot: agent-lsp and the user's own server manage one buffer; fix an eglot diagnostic", { timeout: TIMEOUT }, async () => {
+    if (!eglot) throw new Error(`AGENT_LSP_REQUIRE_ALL=1 but ${editor.name} has no eglot (apt-get install -y elpa-eglot)`);
     const { fake, project } = await setup({ "main.txt": "alpha\nTODO fix me\n" });
     fake.enqueue(
       { toolCalls: [{ name: "edit_file", input: { path: "main.txt", target_content: "TODO fix me", replacement_content: "DONE: fixed" } }] },

@@ -6,7 +6,7 @@
 (unless (require 'eglot nil t)
   ;; Emacs 28 has eglot from ELPA (Debian: elpa-eglot).
   (dolist (dir (file-expand-wildcards "/usr/share/emacs/site-lisp/elpa/*"))
-    (add-to-list 'load-path dir))
+    (add-to-list 'load-path dir t))
   (require 'eglot))
 (require 'flymake)
 
