@@ -25,14 +25,6 @@
 (declare-function agent-lsp--malformed "agent-lsp-connection" (conn what))
 (declare-function agent-lsp--log "agent-lsp-connection" (format-string &rest args))
 
-;; The package reads the server's output itself and hands each message to jsonrpc.el's
-;; `jsonrpc-connection-receive'.  jsonrpc.el's own reader stops making progress on bytes that
-;; are not a framed message (it looks only 100 characters ahead for a header) and only warns
-;; about a frame that is not JSON; both mean the stream cannot be trusted, so a malformed
-;; message stops the server with one clear message and the next command starts afresh.
-;; Reading here also parses each message once, where checking in front of jsonrpc.el's reader
-;; parsed it twice (Emacs 28's JSON parser made that the largest cost of streaming).
-
 (defvar agent-lsp--receive-buffer nil
   "The buffer current while a message is handled, away from the user's buffers.")
 
