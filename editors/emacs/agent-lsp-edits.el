@@ -180,7 +180,7 @@
        (mapc (lambda (uri)
                (let ((why (agent-lsp--save-uri uri)))
                  (if why
-                     (push (list :uri uri :message why) failed)
+                     (push (list :uri uri :reason why) failed)
                    (push uri saved))))
              (plist-get params :uris))
        (funcall reply (append (list :saved (vconcat (nreverse saved)))

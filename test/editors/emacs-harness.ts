@@ -121,6 +121,8 @@ export interface EmacsSpecOptions {
   compiled: string;
   /** Safety mode of the server's config (full_access unless said). */
   safety?: string;
+  /** More server settings (initializationOptions). */
+  settings?: Record<string, unknown>;
   data?: unknown;
   env?: Record<string, string>;
   timeoutMs?: number;
@@ -130,7 +132,7 @@ export interface EmacsSpecOptions {
 export function runSpec(editor: EmacsEditor, spec: string, test: string, options: EmacsSpecOptions): Promise<EmacsResult> {
   const { project, fake } = options;
   const optionsFile = path.join(project.home, "init-options.json");
-  writeFileSync(optionsFile, JSON.stringify(fakeProviderOptions(fake, { safety: options.safety ?? "full_access" })));
+  writeFileSync(optionsFile, JSON.stringify(fakeProviderOptions(fake, { safety: options.safety ?? "full_access", ...options.settings })));
   const env: NodeJS.ProcessEnv = {
     HOME: project.home,
     // For `agent-lsp doctor` (it reads no initializationOptions): the fake accepts any key.

@@ -81,6 +81,19 @@ function emacsCases(editor: EmacsEditor): void {
     expect(fake.violations).toEqual([]);
   });
 
+  it("save: before a command runs, Emacs saves exactly the buffers the agent changed", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "alpha\nbeta\ngamma\n", "other.txt": "other\n" });
+    fake.enqueue(
+      { toolCalls: [{ name: "edit_file", input: { path: "notes.txt", target_content: "beta", replacement_content: "BETA" } }] },
+      { toolCalls: [{ name: "execute_command", input: { command: "cat notes.txt" } }] },
+      { text: "Shown." },
+    );
+    await spec("edit-test.el", "agent-lsp-edit-saved-before-command", { fake, project, settings: { exec: { save_before_commands: "always" } } });
+    // The command read the saved text.
+    expect(JSON.stringify(fake.requests[2]!.body.messages.at(-1))).toContain("BETA");
+    expect(readFileSync(project.file("other.txt"), "utf8")).toBe("other\n");
+  });
+
   it("edit: an edit for a stale version is refused and changes nothing", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "alpha\nbeta\ngamma\n" });
     fake.enqueue(

@@ -8,8 +8,8 @@
 #
 # Usage: test/editors/install-emacs-trixie.sh [DIR]   (default: .cache/emacs-trixie in the repo)
 # Prints the wrapper's path (DIR/bin/emacs) on success. Re-running with a working DIR downloads
-# nothing, so CI can cache DIR between runs. AGENT_LSP_DEBIAN_MIRROR overrides the Debian mirror,
-# which is otherwise read from this machine's own apt sources.
+# nothing, so CI can cache DIR between runs. Packages come from the Debian mirror this machine's
+# apt sources use (test/editors/debian-mirror.sh), or AGENT_LSP_DEBIAN_MIRROR when set.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,41 +19,6 @@ mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 wrapper="$dir/bin/emacs"
 root="$dir/root"
-
-# The Debian archive this machine already uses (a local mirror or proxy keeps working): the first
-# `deb` URI of a main-component entry in the system's apt sources, one-line or deb822 format.
-debian_mirror() {
-  if [ -n "${AGENT_LSP_DEBIAN_MIRROR:-}" ]; then
-    echo "${AGENT_LSP_DEBIAN_MIRROR%/}"
-    return 0
-  fi
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    case $f in
-      *.sources)
-        # deb822 stanzas: the URIs of a stanza whose Types has deb and Components has main.
-        uri=$(awk '
-          function flush() { if (!done && types ~ /(^| )deb( |$)/ && comps ~ /(^| )main( |$)/ && uris != "") { split(uris, u, " "); print u[1]; done = 1 } types = comps = uris = "" }
-          /^#/ { next }
-          /^[ \t]*$/ { flush(); next }
-          { key = tolower($1); sub(/^[^:]*:[ \t]*/, "") }
-          key == "types:" { types = $0 } key == "uris:" { uris = $0 } key == "components:" { comps = $0 }
-          END { flush() }' "$f")
-        ;;
-      *)
-        uri=$(sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" | awk '$1 == "deb" && NF >= 4 { for (i = 4; i <= NF; i++) if ($i == "main") { print $2; exit } }')
-        ;;
-    esac
-    case $uri in
-      http://* | https://* | file:/*)
-        echo "${uri%/}"
-        return 0
-        ;;
-    esac
-  done
-  echo "install-emacs-trixie: no Debian main archive in /etc/apt/sources.list or sources.list.d; set AGENT_LSP_DEBIAN_MIRROR" >&2
-  return 1
-}
 
 write_wrapper() {
   mkdir -p "$dir/bin"
@@ -101,6 +66,8 @@ fi
 apt_dir="$dir/apt"
 mkdir -p "$apt_dir/etc/preferences.d" "$apt_dir/etc/apt.conf.d" "$apt_dir/etc/sources.list.d" \
   "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" "$dir/debs"
+# The machine's own Debian mirror (or AGENT_LSP_DEBIAN_MIRROR), so local mirrors and proxies work.
+. "$here/debian-mirror.sh"
 mirror=$(debian_mirror)
 # The trixie archive key ships in bookworm's debian-archive-keyring.
 echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main" >"$apt_dir/etc/sources.list"

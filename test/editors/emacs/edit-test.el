@@ -48,4 +48,19 @@
     (with-current-buffer (get-buffer "*agent-lsp events*")
       (should (string-search "refused an edit" (buffer-string))))))
 
+(ert-deftest agent-lsp-edit-saved-before-command ()
+  "Before a command runs, the server has Emacs save the buffer the agent changed."
+  (let ((buf (agent-lsp-test-visit "notes.txt")) (other (agent-lsp-test-visit "other.txt")))
+    (with-current-buffer other (insert "the user's unsaved words\n"))
+    (agent-lsp-test-start-chat)
+    (agent-lsp-test-wait-open buf)
+    (agent-lsp-test-send "Change beta, then show the file")
+    (agent-lsp-test-chat-has "Shown.")
+    (agent-lsp-test-wait-idle)
+    (should (equal (agent-lsp-test-disk "notes.txt") "alpha\nBETA\ngamma\n"))
+    (should-not (buffer-modified-p buf))
+    ;; Exactly the buffers named: the user's other unsaved buffer stays unsaved.
+    (should (buffer-modified-p other))
+    (should (equal (agent-lsp-test-disk "other.txt") "other\n"))))
+
 ;;; edit-test.el ends here
