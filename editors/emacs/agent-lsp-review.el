@@ -200,6 +200,7 @@ hunks taken are written.  \\[agent-lsp-review-accept-all] accepts everything lef
                                      'face (pcase (car l)
                                              (?+ 'diff-added) (?- 'diff-removed) (_ 'diff-context)))))
                (put-text-property start (point) 'agent-lsp-hunk i)))
+    (set-buffer-modified-p nil)
     (goto-char (point-min))
     (forward-line (1- line))))
 
