@@ -4,12 +4,9 @@
  * answered, so the editor never waits for it to start.
  */
 import type { Connection, InitializeParams } from "vscode-languageserver/node.js";
-import { createRuntime, type Runtime } from "../agent/runtime.js";
-import { loadConfig } from "../config/load.js";
-import type { Config } from "../config/schema.js";
-import { processManagerFrom } from "../exec/processes.js";
-import { providerKeyEnvNames, redactProviderKeys } from "../providers/registry.js";
-import { FileLogger, type Logger } from "../util/log.js";
+import { buildRuntime, type ConfiguredRuntime } from "../agent/configured-runtime.js";
+import type { createRuntime } from "../agent/runtime.js";
+import type { Logger } from "../util/log.js";
 import { registerAgentMethods } from "./agent-methods.js";
 import { registerCodeActions } from "./code-actions.js";
 import type { ObservableDocuments } from "./document-sync.js";
@@ -21,7 +18,7 @@ export type Handler = (params: unknown, token?: unknown) => unknown;
 
 /** What boot hands back to the server. */
 export interface Booted {
-  runtime: Runtime;
+  runtime: ConfiguredRuntime;
   editor: LspEditor;
   /** Handlers by method name, registered through the capturing connection. */
   handlers: Map<string, Handler>;
@@ -42,19 +39,18 @@ export function boot(ctx: BootContext): Booted {
   const { logger, root } = ctx;
   const editor = new LspEditor(ctx.connection, ctx.documents, logger);
   editor.capabilities = ctx.params.capabilities;
-  let config: Config;
-  const reloadConfig = (): void => {
-    const loaded = loadConfig({ root, initializationOptions: ctx.params.initializationOptions });
-    config = loaded.config;
-    editor.approvalTimeoutS = config.approval_timeout_s;
-    editor.applyEditSettings.timeoutMs = config.apply_edit_timeout_s * 1000;
-    if (logger instanceof FileLogger) logger.setLevel(config.log.level);
-    redactProviderKeys(config);
-    for (const e of loaded.errors) logger.warn(`config: ${e}`);
-    if (loaded.errors.length) editor.showMessage("error", `agent-lsp configuration: ${loaded.errors.join("; ")}`);
-  };
-  reloadConfig();
-  const runtime = (ctx.createRuntime ?? createRuntime)({ editor, root, config: () => config, logger });
+  const runtime = buildRuntime({
+    editor,
+    root,
+    initializationOptions: ctx.params.initializationOptions,
+    logger,
+    onConfig: (config, errors) => {
+      editor.approvalTimeoutS = config.approval_timeout_s;
+      editor.applyEditSettings.timeoutMs = config.apply_edit_timeout_s * 1000;
+      if (errors.length) editor.showMessage("error", `agent-lsp configuration: ${errors.join("; ")}`);
+    },
+    ...(ctx.createRuntime ? { create: ctx.createRuntime } : {}),
+  });
   editor.events = runtime.events;
   // The client sees the stream as agent/update; how a turn ended is the agent/prompt answer.
   runtime.events.subscribe((sessionId, event) => {
@@ -67,11 +63,7 @@ export function boot(ctx: BootContext): Booted {
   // agent/cancel also withdraws what a run asks before its turn starts (the refactor goal).
   registerAgentMethods(capture, agent, logger, (sessionId) => runs.cancel(sessionId));
   registerExecuteCommands(capture, agent, logger, runs);
-  handlers.set("workspace/didChangeConfiguration", () => {
-    reloadConfig();
-    // Commands started from now on see the reloaded env_deny and key variables.
-    processManagerFrom(runtime.services)?.configure({ envDeny: config.exec.env_deny, secretEnvNames: providerKeyEnvNames(config) });
-  });
+  handlers.set("workspace/didChangeConfiguration", () => runtime.reloadConfig());
   return { runtime, editor, handlers };
 }
 
