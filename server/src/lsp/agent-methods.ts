@@ -7,15 +7,16 @@ import { ResponseError, type Connection } from "vscode-languageserver/node.js";
 import type { z } from "zod";
 import type { Agent } from "../agent/agent.js";
 import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
+import { CLIENT_REQUESTS, type ClientRequest } from "../protocol/method-names.js";
+import { METHODS } from "../protocol/methods.js";
 import {
-  cancelParams,
-  commandParams,
   describeParamsError,
-  listSessionsParams,
-  loadSessionParams,
-  newSessionParams,
-  promptParams,
-  setModeParams,
+  type cancelParams,
+  type commandParams,
+  type loadSessionParams,
+  type newSessionParams,
+  type promptParams,
+  type setModeParams,
 } from "../protocol/schemas.js";
 import type { Logger } from "../util/log.js";
 
@@ -25,7 +26,7 @@ import type { Logger } from "../util/log.js";
  * cancel by default.
  */
 export function registerAgentMethods(connection: Connection, agent: () => Agent, log: Logger, cancel: (sessionId: string) => void = (id) => agent().cancel(id)): void {
-  const handle = <S extends z.ZodType>(method: string, schema: S, run: (params: z.infer<S>) => unknown) => {
+  const handle = (method: string, schema: z.ZodType, run: (params: unknown) => unknown) => {
     connection.onRequest(method, async (raw: unknown) => {
       const parsed = schema.safeParse(raw ?? {});
       if (!parsed.success) throw new ResponseError(ErrorCodes.InvalidParams, describeParamsError(method, parsed.error));
@@ -36,14 +37,9 @@ export function registerAgentMethods(connection: Connection, agent: () => Agent,
       }
     });
   };
-  handle("agent/newSession", newSessionParams, (p) => agent().newSession(p));
-  handle("agent/prompt", promptParams, (p) => agent().prompt(p));
-  handle("agent/listSessions", listSessionsParams, () => agent().listSessions());
-  handle("agent/loadSession", loadSessionParams, (p) => agent().loadSession(p.sessionId));
-  handle("agent/setMode", setModeParams, (p) => agent().setMode(p.sessionId, p.mode));
-  handle("agent/command", commandParams, (p) => agent().command(p.sessionId, p.command, p.args));
+  for (const method of CLIENT_REQUESTS) handle(method, paramsSchema(method), (p) => REQUEST_HANDLERS[method](agent(), p as never));
   connection.onNotification("agent/cancel", (raw: unknown) => {
-    const parsed = cancelParams.safeParse(raw ?? {});
+    const parsed = paramsSchema("agent/cancel").safeParse(raw ?? {}) as z.ZodSafeParseResult<z.infer<typeof cancelParams>>;
     if (!parsed.success) return log.warn(describeParamsError("agent/cancel", parsed.error));
     try {
       agent().get(parsed.data.sessionId);
@@ -52,6 +48,23 @@ export function registerAgentMethods(connection: Connection, agent: () => Agent,
       log.warn(`agent/cancel: ${(err as Error).message}`);
     }
   });
+}
+
+/** What each client request does; the Record type makes a name without a handler a compile error. */
+const REQUEST_HANDLERS: { [M in ClientRequest]: (agent: Agent, params: never) => unknown } = {
+  "agent/newSession": (agent, p: z.infer<typeof newSessionParams>) => agent.newSession(p),
+  "agent/prompt": (agent, p: z.infer<typeof promptParams>) => agent.prompt(p),
+  "agent/listSessions": (agent) => agent.listSessions(),
+  "agent/loadSession": (agent, p: z.infer<typeof loadSessionParams>) => agent.loadSession(p.sessionId),
+  "agent/setMode": (agent, p: z.infer<typeof setModeParams>) => agent.setMode(p.sessionId, p.mode),
+  "agent/command": (agent, p: z.infer<typeof commandParams>) => agent.command(p.sessionId, p.command, p.args),
+};
+
+/** The params schema the method table documents for `method`: the one the server validates with. */
+function paramsSchema(method: string): z.ZodType {
+  const schema = METHODS.find((m) => m.method === method)?.params;
+  if (!schema) throw new Error(`protocol/methods.ts documents no params schema for ${method}`);
+  return schema;
 }
 
 function toResponseError(method: string, err: unknown, log: Logger): ResponseError<void> {

@@ -3,6 +3,7 @@
  * the start-up path, so it imports nothing heavy: the handlers themselves load after initialize.
  */
 import type { CodeActionOptions, ServerCapabilities } from "vscode-languageserver/node.js";
+import { CLIENT_NOTIFICATIONS, CLIENT_REQUESTS } from "../protocol/method-names.js";
 
 /** The commands behind the code actions, in menu order. */
 export const AGENT_ACTION_COMMANDS = ["agent.fix", "agent.explain", "agent.refactor", "agent.tests"] as const;
@@ -32,19 +33,10 @@ export const CODE_ACTION_PROVIDER: CodeActionOptions = {
 export const EXECUTE_COMMANDS = ["agent.newSession", "agent.prompt", "agent.cancel", ...AGENT_ACTION_COMMANDS] as const;
 
 /** Requests served once the agent has loaded (every other method is -32601). */
-export const DEFERRED_REQUESTS = [
-  "agent/newSession",
-  "agent/prompt",
-  "agent/listSessions",
-  "agent/loadSession",
-  "agent/setMode",
-  "agent/command",
-  "workspace/executeCommand",
-  "textDocument/codeAction",
-] as const;
+export const DEFERRED_REQUESTS = [...CLIENT_REQUESTS, "workspace/executeCommand", "textDocument/codeAction"] as const;
 
 /** Notifications served once the agent has loaded. */
-export const DEFERRED_NOTIFICATIONS = ["agent/cancel", "workspace/didChangeConfiguration"] as const;
+export const DEFERRED_NOTIFICATIONS = [...CLIENT_NOTIFICATIONS, "workspace/didChangeConfiguration"] as const;
 
 /** The server's capabilities. */
 export function serverCapabilities(): ServerCapabilities {
