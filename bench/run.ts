@@ -22,6 +22,7 @@ const benches: [string, Bench | undefined][] = [
   ["ignore", await optional("./ignore.ts", "benchIgnore")],
   ["commands", await optional("./commands.ts", "benchCommands")],
   ["large diff", await optional("./large-diff.ts", "benchLargeDiff")],
+  ["events", await optional("./events.ts", "benchEvents")],
 ];
 
 let failed = false;
