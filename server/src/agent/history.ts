@@ -61,7 +61,7 @@ export interface LoadedHistory {
 }
 
 /** Folder of a project's conversation logs. */
-export function conversationsDir(root: string): string {
+function conversationsDir(root: string): string {
   return path.join(stateFolder(root), "conversations");
 }
 
@@ -263,7 +263,7 @@ function readHead(file: string, bytes: number): string {
 }
 
 /** A one-line title from a prompt. */
-export function titleOf(text: string): string {
+function titleOf(text: string): string {
   const first = text.trim().split("\n")[0] ?? "";
   return first.length > 80 ? `${first.slice(0, 77)}...` : first || "(empty prompt)";
 }

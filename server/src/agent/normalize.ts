@@ -14,7 +14,7 @@ export function normalizeHistory(messages: readonly Message[]): Message[] {
 }
 
 /** Adds results for tool calls that never got one (the server died or the turn was cancelled). */
-export function answerOpenToolCalls(messages: readonly Message[]): Message[] {
+function answerOpenToolCalls(messages: readonly Message[]): Message[] {
   const out: Message[] = [];
   for (let i = 0; i < messages.length; i++) {
     const msg = messages[i]!;
@@ -37,7 +37,7 @@ export function answerOpenToolCalls(messages: readonly Message[]): Message[] {
 }
 
 /** The result recorded for a call that did not run to completion. */
-export function interruptedResult(call: ToolCallBlock): ToolResultBlock {
+function interruptedResult(call: ToolCallBlock): ToolResultBlock {
   return {
     type: "tool_result",
     toolCallId: call.id,

@@ -167,7 +167,7 @@ class MessageBuilder {
 }
 
 /** Exponential backoff with jitter, or the server's retry-after when it gave one. */
-export function backoffDelay(attempt: number, retry: RetryPolicy, retryAfterMs?: number): number {
+function backoffDelay(attempt: number, retry: RetryPolicy, retryAfterMs?: number): number {
   if (retryAfterMs !== undefined && retryAfterMs >= 0) return Math.min(retryAfterMs, retry.maxDelayMs * 4);
   const base = retry.initialDelayMs * 2 ** attempt;
   const jitter = base * 0.2 * Math.random();

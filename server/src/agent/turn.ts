@@ -103,7 +103,7 @@ export async function runTurn(session: Session, content: ContentBlock[], deps: T
 }
 
 /** Told with the error of a turn whose prompt was taken back. */
-export const NOT_SENT = "Your prompt was not sent to the model and is not part of the conversation; send it again once this is fixed.";
+const NOT_SENT = "Your prompt was not sent to the model and is not part of the conversation; send it again once this is fixed.";
 
 function stopReasonOf(stop: string): StopReason {
   if (stop === "refusal") return "refusal";

@@ -13,7 +13,7 @@ export async function doctorCommand(_argv: string[]): Promise<number> {
 }
 
 /** The doctor report as lines; `ERROR` lines make doctor fail. */
-export function doctorReport(root: string): string[] {
+function doctorReport(root: string): string[] {
   const out: string[] = [`agent-lsp ${VERSION}`, `node ${process.version}`, `project: ${root}`, "", "Config files:"];
   const loaded = loadConfig({ root });
   for (const layer of loaded.layers) {

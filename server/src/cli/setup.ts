@@ -30,7 +30,7 @@ export function setupCommand(argv: string[]): number {
 }
 
 /** Helix's config folder: %AppData%\helix on Windows, else $XDG_CONFIG_HOME/helix or ~/.config/helix. */
-export function helixConfigDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
+function helixConfigDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
   if (platform === "win32") return path.join(env.APPDATA || path.join(os.homedir(), "AppData", "Roaming"), "helix");
   const xdg = env.XDG_CONFIG_HOME;
   return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(os.homedir(), ".config"), "helix");
@@ -40,7 +40,7 @@ export function helixConfigDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform
  * Merges the snippet into `<dir>/languages.toml`: a backup of the old file first, then an
  * atomic replace. Returns the report lines. Throws (nothing written) when the merge is not safe.
  */
-export function writeHelixSetup(dir: string, now = new Date()): string[] {
+function writeHelixSetup(dir: string, now = new Date()): string[] {
   const file = path.join(dir, "languages.toml");
   const existed = existsSync(file);
   const before = existed ? readFileSync(file, "utf8") : "";

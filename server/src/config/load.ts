@@ -116,7 +116,7 @@ function readTomlLayer(file: string, errors: string[]): ConfigLayer {
 }
 
 /** Validates one layer; keys that fail are dropped and reported, the rest are kept. */
-export function validateLayer(source: string, raw: unknown, errors: string[]): ConfigLayer {
+function validateLayer(source: string, raw: unknown, errors: string[]): ConfigLayer {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     errors.push(`${source}: expected a table of settings, got ${describeType(raw)}`);
     return { source, found: true, values: {} };

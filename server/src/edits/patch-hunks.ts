@@ -19,7 +19,7 @@
 import { findClosestRegion } from "./closest.js";
 import { findLineRuns } from "./matcher.js";
 import { foldUnicode, MATCH_STEPS, normalizeLine, normalizeLines, STEP_DESCRIPTIONS, type MatchStep } from "./normalize.js";
-import { newLinesOf, oldLinesOf, type Hunk } from "./patch-types.js";
+import { oldLinesOf, type Hunk } from "./patch-types.js";
 import {
   dominantEol,
   hasFinalNewline,

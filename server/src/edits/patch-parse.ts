@@ -170,7 +170,7 @@ function parseUpdateBody(
  * Splits a file body into hunks. `@@` lines start a hunk (consecutive ones stack their anchors);
  * the first hunk may omit its `@@`.
  */
-export function parseHunks(body: readonly string[], label: string, firstLineNo: number): Hunk[] | { ok: false; error: string } {
+function parseHunks(body: readonly string[], label: string, firstLineNo: number): Hunk[] | { ok: false; error: string } {
   const hunks: Hunk[] = [];
   let current: { raw: string[]; extras: Partial<Hunk> & { anchors: string[] } } | undefined;
   const flush = () => {

@@ -19,7 +19,7 @@ export interface ReplaceTextRequest {
 export type ReplaceTextResult = { ok: true; text: string; count: number } | { ok: false; error: string };
 
 /** Compiles a replace_text pattern, or explains why it is not a valid JavaScript regex. */
-export function compileFindRegex(find: string): RegExp | string {
+function compileFindRegex(find: string): RegExp | string {
   try {
     return new RegExp(find, "gm");
   } catch (e) {

@@ -96,7 +96,7 @@ export function applySearchReplace(text: string, diff: string): SearchReplaceRes
 }
 
 /** Applies already parsed blocks to `text`, in order, each to the result of the ones before. */
-export function applySearchReplaceBlocks(text: string, blocks: readonly SearchReplaceBlock[]): SearchReplaceResult {
+function applySearchReplaceBlocks(text: string, blocks: readonly SearchReplaceBlock[]): SearchReplaceResult {
   const { text: body, bom } = stripBom(text);
   const lines = splitLines(body);
   const origins: Origin[] = lines.map((_, i) => ({ from: i + 1, to: i + 1 }));

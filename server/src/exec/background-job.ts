@@ -17,7 +17,7 @@ import { terminateTree, type StopReport } from "./stop-tree.js";
 import { TreeWatch, type TreeSpec } from "./tree.js";
 
 /** Most output one read returns: the newest bytes win. */
-export const READ_LIMIT_BYTES = 32 * 1024;
+const READ_LIMIT_BYTES = 32 * 1024;
 
 /** How much unread output `wait` keeps in memory to match a pattern against. */
 const SCAN_WINDOW_CHARS = 1024 * 1024;

@@ -4,7 +4,7 @@
  */
 
 /** Provider keys that never reach a command, whatever the config says. */
-export const PROVIDER_KEY_NAMES: readonly string[] = [
+const PROVIDER_KEY_NAMES: readonly string[] = [
   "ANTHROPIC_API_KEY",
   "OPENAI_API_KEY",
   "GEMINI_API_KEY",

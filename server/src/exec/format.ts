@@ -43,7 +43,7 @@ export function describeWaitEnd(end: WaitEnd, pattern: string | undefined, timeo
 }
 
 /** `42 s`, `3 min`, `2 h`. */
-export function formatAge(ms: number): string {
+function formatAge(ms: number): string {
   const secs = Math.max(Math.round(ms / 1000), 0);
   if (secs < 120) return `${secs} s`;
   if (secs < 7200) return `${Math.round(secs / 60)} min`;

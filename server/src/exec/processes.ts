@@ -18,7 +18,7 @@ import { terminateTreeSync, type StopReport } from "./stop-tree.js";
 export const PROCESSES_SERVICE = "processes";
 
 /** Folder of the background logs, relative to the project root. */
-export const PROCESS_LOG_DIR = ".agent-lsp/processes";
+const PROCESS_LOG_DIR = ".agent-lsp/processes";
 
 /** How the manager is set up (the server fills it from config). */
 export interface ProcessManagerOptions {

@@ -197,7 +197,7 @@ export async function runCommand(options: RunOptions): Promise<CommandResult> {
 }
 
 /** Why a command was killed, as the result says it. */
-export function killMessage(reason: KillReason, options: Pick<RunOptions, "timeoutMs">): string {
+function killMessage(reason: KillReason, options: Pick<RunOptions, "timeoutMs">): string {
   switch (reason) {
     case "timeout":
       return `timed out after ${formatSeconds(options.timeoutMs)}`;

@@ -11,7 +11,7 @@ import type { Agent } from "../agent/agent.js";
 import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
 import { describeParamsError, promptParams, type PromptParams } from "../protocol/schemas.js";
 import { AGENT_ACTION_COMMANDS } from "./capabilities.js";
-import { TurnRuns, type CommandEditor, type RunRequest, type RunResult, type TurnRunsDeps } from "./turn-runs.js";
+import { TurnRuns, type RunRequest, type RunResult, type TurnRunsDeps } from "./turn-runs.js";
 import { normalizeUri, uriFileName } from "./uris.js";
 
 export type { CommandEditor } from "./turn-runs.js";
@@ -34,7 +34,7 @@ const argsSchema = z.object({
 type ActionArgs = z.infer<typeof argsSchema>;
 
 /** Suggestions offered when agent.refactor has no instruction (buttons on plain clients). */
-export const REFACTOR_CHOICES = ["Make it simpler and clearer", "Improve the names", "Split it into smaller functions", "Make it faster"];
+const REFACTOR_CHOICES = ["Make it simpler and clearer", "Improve the names", "Split it into smaller functions", "Make it faster"];
 
 /** Longest part of a free prompt shown in a progress title. */
 const PROMPT_TITLE_MAX = 50;

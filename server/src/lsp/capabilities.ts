@@ -24,7 +24,7 @@ export const AGENT_ACTION_KINDS: Record<AgentActionCommand, string> = {
 };
 
 /** What the server advertises as `codeActionProvider`. */
-export const CODE_ACTION_PROVIDER: CodeActionOptions = {
+const CODE_ACTION_PROVIDER: CodeActionOptions = {
   codeActionKinds: [...new Set(Object.values(AGENT_ACTION_KINDS))],
   resolveProvider: false,
 };

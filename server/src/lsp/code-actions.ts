@@ -28,7 +28,7 @@ export interface AgentActionArgs {
 const TITLE_MAX = 80;
 
 /** The actions offered for a range: fix for diagnostics, the rest for a non-empty selection. */
-export function agentCodeActions(params: CodeActionParams): CodeAction[] {
+function agentCodeActions(params: CodeActionParams): CodeAction[] {
   const { textDocument, range, context } = params;
   const diagnostics = context.diagnostics ?? [];
   const args: AgentActionArgs = { uri: textDocument.uri, range, ...(diagnostics.length ? { diagnostics } : {}) };

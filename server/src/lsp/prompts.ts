@@ -20,7 +20,7 @@ import { sendWithdrawable } from "./client-requests.js";
  * The options sent with agent/requestPermission. Their names, in this order, are also the
  * buttons of the plain prompt, so both kinds of client see the same three answers.
  */
-export const PERMISSION_OPTIONS = [
+const PERMISSION_OPTIONS = [
   { optionId: "allow_once", name: "Yes", kind: "allow_once" },
   { optionId: "allow_always", name: "Yes, don't ask again", kind: "allow_always" },
   { optionId: "reject", name: "No", kind: "reject_once" },

@@ -10,7 +10,7 @@
 import type { FramingError } from "./framing.js";
 
 /** JSON-RPC's Invalid Request code. */
-export const INVALID_REQUEST = -32600;
+const INVALID_REQUEST = -32600;
 
 /** A value as it appears in an error message: `123`, `"1.0"`, `true`, `an object`. */
 function shown(value: unknown): string {

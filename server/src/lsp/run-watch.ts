@@ -70,7 +70,7 @@ export function watchRun(events: SessionEvents, sessionId: string, progress: Pro
  * user declined", the mode and the safety check say "not allowed" / "refused", a cancel says
  * "Cancelled"; anything else is a failure of the tool itself.
  */
-export function classifyFailure(output: string): { kind: NotDoneKind; reason: string } {
+function classifyFailure(output: string): { kind: NotDoneKind; reason: string } {
   const reason = firstSentence(output);
   if (/\bThe user declined\b/.test(output)) return { kind: "declined", reason };
   if (/^Cancelled\b|\bCancelled by the user\b/.test(output)) return { kind: "cancelled", reason };

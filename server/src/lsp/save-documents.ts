@@ -10,7 +10,7 @@ import { sendWithdrawable, type RequestOutcome } from "./client-requests.js";
 import { normalizeUri } from "./uris.js";
 
 /** The method name. */
-export const SAVE_DOCUMENTS = "agent/saveDocuments";
+const SAVE_DOCUMENTS = "agent/saveDocuments";
 
 /** Sends agent/saveDocuments for `uris`; never throws. */
 export async function saveDocumentsOverLsp(connection: Connection, uris: string[], signal: AbortSignal, timeoutMs: number): Promise<SaveResult> {

@@ -91,7 +91,7 @@ function lift(ctx: FloorContext, floor: FloorName, why: string): FloorHit | unde
 }
 
 /** The classic shell fork bomb, `:(){ :|:& };:` and its renamings. */
-export function isForkBomb(line: string): boolean {
+function isForkBomb(line: string): boolean {
   const flat = line.replace(/\s+/g, "");
   return /([\w:.-]+)\(\)\{\1\|\1&?;?\};?\1/.test(flat);
 }

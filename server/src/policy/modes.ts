@@ -10,7 +10,7 @@ import type { SafetyMode } from "../config/schema.js";
 import type { ToolDescriptor } from "../vocabulary/policy.js";
 
 /** Tools plan mode rejects whatever their class says (strict plan mode). */
-export const PLAN_REJECTED_TOOLS: readonly string[] = ["write_file", "edit_file", "replace_in_file", "apply_patch", "delete_file"];
+const PLAN_REJECTED_TOOLS: readonly string[] = ["write_file", "edit_file", "replace_in_file", "apply_patch", "delete_file"];
 
 /** Tools offered only in plan mode. */
 export const PLAN_ONLY_TOOLS: readonly string[] = ["make_plan"];

@@ -9,7 +9,7 @@ const position = z.object({ line: z.number().int().nonnegative(), character: z.n
 const range = z.object({ start: position, end: position });
 
 /** A prompt block: text, an image, or a reference to a resource (file) with optional text. */
-export const contentBlockSchema = z.discriminatedUnion("type", [
+const contentBlockSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text"), text: z.string() }),
   z.object({ type: z.literal("image"), mimeType: z.string(), data: z.string() }),
   z.object({

@@ -58,7 +58,7 @@ export function toAnthropicRequest(
  * Our tools plus the native ones. A native tool replaces a definition of ours with the same name,
  * as the API refuses two tools with one name.
  */
-export function toAnthropicTools(request: ProviderRequest): Anthropic.ToolUnion[] {
+function toAnthropicTools(request: ProviderRequest): Anthropic.ToolUnion[] {
   const natives: Anthropic.ToolUnion[] = [];
   const nativeNames = new Set<string>();
   for (const spec of request.nativeTools ?? []) {

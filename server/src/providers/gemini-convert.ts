@@ -20,7 +20,7 @@ export interface GeminiPartData {
 }
 
 /** Reads the Gemini state of a block, if the block came from Gemini. */
-export function geminiData(providerData: unknown): GeminiPartData | undefined {
+function geminiData(providerData: unknown): GeminiPartData | undefined {
   const data = (providerData as { gemini?: unknown } | undefined)?.gemini;
   return typeof data === "object" && data !== null ? (data as GeminiPartData) : undefined;
 }
@@ -34,13 +34,13 @@ export function toProviderData(data: GeminiPartData): { gemini: GeminiPartData }
  * Google's documented stand-in for a signature on calls no Gemini model made (history from another
  * provider): Gemini 3 rejects an unsigned first call of a step in the current turn.
  */
-export const SKIP_SIGNATURE = "skip_thought_signature_validator";
+const SKIP_SIGNATURE = "skip_thought_signature_validator";
 
 /** Only the newest images are sent; older ones cost tokens and rarely matter (issue 6). */
 export const MAX_IMAGES = 3;
 
 /** Gemini's `parametersJsonSchema` takes JSON Schema as is and ignores keywords it lacks. */
-export function toGeminiTools(tools: ProviderRequest["tools"]): Tool[] | undefined {
+function toGeminiTools(tools: ProviderRequest["tools"]): Tool[] | undefined {
   if (tools.length === 0) return undefined;
   const functionDeclarations: FunctionDeclaration[] = tools.map((tool) => ({
     name: tool.name,

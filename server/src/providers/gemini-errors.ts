@@ -33,7 +33,7 @@ function parseErrorBody(message: string): GoogleErrorBody | undefined {
 }
 
 /** `google.rpc.RetryInfo.retryDelay` is a protobuf Duration in JSON: `"3s"`, `"0.250s"`. */
-export function retryInfoDelayMs(body: GoogleErrorBody | undefined): number | undefined {
+function retryInfoDelayMs(body: GoogleErrorBody | undefined): number | undefined {
   const info = body?.details?.find((d) => d["@type"]?.endsWith("google.rpc.RetryInfo"));
   const match = /^(\d+(?:\.\d+)?)s$/.exec(info?.retryDelay ?? "");
   return match ? Math.round(Number(match[1]) * 1000) : undefined;

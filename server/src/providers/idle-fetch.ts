@@ -9,14 +9,14 @@
  */
 
 /** The `code` a StreamIdleError carries, for error mapping that reads errors by shape. */
-export const STREAM_IDLE_CODE = "AGENT_LSP_STREAM_IDLE";
+const STREAM_IDLE_CODE = "AGENT_LSP_STREAM_IDLE";
 
 /**
  * The failure of a silent stream. Its name is not `AbortError` and its message has no "timeout"
  * in it on purpose: the Stainless SDKs treat both as the user's own abort or their own timeout
  * and would hide it.
  */
-export class StreamIdleError extends Error {
+class StreamIdleError extends Error {
   readonly code = STREAM_IDLE_CODE;
 
   constructor(readonly idleMs: number) {

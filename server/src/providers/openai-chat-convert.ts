@@ -38,7 +38,7 @@ export function buildChatParams(request: ProviderRequest): ChatCompletionCreateP
 }
 
 /** The conversation as chat messages, the system prompt first. */
-export function toChatMessages(system: string, messages: Message[]): ChatCompletionMessageParam[] {
+function toChatMessages(system: string, messages: Message[]): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = system ? [{ role: "system", content: system }] : [];
   let images: ChatCompletionContentPartImage[] = [];
   // Images wait until the run of tool messages ends: a user message inside the run would leave

@@ -55,7 +55,7 @@ const NO_TOOLS =
  * The clear, non-retryable error for a model without tool support, naming the model and server,
  * or undefined when `err` is something else.
  */
-export function noToolSupportEvent(err: unknown, request: ProviderRequest, baseUrl: string): ProviderErrorEvent | undefined {
+function noToolSupportEvent(err: unknown, request: ProviderRequest, baseUrl: string): ProviderErrorEvent | undefined {
   const e = err as { status?: unknown; error?: { message?: unknown }; message?: unknown } | undefined;
   if (request.tools.length === 0 || (e?.status !== 400 && e?.status !== 404 && e?.status !== 422)) return undefined;
   const said = typeof e.error?.message === "string" ? e.error.message : String(e.message ?? "");

@@ -21,7 +21,7 @@ export const APPLY_PATCH_KIND = "openai_apply_patch";
 export const APPLY_PATCH_CALL = "apply_patch_call";
 
 /** Models that reason (and so take `reasoning` and return encrypted reasoning items). */
-export function isReasoningModel(model: string): boolean {
+function isReasoningModel(model: string): boolean {
   return /^(gpt-5|o\d|codex)/i.test(model);
 }
 
@@ -84,7 +84,7 @@ function toTools(tools: ToolDefinition[], nativeTools: NativeToolSpec[] | undefi
  * the request offers that tool; once the session fell back to our schemas they replay as what
  * they ran as, a call of our apply_patch.
  */
-export function toInputItems(messages: Message[], nativePatch: boolean): ResponseInputItem[] {
+function toInputItems(messages: Message[], nativePatch: boolean): ResponseInputItem[] {
   const items: ResponseInputItem[] = [];
   // Results of native apply_patch calls must answer as apply_patch_call_output, not function output.
   const patchCalls = new Set<string>();

@@ -32,7 +32,7 @@ const cached = (input: number, output: number, cacheRead: number): ModelPrice =>
  * or an id continuing with `-`, `:` or `@` (dated snapshots, Bedrock/Vertex suffixes), so
  * `gpt-5` prices `gpt-5-2025-08-07` but never `gpt-5.4`, and an unlisted newer model stays unknown.
  */
-export const PRICES: Readonly<Record<string, ModelPrice>> = Object.freeze({
+const PRICES: Readonly<Record<string, ModelPrice>> = Object.freeze({
   // Anthropic
   "claude-opus-4-5": anthropic(5, 25),
   "claude-opus-4-1": anthropic(15, 75),

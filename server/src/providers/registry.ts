@@ -7,7 +7,7 @@ import { addSecrets } from "../util/log.js";
 import type { Provider, ProviderSettings, ProviderType } from "./provider.js";
 
 /** Built-in provider names and what they mean without a config table. */
-export const BUILTIN_PROVIDERS: Record<string, { type: ProviderType; keyEnv: string[]; baseUrlEnv?: string; baseUrl?: string }> = {
+const BUILTIN_PROVIDERS: Record<string, { type: ProviderType; keyEnv: string[]; baseUrlEnv?: string; baseUrl?: string }> = {
   anthropic: { type: "anthropic", keyEnv: ["ANTHROPIC_API_KEY"], baseUrlEnv: "ANTHROPIC_BASE_URL" },
   openai: { type: "openai", keyEnv: ["OPENAI_API_KEY"], baseUrlEnv: "OPENAI_BASE_URL" },
   gemini: { type: "gemini", keyEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"], baseUrlEnv: "GEMINI_BASE_URL" },

@@ -10,9 +10,9 @@ import { defineTool, errorResult, ToolError } from "./define-tool.js";
 import { requireProcessManager } from "./execute-command.js";
 
 /** wait's timeout when the model names none. */
-export const DEFAULT_WAIT_SECS = 300;
+const DEFAULT_WAIT_SECS = 300;
 /** The longest wait the model may ask for. */
-export const MAX_WAIT_SECS = 3600;
+const MAX_WAIT_SECS = 3600;
 
 const input = z.object({
   action: z

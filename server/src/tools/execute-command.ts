@@ -14,9 +14,9 @@ import { approvalNote, planSave, saveBeforeCommand } from "./save-before-command
 import type { ToolContext, ToolResult } from "./types.js";
 
 /** Foreground timeout when the model names none. */
-export const DEFAULT_TIMEOUT_SECS = 120;
+const DEFAULT_TIMEOUT_SECS = 120;
 /** The longest foreground timeout the model may ask for. */
-export const MAX_TIMEOUT_SECS = 600;
+const MAX_TIMEOUT_SECS = 600;
 
 /** A command running longer than this reports progress, then every PROGRESS_EVERY_MS. */
 const PROGRESS_AFTER_MS = 1000;
@@ -103,7 +103,7 @@ export const executeCommandTool = defineTool({
 });
 
 /** The result the model reads: how it ended, notes, then the output. */
-export function formatCommandResult(r: CommandResult): ToolResult {
+function formatCommandResult(r: CommandResult): ToolResult {
   if (r.spawnError) return errorResult(`Could not start the command: ${r.spawnError}`);
   const lines: string[] = [];
   if (r.killed) {

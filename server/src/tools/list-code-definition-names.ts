@@ -12,7 +12,7 @@ import { resolveForRead, withWorkspaceErrors } from "./file-tool-support.js";
 import type { ToolContext } from "./types.js";
 
 /** Most files of a folder parsed. */
-export const MAX_DEFINITION_FILES = 50;
+const MAX_DEFINITION_FILES = 50;
 
 const input = z.object({
   path: z.string().min(1).describe("A source file, or a folder whose source files (not subfolders) to list, relative to the project root."),

@@ -14,11 +14,11 @@ import { resolveForRead, withWorkspaceErrors } from "./file-tool-support.js";
 import type { ToolContext, ToolResult } from "./types.js";
 
 /** Lines shown when no range is asked for. */
-export const DEFAULT_PAGE_LINES = 2000;
+const DEFAULT_PAGE_LINES = 2000;
 /** Longest line shown in full. */
 const MAX_LINE_CHARS = 2000;
 /** Largest image handed to a model: 3.75 MiB (what the providers accept, base64 aside). */
-export const MAX_IMAGE_BYTES = 3.75 * 1024 * 1024;
+const MAX_IMAGE_BYTES = 3.75 * 1024 * 1024;
 
 const input = z.object({
   path: z.string().min(1).describe("The file to read, relative to the project root (or absolute)."),
@@ -51,7 +51,7 @@ function numbered(n: number, body: string): string {
 }
 
 /** Numbers lines of `text` from the requested range, within the output budget. */
-export function pageOfLines(text: string, start: number, count: number | undefined, budget: number): string {
+function pageOfLines(text: string, start: number, count: number | undefined, budget: number): string {
   const lines = splitBodies(text);
   if (text.endsWith("\n")) lines.pop();
   const total = lines.length;

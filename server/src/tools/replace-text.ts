@@ -16,7 +16,7 @@ import { applyOptions, changeResult, withWorkspaceErrors } from "./file-tool-sup
 import type { ToolContext } from "./types.js";
 
 /** Most files one replace_text may change. */
-export const MAX_REPLACE_FILES = 500;
+const MAX_REPLACE_FILES = 500;
 /** Most characters of preview diff in a dry run. */
 const MAX_PREVIEW = 12_000;
 

@@ -13,7 +13,7 @@ import { resolveForRead, withWorkspaceErrors } from "./file-tool-support.js";
 import type { ToolContext } from "./types.js";
 
 /** Most matching lines reported. */
-export const MAX_SEARCH_MATCHES = 300;
+const MAX_SEARCH_MATCHES = 300;
 /** Longest line quoted in a result. */
 const MAX_QUOTED_LINE = 300;
 
@@ -24,7 +24,7 @@ const input = z.object({
 });
 
 /** Compiles the model's regex; `(?i)` at the start (as in grep -P and ripgrep) ignores case. */
-export function compileSearchRegex(source: string): RegExp {
+function compileSearchRegex(source: string): RegExp {
   const insensitive = source.startsWith("(?i)");
   const body = insensitive ? source.slice(4) : source;
   try {

@@ -12,13 +12,13 @@ import path from "node:path";
 export const STATE_DIR = ".agent-lsp";
 
 /** What a team may commit from the state folder: files, and folders (trailing slash). */
-export const SHARED_STATE = ["config.toml", "approvals.toml", "rules/", "skills/", "workflows/"] as const;
+const SHARED_STATE = ["config.toml", "approvals.toml", "rules/", "skills/", "workflows/"] as const;
 
 /**
  * The state folder's `.gitignore`. Patterns are anchored (`/*`) so only the folder's direct
  * entries are ignored and a shared folder, once let through, keeps everything inside it.
  */
-export const STATE_GITIGNORE = [
+const STATE_GITIGNORE = [
   "# agent-lsp's state (logs, conversations, checkpoints ...) stays out of git.",
   "# Only the project settings a team shares are let through. agent-lsp never rewrites this file.",
   "/*",

@@ -85,7 +85,7 @@ export function expandPathInput(input: string, home: string = os.homedir()): str
  * with an unclear message, and anything written in C (editors, the shell) would read the name
  * only up to the NUL, that is another file.
  */
-export function checkNoNul(input: string, expanded: string): void {
+function checkNoNul(input: string, expanded: string): void {
   if (!input.includes("\0") && !expanded.includes("\0")) return;
   throw new WorkspaceError(`The path ${JSON.stringify(input)} contains a NUL byte (\\0), which no file name can hold; it was refused. Give the path without it.`);
 }

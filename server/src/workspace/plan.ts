@@ -49,7 +49,7 @@ export interface Plan {
 }
 
 /** Refuses a write the Workspace never makes, or the gate does not allow. */
-export async function checkWritable(ctx: PlanContext, p: ResolvedPath, opts: ApplyOptions): Promise<void> {
+async function checkWritable(ctx: PlanContext, p: ResolvedPath, opts: ApplyOptions): Promise<void> {
   if (isInternalPath(ctx.root, p.abs)) {
     throw new WorkspaceError(`${p.rel} is inside agent-lsp's own state folder; it cannot be written by tools.`);
   }

@@ -9,7 +9,7 @@ import { closeSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { hashBytes } from "./read-stamps.js";
 
 /** Files larger than this are read and written without the shared buffer (and it never grows past it). */
-export const SCRATCH_LIMIT = 32 * 1024 * 1024;
+const SCRATCH_LIMIT = 32 * 1024 * 1024;
 
 /** A large buffer is let go after this long unused, so one big file does not pin its size. */
 const RELEASE_AFTER_MS = 10_000;

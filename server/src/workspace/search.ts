@@ -98,7 +98,7 @@ function textForSearch(reader: FileReader, abs: string, literal: Buffer | undefi
 }
 
 /** The matching lines of `text` (with context), at most `room` matches. */
-export function hitsIn(text: string, line: RegExp, context: number, room: number): { lines: SearchLine[]; matches: number } {
+function hitsIn(text: string, line: RegExp, context: number, room: number): { lines: SearchLine[]; matches: number } {
   const testLine = guardedTester(line);
   const all = text.split(/\r?\n/);
   if (all.length && all[all.length - 1] === "") all.pop();

@@ -9,7 +9,7 @@ import { ensureStateFolder, STATE_DIR } from "../util/state-folder.js";
 export { STATE_DIR };
 
 /** Folders below the state folder that belong to the Workspace (the agent must not write there). */
-export const INTERNAL_DIRS = ["checkpoints", "journal"] as const;
+const INTERNAL_DIRS = ["checkpoints", "journal"] as const;
 
 /** Folders already made by this process (each commit would otherwise make them again). */
 const ensured = new Set<string>();

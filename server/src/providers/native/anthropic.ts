@@ -37,7 +37,7 @@ export const ANTHROPIC_BASH: AnthropicNativeTool = Object.freeze({
 });
 
 /** Every Anthropic native tool agent-lsp knows. */
-export const ANTHROPIC_NATIVE_TOOLS: readonly AnthropicNativeTool[] = Object.freeze([ANTHROPIC_TEXT_EDITOR, ANTHROPIC_BASH]);
+const ANTHROPIC_NATIVE_TOOLS: readonly AnthropicNativeTool[] = Object.freeze([ANTHROPIC_TEXT_EDITOR, ANTHROPIC_BASH]);
 
 /** The native tool with this `kind` (our NativeToolSpec.kind), if Anthropic has one. */
 export function anthropicNativeToolByKind(kind: string): AnthropicNativeTool | undefined {

@@ -38,7 +38,7 @@ export function rewriteOpenAIApplyPatch(operation: unknown): NativeRewrite {
 }
 
 /** The `*** Begin Patch` envelope for one operation. */
-export function operationToPatch(op: ApplyPatchOperation): string {
+function operationToPatch(op: ApplyPatchOperation): string {
   const body = bodyLines(op.diff ?? "");
   switch (op.type) {
     case "create_file":
