@@ -43,11 +43,6 @@ export function oldLinesOf(hunk: Hunk): string[] {
   return hunk.lines.filter((l) => l.op !== "+").map((l) => l.text);
 }
 
-/** The new-side lines of a hunk: what the region becomes. */
-export function newLinesOf(hunk: Hunk): string[] {
-  return hunk.lines.filter((l) => l.op !== "-").map((l) => l.text);
-}
-
 /**
  * Builds a hunk from its raw prefixed lines. An empty raw line is an empty context line (models
  * and some editors drop the lone space), and trailing empty lines are dropped, since they are
