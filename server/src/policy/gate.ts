@@ -57,12 +57,13 @@ export class PolicyGate implements ToolGate {
   readonly book: ApprovalBook;
   private readonly approver: Approver;
   private readonly calls = new WeakMap<GateCall, CallMemory>();
+  private placesMemo: { key: string; places: SensitivePlaces } | undefined;
 
   constructor(private readonly deps: PolicyGateDeps) {
     this.book = new ApprovalBook(
       (message) => deps.editor.showMessage("warning", `agent-lsp approvals: ${message}`),
       () => {
-        const env = { ...(deps.env ?? process.env), HOME: this.home() };
+        const env = this.userEnv();
         return { stateDir: userStateDir(env), configDir: userConfigDir(env), home: this.home() };
       },
     );
@@ -252,14 +253,35 @@ export class PolicyGate implements ToolGate {
     return this.deps.home ?? os.homedir();
   }
 
-  /** The sensitive places, with config `[policy] sensitive_paths` (read afresh: a reload applies at once). */
+  /**
+   * The sensitive places, with config `[policy] sensitive_paths`. Worked out again only when the
+   * home folder, the XDG folders or that list change (a config reload applies at once): every
+   * tool call passes here.
+   */
   private places(): SensitivePlaces {
-    return sensitivePlaces(this.home(), this.deps.env ?? process.env, this.deps.config().policy.sensitive_paths);
+    const env = this.userEnv();
+    const extra = this.deps.config().policy.sensitive_paths;
+    const key = JSON.stringify([env, extra]);
+    if (this.placesMemo?.key !== key) this.placesMemo = { key, places: sensitivePlaces(env.HOME, env, extra) };
+    return this.placesMemo.places;
+  }
+
+  /**
+   * The variables that name the user's folders, and only those: copying the whole environment
+   * on every call costs more than all the gate's other work for a read.
+   */
+  private userEnv(): { HOME: string; XDG_CONFIG_HOME?: string; XDG_STATE_HOME?: string } {
+    const env = this.deps.env ?? process.env;
+    return {
+      HOME: this.home(),
+      ...(env.XDG_CONFIG_HOME ? { XDG_CONFIG_HOME: env.XDG_CONFIG_HOME } : {}),
+      ...(env.XDG_STATE_HOME ? { XDG_STATE_HOME: env.XDG_STATE_HOME } : {}),
+    };
   }
 
   /** Where a command starts, and which folders hold agent-lsp's settings for it. */
   private commandPlace(session: GateSession, cwd: string): CommandPlace {
-    const settings = agentSettingsPlaces(session.root, { ...(this.deps.env ?? process.env), HOME: this.home() });
+    const settings = agentSettingsPlaces(session.root, this.userEnv());
     return { cwd, root: session.root, home: this.home(), settings };
   }
 

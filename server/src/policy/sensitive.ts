@@ -90,8 +90,8 @@ export function sensitivePlaces(home: string, env: NodeJS.ProcessEnv, extra: rea
   const fromHome = (p: string) => path.join(home, p);
   const credentials = [
     ...HOME_CREDENTIALS.map(fromHome),
-    userConfigDir({ ...env, HOME: home }),
-    userStateDir({ ...env, HOME: home }),
+    userConfigDir({ HOME: home, XDG_CONFIG_HOME: env.XDG_CONFIG_HOME }),
+    userStateDir({ HOME: home, XDG_STATE_HOME: env.XDG_STATE_HOME }),
     ...extra.map((p) => expandTilde(p, home)).filter((p) => path.isAbsolute(p)),
   ];
   return {
