@@ -47,81 +47,13 @@ if [ -x "$root/usr/lib/hx/hx" ]; then
   fi
 fi
 
-arch=$(dpkg --print-architecture)
-if [ "$arch" != amd64 ]; then
-  echo "install-helix-trixie: only amd64 is supported (this machine is $arch)" >&2
-  exit 1
-fi
-
-. "$here/debian-mirror.sh"
-mirror=$(debian_mirror)
-apt_dir="$dir/apt"
-mkdir -p "$apt_dir/etc/preferences.d" "$apt_dir/etc/apt.conf.d" "$apt_dir/etc/sources.list.d" \
-  "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" "$dir/debs"
-# The trixie archive key ships in bookworm's debian-archive-keyring.
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main" >"$apt_dir/etc/sources.list"
-: >"$apt_dir/status"
-
-# Every apt setting that could read or write system state points into $apt_dir instead:
-# the system's sources, pins and dpkg status stay out of the resolution.
-apt_opts="-o Dir::Etc::sourcelist=$apt_dir/etc/sources.list
- -o Dir::Etc::sourceparts=$apt_dir/etc/sources.list.d
- -o Dir::Etc::preferences=$apt_dir/etc/preferences
- -o Dir::Etc::preferencesparts=$apt_dir/etc/preferences.d
- -o Dir::State=$apt_dir/state
- -o Dir::State::status=$apt_dir/status
- -o Dir::Cache=$apt_dir/cache
- -o APT::Architecture=$arch
- -o APT::Architectures=$arch
- -o Acquire::Languages=none
- -o Debug::NoLocking=1
- -o APT::Sandbox::User=root"
-
-echo "install-helix-trixie: trixie from $mirror" >&2
-# shellcheck disable=SC2086
-apt-get $apt_opts -q update >&2
-
-# Debian calls the Helix package `hx`. The closure of its hard dependencies (Depends/PreDepends
-# only), as trixie resolves them; virtual names (<...>) are provided by real packages in it.
-# shellcheck disable=SC2086
-pkgs=$(apt-cache $apt_opts depends --recurse --no-recommends --no-suggests --no-conflicts \
-  --no-breaks --no-replaces --no-enhances hx libc6 |
-  grep -v '^ ' | grep -v '^<' | sort -u)
-# Packages that are only install-time machinery: nothing hx loads at run time.
-# shellcheck disable=SC2086
-pkgs=$(printf '%s\n' $pkgs | grep -v -E '^(debconf|dpkg|perl-base|tar|install-info|sensible-utils|libdebconfclient0|base-files|debianutils)$' || true)
-# shellcheck disable=SC2086
-echo "install-helix-trixie: downloading $(echo $pkgs | wc -w) packages: $(echo $pkgs)" >&2
-
-# shellcheck disable=SC2086
-(cd "$dir/debs" && apt-get $apt_opts -q download $pkgs >&2)
-
-rm -rf "$root"
-mkdir -p "$root"
-for deb in "$dir"/debs/*.deb; do
-  dpkg -x "$deb" "$root"
-done
-
-loader="$root/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
-[ -e "$loader" ] || loader="$root/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
-if [ ! -e "$loader" ]; then
-  echo "install-helix-trixie: no dynamic loader in the unpacked libc6" >&2
-  exit 1
-fi
-
-# A library hx needs that the closure missed shows here, before the wrapper pretends to work.
-missing=$("$loader" --library-path "$root/usr/lib/x86_64-linux-gnu:$root/lib/x86_64-linux-gnu" --list "$root/usr/lib/hx/hx" | grep 'not found' || true)
-if [ -n "$missing" ]; then
-  echo "install-helix-trixie: hx still misses libraries:" >&2
-  echo "$missing" >&2
-  exit 1
-fi
+# Debian calls the Helix package `hx`.
+. "$here/trixie-unpack.sh"
+trixie_unpack "$dir" install-helix-trixie usr/lib/hx/hx "" hx
 
 write_wrapper
 if ! "$wrapper" --version >&2; then
   echo "install-helix-trixie: the unpacked hx does not start" >&2
   exit 1
 fi
-# The lists and downloaded archives are not needed to run; keep the cache small.
-rm -rf "$apt_dir/state/lists" "$apt_dir/cache" "$dir/debs"
 echo "$wrapper"
