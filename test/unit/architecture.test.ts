@@ -15,17 +15,19 @@ const ALLOWED: Record<string, readonly string[]> = {
   vocabulary: [],
   util: [],
   edits: [],
-  config: ["util"],
+  config: ["vocabulary", "util"],
   protocol: ["config", "vocabulary"],
   // The seams below the agent.
   editor: ["protocol", "vocabulary", "config", "util"],
   workspace: ["editor", "edits", "vocabulary", "config", "util"],
   policy: ["workspace", "editor", "vocabulary", "config", "protocol", "util"],
   exec: ["vocabulary", "config", "util"],
+  // The MCP client: the SDK behind one manager; its stdio servers are contained like commands.
+  mcp: ["exec", "vocabulary", "config", "util"],
   providers: ["vocabulary", "config", "util"],
-  tools: ["workspace", "policy", "exec", "edits", "editor", "vocabulary", "config", "protocol", "util"],
+  tools: ["workspace", "policy", "exec", "mcp", "edits", "editor", "vocabulary", "config", "protocol", "util"],
   // The core, then the front ends that translate their wire protocols onto it.
-  agent: ["tools", "workspace", "policy", "exec", "edits", "editor", "providers", "vocabulary", "config", "protocol", "util"],
+  agent: ["tools", "workspace", "policy", "exec", "mcp", "edits", "editor", "providers", "vocabulary", "config", "protocol", "util"],
 };
 /** Front ends may import anything below them, never each other; cli (and the entry file) picks one and may start any. */
 const FRONT_ENDS = ["lsp", "acp"];

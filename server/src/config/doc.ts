@@ -2,7 +2,8 @@
  * Renders the key tables of docs/configuration.md from the schema (config/schema.ts), so the
  * docs can never name a key the server does not have, or miss one. The prose around the tables
  * is written by hand; each table sits between `<!-- keys: NAME -->` and `<!-- /keys -->`, where
- * NAME is `top` (top-level keys), a table's name (`retry`, `policy`), or `providers.NAME`.
+ * NAME is `top` (top-level keys), a table's name (`retry`, `policy`), `providers.NAME`, or a table
+ * of tables inside such a one (`mcp_servers.NAME.tools.NAME`).
  */
 import { z } from "zod";
 import { configSchema, type KeyDoc } from "./schema.js";
@@ -14,17 +15,27 @@ export function renderKeyTables(): Map<string, string> {
   for (const [name, schema] of Object.entries(configSchema.shape as Record<string, z.ZodType>)) {
     const inner = unwrapped(schema);
     if (inner instanceof z.ZodObject) tables.set(name, renderTable(Object.entries(inner.shape as Record<string, z.ZodType>)));
-    else if (inner instanceof z.ZodRecord) tables.set(`${name}.NAME`, renderTable(Object.entries(objectOf(inner.valueType as z.ZodType).shape)));
+    else if (inner instanceof z.ZodRecord) addRecordTables(tables, `${name}.NAME`, objectOf(inner.valueType as z.ZodType));
     else top.push([name, schema]);
   }
   return new Map([["top", renderTable(top)], ...tables]);
+}
+
+/** The table of a record's values, and those of records of tables among its keys. */
+function addRecordTables(tables: Map<string, string>, name: string, value: z.ZodObject<Record<string, z.ZodType>>): void {
+  const rows = Object.entries(value.shape);
+  tables.set(name, renderTable(rows));
+  for (const [key, schema] of rows) {
+    const inner = unwrapped(schema);
+    if (inner instanceof z.ZodRecord && unwrapped(inner.valueType as z.ZodType) instanceof z.ZodObject) addRecordTables(tables, `${name}.${key}.NAME`, objectOf(inner.valueType as z.ZodType));
+  }
 }
 
 /** Replaces every marked table of `doc` with its rendering; throws naming a table the doc lacks. */
 export function updateKeyTables(doc: string): string {
   let out = doc;
   for (const [name, table] of renderKeyTables()) {
-    const re = new RegExp(`(<!-- keys: ${name.replace(".", "\\.")} -->\\n)[\\s\\S]*?(<!-- /keys -->)`);
+    const re = new RegExp(`(<!-- keys: ${name.replaceAll(".", "\\.")} -->\\n)[\\s\\S]*?(<!-- /keys -->)`);
     if (!re.test(out)) throw new Error(`docs/configuration.md has no "<!-- keys: ${name} -->" ... "<!-- /keys -->" block for the [${name}] keys.`);
     out = out.replace(re, (_m, open: string, close: string) => `${open}${table}${close}`);
   }
@@ -49,7 +60,7 @@ function shownDefault(schema: z.ZodType): string {
 }
 
 function unwrapped(schema: z.ZodType): z.ZodType {
-  return schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault ? unwrapped(schema.unwrap() as z.ZodType) : schema;
+  return schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault || schema instanceof z.ZodOptional ? unwrapped(schema.unwrap() as z.ZodType) : schema;
 }
 
 function objectOf(schema: z.ZodType): z.ZodObject<Record<string, z.ZodType>> {

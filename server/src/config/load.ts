@@ -10,6 +10,7 @@ import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import type { z } from "zod";
 import { stateFolder } from "../util/state-folder.js";
+import { projectMcpJsonPath, readMcpJson, userMcpJsonPath, type McpJsonFile } from "./mcp-json.js";
 import { limitProjectLayer } from "./project-limits.js";
 import { userConfigDir } from "./user-dirs.js";
 import { configFileSchema, DEFAULT_CONFIG, type Config, type ConfigFile } from "./schema.js";
@@ -23,6 +24,8 @@ export interface ConfigLayer {
   values: ConfigFile;
   /** Keys of a project file that were not honoured because they would widen what runs unasked. */
   ignored?: string[];
+  /** MCP servers whose launch this layer, a file inside the project, set (approved before they start). */
+  approvalNeeded?: string[];
 }
 
 /** The merged result and every problem found on the way. */
@@ -60,7 +63,44 @@ export function loadConfig(options: {
   const config = mergeLayers(layers.map((l) => l.values));
   const sources = keySources(layers);
   if (Object.keys(sources).length) config.keySources = sources;
-  return { config, layers, errors };
+  const json = [readMcpJson(userMcpJsonPath(options.env), errors), ...(options.root ? [readMcpJson(projectMcpJsonPath(options.root), errors)] : [])];
+  addJsonServers(config, json, options.root);
+  const fromProject = projectServers(layers, json, options.root, config);
+  if (Object.keys(fromProject).length) config.mcpProjectServers = fromProject;
+  return { config, layers: [...layers, ...json.map(jsonLayer)], errors };
+}
+
+/**
+ * Servers of the `mcpServers` JSON files, under every TOML layer: a name any TOML layer defines
+ * keeps its TOML table whole (TOML wins on a clash); the project's file wins over the user's.
+ */
+function addJsonServers(config: Config, files: McpJsonFile[], root: string | undefined): void {
+  const fromToml = new Set(Object.keys(config.mcp_servers));
+  const ordered = [...files].sort((a, b) => Number(isProjectFile(b.source, root)) - Number(isProjectFile(a.source, root)));
+  for (const file of ordered) {
+    for (const [name, table] of Object.entries(file.servers)) {
+      if (!fromToml.has(name) && !(name in config.mcp_servers)) config.mcp_servers[name] = table;
+    }
+  }
+}
+
+/** The MCP servers whose launch a file inside the project decided, by name, with that file. */
+function projectServers(layers: ConfigLayer[], json: McpJsonFile[], root: string | undefined, config: Config): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const layer of layers) for (const name of layer.approvalNeeded ?? []) out[name] = layer.source;
+  for (const file of json) {
+    if (!isProjectFile(file.source, root)) continue;
+    for (const [name, table] of Object.entries(file.servers)) if (config.mcp_servers[name] === table) out[name] ??= file.source;
+  }
+  return out;
+}
+
+function isProjectFile(file: string, root: string | undefined): boolean {
+  return root !== undefined && file === projectMcpJsonPath(root);
+}
+
+function jsonLayer(file: McpJsonFile): ConfigLayer {
+  return { source: file.source, found: file.found, values: Object.keys(file.servers).length ? { mcp_servers: file.servers } : {} };
 }
 
 /** The layer each provider's `api_key` came from: the last that sets it, as later layers win. */
@@ -86,7 +126,12 @@ function projectLayer(file: string, base: Config, errors: string[]): ConfigLayer
     reportedWidening.add(message);
     errors.push(message);
   }
-  return { ...layer, values: limited.values, ...(limited.ignored.length ? { ignored: limited.ignored } : {}) };
+  return {
+    ...layer,
+    values: limited.values,
+    ...(limited.ignored.length ? { ignored: limited.ignored } : {}),
+    ...(limited.approvalNeeded.length ? { approvalNeeded: limited.approvalNeeded } : {}),
+  };
 }
 
 function readTomlLayer(file: string, errors: string[]): ConfigLayer {

@@ -5,7 +5,11 @@
  * choose who judges `auto` mode, or send the user's key to a server of its choosing. Those keys
  * are honoured from the user's config, from `initializationOptions` and from the user's answers.
  *
- * A new key that widens what runs unasked (web hosts, MCP servers, skills...) gets its rule here.
+ * MCP servers are the exception that is honoured, on one condition: a server whose launch
+ * (command, args, env, cwd, url, headers) a project file sets starts only after the user approved
+ * that exact command line once (mcp/approval). Such servers are listed in `approvalNeeded`.
+ *
+ * A new key that widens what runs unasked (web hosts, skills...) gets its rule here.
  */
 import { SAFETY_MODES, type Config, type ConfigFile, type SafetyMode } from "./schema.js";
 
@@ -13,7 +17,15 @@ import { SAFETY_MODES, type Config, type ConfigFile, type SafetyMode } from "./s
 export interface LimitedLayer {
   values: ConfigFile;
   ignored: string[];
+  /** MCP servers whose launch the layer set: honoured only once the user approved them. */
+  approvalNeeded: string[];
 }
+
+/** The keys of an MCP server table that decide what runs, and where requests and secrets go. */
+export const MCP_LAUNCH_KEYS = ["command", "args", "env", "cwd", "url", "headers", "env_headers"] as const;
+
+/** Per-tool classes that would let a project's MCP tool run with fewer questions than the default. */
+const WIDENING_TOOL_CLASSES = new Set(["read_only", "read_write"]);
 
 const WHERE_INSTEAD = "set it in your user config (~/.config/agent-lsp/config.toml) or your editor's settings";
 
@@ -33,7 +45,26 @@ export function limitProjectLayer(layer: ConfigFile, base: Config): LimitedLayer
   limitPolicy(values, base, drop);
   limitProviders(values, drop);
   if (values.exec?.env_deny) values.exec.env_deny = union(base.exec.env_deny, values.exec.env_deny);
-  return { values, ignored };
+  limitMcpTools(values, drop);
+  return { values, ignored, approvalNeeded: projectLaunchedServers(values) };
+}
+
+/** Names of the MCP servers whose launch keys `values` sets. */
+export function projectLaunchedServers(values: ConfigFile): string[] {
+  return Object.entries(values.mcp_servers ?? {})
+    .filter(([, table]) => MCP_LAUNCH_KEYS.some((k) => table[k] !== undefined))
+    .map(([name]) => name);
+}
+
+/** A project may mark an MCP tool hidden or stricter, never less asked than `external_api`. */
+function limitMcpTools(values: ConfigFile, drop: (key: string, why: string) => void): void {
+  for (const [server, table] of Object.entries(values.mcp_servers ?? {})) {
+    for (const [tool, settings] of Object.entries(table.tools ?? {})) {
+      if (!settings.policy_class || !WIDENING_TOOL_CLASSES.has(settings.policy_class)) continue;
+      drop(`[mcp_servers.${server}.tools.${tool}] policy_class = "${settings.policy_class}"`, "a project cannot make an MCP tool run with fewer questions");
+      delete settings.policy_class;
+    }
+  }
 }
 
 function limitPolicy(values: ConfigFile, base: Config, drop: (key: string, why: string) => void): void {

@@ -4,6 +4,7 @@
  * and the key tables of docs/configuration.md (config/doc.ts) are all derived from it.
  */
 import { z } from "zod";
+import { POLICY_CLASSES, type PolicyClass } from "../vocabulary/policy.js";
 
 /** Safety modes (docs/safety.md). */
 export const SAFETY_MODES = ["read_only", "plan", "ask", "auto", "full_access"] as const;
@@ -66,6 +67,65 @@ const providerTable = z
   // Other keys reach the SDK as they are (adapter-specific options).
   .catchall(z.unknown());
 
+/** How the model finds deferred MCP tools (docs/mcp.md). */
+export const MCP_DISCOVERY_MODES = ["mcp_tools", "tool_search"] as const;
+export type McpDiscovery = (typeof MCP_DISCOVERY_MODES)[number];
+
+/** `[mcp_servers.NAME.tools.TOOL]`: one tool of a server, by the RAW name the server gives it. */
+const mcpToolTable = z
+  .object({
+    policy_class: optional(
+      z.enum(POLICY_CLASSES as [PolicyClass, ...PolicyClass[]]),
+      "string",
+      "The tool's class for the safety gate (docs/safety.md): `read_only` runs unasked in every mode, `read_write` unasked in `auto`; the others are asked.",
+      "`\"external_api\"`",
+    ),
+    hidden: optional(z.boolean(), "boolean", "Keep the tool configured but invisible to the model.", "`false`"),
+  })
+  .strict();
+
+/**
+ * `[mcp_servers.NAME]`: a local (command) or remote (url) MCP server. Every key is optional here,
+ * as layers merge key by key; whether the merged table is complete is checked when the servers
+ * are read (mcp/specs.ts), where the error can name the server.
+ */
+const mcpServerTable = z
+  .object({
+    command: optional(z.string().min(1), "string", "The program of a local (stdio) server."),
+    args: optional(z.array(z.string()), "array of strings", "Its arguments.", "`[]`"),
+    env: optional(
+      z.record(z.string(), z.string()),
+      "table of strings",
+      "Variables it gets. It starts with `PATH`, `HOME`, `USER`, `LOGNAME`, `SHELL` and `TERM` only, not your whole environment.",
+      "`{}`",
+    ),
+    cwd: optional(z.string().min(1), "string", "Its working folder; relative to the project root.", "the editor's folder"),
+    url: optional(z.string().url(), "string", "The address of a remote (Streamable HTTP) server."),
+    headers: optional(z.record(z.string(), z.string()), "table of strings", "Headers sent with every request to it.", "`{}`"),
+    env_headers: optional(
+      z.record(z.string(), z.string()),
+      "table of strings",
+      "Headers whose value is read from an environment variable: `{ Authorization = \"GITHUB_MCP_AUTH\" }`. Their values never reach the log.",
+      "`{}`",
+    ),
+    enabled: optional(z.boolean(), "boolean", "`false` keeps the server configured but never started.", "`true`"),
+    enabled_tools: optional(z.array(z.string()), "array of strings", "Only these tools, by the RAW name the server advertises.", "all"),
+    disabled_tools: optional(z.array(z.string()), "array of strings", "Leave these tools out (RAW names).", "`[]`"),
+    defer: optional(z.boolean(), "boolean", "`false` advertises this server's tools directly even while `mcp_defer_tools` is on.", "`true`"),
+    startup_timeout_s: optional(
+      z.number().positive(),
+      "number",
+      "Seconds from start to listed tools (the `server/discover` fallback included) before the server counts as failed.",
+      "`30`",
+    ),
+    tool_timeout_s: optional(z.number().positive(), "number", "Seconds one call may take; the server's progress notifications restart the clock.", "`120`"),
+    tools: optional(z.record(z.string(), mcpToolTable), "table of tables", "Settings of single tools, one `[mcp_servers.NAME.tools.TOOL]` table each (below).", "`{}`"),
+  })
+  .strict();
+
+/** One MCP server table as a layer writes it. */
+export type McpServerTable = z.output<typeof mcpServerTable>;
+
 /** Every key of the configuration. */
 export const configSchema = z
   .object({
@@ -86,6 +146,12 @@ export const configSchema = z
       30,
       "number",
       "How long the editor may take to answer a `workspace/applyEdit`. After that the request is withdrawn (`$/cancelRequest`) and the model is told that whether the file changed is not known yet; the editor's next report of the file settles it, and the model hears the outcome then.",
+    ),
+    mcp_defer_tools: key(
+      z.boolean(),
+      true,
+      "boolean",
+      "Keep MCP tools out of each request until the model finds and activates them (docs/mcp.md). `false` advertises every tool directly.",
     ),
     providers: z.record(z.string(), providerTable).default({}),
     retry: table({
@@ -121,6 +187,22 @@ export const configSchema = z
     log: table({
       level: key(z.enum(["error", "warn", "info", "debug"]), "info", "string", "`error`, `warn`, `info` or `debug`. Logs go to stderr and `.agent-lsp/logs/agent-lsp.log`, with keys redacted."),
     }),
+    mcp: table({
+      discovery: key(
+        z.enum(MCP_DISCOVERY_MODES),
+        "mcp_tools",
+        "string",
+        "How the model finds deferred tools: `mcp_tools` (one tool to query, activate, read resources and complete template arguments) or `tool_search` (`tool_search`, `tool_describe`, `tool_call`).",
+      ),
+      // Fractions allowed: tests want the fallback to initialize in well under a second.
+      discover_timeout_s: key(
+        z.number().positive(),
+        20,
+        "number",
+        "A local server that leaves `server/discover` unanswered this long speaks 2025-11-25: the `initialize` handshake runs instead. Fractions allowed.",
+      ),
+    }),
+    mcp_servers: z.record(z.string(), mcpServerTable).default({}),
     policy: table({
       lift_floors: key(
         z.array(z.enum(FLOOR_NAMES)),
@@ -161,11 +243,17 @@ export type Config = z.output<typeof configSchema> & {
    * authentication error can say which key to fix. Set by loadConfig; not a config key.
    */
   keySources?: Record<string, string>;
+  /**
+   * Servers whose launch (command, args, env, cwd, url, headers) a file inside the project set,
+   * by name, with that file: they start only once the user approved their exact command line.
+   * Set by loadConfig; not a config key.
+   */
+  mcpProjectServers?: Record<string, string>;
 };
 
 /** Every key optional, at any depth: what one layer (a file, initializationOptions) may hold. */
 export type ConfigFile = {
-  [K in keyof Config]?: K extends "providers" ? Config[K] : Config[K] extends unknown[] ? Config[K] : Config[K] extends object ? Partial<Config[K]> : Config[K];
+  [K in keyof Config]?: K extends "providers" | "mcp_servers" ? Config[K] : Config[K] extends unknown[] ? Config[K] : Config[K] extends object ? Partial<Config[K]> : Config[K];
 };
 
 /** The defaults, derived from the schema. */
@@ -177,7 +265,7 @@ export const configFileSchema = withoutDefaults(configSchema) as z.ZodType<Confi
 /** A schema with every default removed (a layer's missing key must not override an earlier one). */
 function withoutDefaults(schema: z.ZodType): z.ZodType {
   if (schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault) return withoutDefaults(schema.unwrap() as z.ZodType).optional();
-  if (schema instanceof z.ZodObject && schema !== providerTable) {
+  if (schema instanceof z.ZodObject && schema !== providerTable && schema !== mcpServerTable) {
     const shape = Object.fromEntries(Object.entries(schema.shape as Record<string, z.ZodType>).map(([k, v]) => [k, withoutDefaults(v)]));
     return z.object(shape).strict();
   }

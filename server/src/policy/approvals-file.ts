@@ -37,6 +37,7 @@ const fileSchema = z.object({
   program: z.array(z.object({ name: z.string().min(1), sig })).optional(),
   external: z.array(z.object({ dir: z.string().min(1), access: z.enum(["read", "write"]), sig })).optional(),
   tool: z.array(z.object({ name: z.string().min(1), sig })).optional(),
+  mcp_server: z.array(z.object({ name: z.string().min(1), command: z.string().min(1), sig })).optional(),
 });
 type FileData = z.infer<typeof fileSchema>;
 /** One entry of an approvals file, as written and as a rule. */
@@ -48,6 +49,8 @@ const HEADER = [
   "# [[program]]: commands running this program run without asking.",
   "# [[external]]: paths under this folder outside the project may be read (or written).",
   "# [[tool]]: the tool runs without asking. Delete an entry to be asked again.",
+  "# [[mcp_server]]: the MCP server this project defines may start with exactly this command line",
+  "# (recorded whatever remember_approvals says). Delete it to be asked again.",
   "# Each entry is signed with a key in your state folder: an entry agent-lsp did not write from",
   "# your answer grants nothing. To pre-approve by hand, use ~/.config/agent-lsp/approvals.toml.",
   "",
@@ -121,6 +124,9 @@ function entriesOf(data: FileData, resolveDir: (dir: string) => string): Entry[]
       (e): Entry => ({ table: "external", raw: raw(e), rule: { kind: "external", dir: resolveDir(e.dir), access: e.access } }),
     ),
     ...(data.tool ?? []).map((t): Entry => ({ table: "tool", raw: raw(t), rule: { kind: "tool", tool: t.name } })),
+    ...(data.mcp_server ?? []).map(
+      (m): Entry => ({ table: "mcp_server", raw: raw(m), rule: { kind: "mcp_server", name: m.name, command: m.command } }),
+    ),
   ];
 }
 
@@ -134,6 +140,8 @@ function toEntry(root: string, r: ApprovalRule): { table: keyof FileData; raw: R
       return { table: "external", raw: { dir: r.dir, access: r.access } };
     case "tool":
       return { table: "tool", raw: { name: r.tool } };
+    case "mcp_server":
+      return { table: "mcp_server", raw: { name: r.name, command: r.command } };
   }
 }
 

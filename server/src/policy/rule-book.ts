@@ -61,6 +61,23 @@ export class ApprovalBook {
     await save;
   }
 
+  /**
+   * Whether the user approved starting a project-defined MCP server with exactly this command
+   * line: a signed entry in the project's approvals.toml (read whatever remember_approvals says:
+   * the approval is once per command line, by design) or one in the user's own approvals.toml.
+   */
+  async serverApproved(root: string, wanted: Extract<ApprovalRule, { kind: "mcp_server" }>): Promise<boolean> {
+    const rules = [...(await this.userRules(root)), ...(await this.projectRules(root))];
+    return rules.some((r) => ruleCovers(r, wanted));
+  }
+
+  /** Records the user's approval of a project-defined MCP server in the project's approvals.toml, signed. */
+  async approveServer(root: string, rule: Extract<ApprovalRule, { kind: "mcp_server" }>): Promise<void> {
+    const save = this.saving.then(() => this.persist(root, [rule]));
+    this.saving = save.catch(() => undefined);
+    await save;
+  }
+
   /** The rules a session added (live list). */
   sessionRules(sessionId: string): ApprovalRule[] {
     let list = this.sessions.get(sessionId);

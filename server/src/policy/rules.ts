@@ -1,7 +1,9 @@
 /**
  * Approval rules: what "Yes, don't ask again" remembers, and the scopes an action is asked in.
  * A rule is deliberately narrow: a file tool under one directory, one program in this project,
- * one directory outside the project, or one tool that has neither a path nor a command.
+ * one directory outside the project, or one tool that has neither a path nor a command. An
+ * `mcp_server` rule is not an approval of any call: it lets one MCP server that a file inside the
+ * project defines start, with exactly that command line (mcp/approval).
  */
 import path from "node:path";
 import type { PolicyClass } from "../vocabulary/policy.js";
@@ -14,7 +16,8 @@ export type ApprovalRule =
   | { kind: "file"; tool: string; dir: string }
   | { kind: "program"; program: string }
   | { kind: "external"; dir: string; access: "read" | "write" }
-  | { kind: "tool"; tool: string };
+  | { kind: "tool"; tool: string }
+  | { kind: "mcp_server"; name: string; command: string };
 
 /** One part of an action that needs approval. */
 export interface Scope {
@@ -44,6 +47,8 @@ export function ruleCovers(rule: ApprovalRule, wanted: ApprovalRule): boolean {
       );
     case "tool":
       return rule.kind === "tool" && rule.tool === wanted.tool;
+    case "mcp_server":
+      return rule.kind === "mcp_server" && rule.name === wanted.name && rule.command === wanted.command;
   }
 }
 
@@ -63,6 +68,8 @@ export function describeRule(rule: ApprovalRule): string {
       return `${rule.access === "write" ? "reading and writing" : "reading"} under ${rule.dir}`;
     case "tool":
       return `the tool ${rule.tool}`;
+    case "mcp_server":
+      return `starting the MCP server "${rule.name}" as: ${rule.command}`;
   }
 }
 
@@ -89,9 +96,13 @@ export function externalScope(dir: string, access: "read" | "write"): Scope {
   return { rule: { kind: "external", dir, access }, autoAllowed: false };
 }
 
-/** The scope of a tool that has neither a path nor a command to scope by. */
-export function toolScope(tool: string, policyClass: PolicyClass): Scope {
-  return { rule: { kind: "tool", tool }, autoAllowed: policyClass === "read_only" || policyClass === "read_write" };
+/**
+ * The scope of a tool that has neither a path nor a command to scope by. With `askEveryTime` (the
+ * reason) it is never remembered: MCP access is asked each time in ask mode.
+ */
+export function toolScope(tool: string, policyClass: PolicyClass, askEveryTime?: string): Scope {
+  const autoAllowed = policyClass === "read_only" || policyClass === "read_write";
+  return askEveryTime ? { unremembered: askEveryTime, autoAllowed } : { rule: { kind: "tool", tool }, autoAllowed };
 }
 
 /** The scope of a mutating tool with a path in the project: that tool under that directory. */
