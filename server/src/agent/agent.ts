@@ -37,6 +37,11 @@ export interface AgentDeps {
   defaultRoot: string;
   /** Creates a provider; the default imports the adapter for the settings' type. */
   createProvider?: typeof createProvider;
+  /**
+   * Starts what a session's tools and commands need (MCP servers) when the session first needs
+   * them: before a turn's first model call, before listing or running a command it may provide.
+   */
+  prepareTools?(sessionId: string, signal?: AbortSignal): Promise<void>;
 }
 
 /** How a turn ended, as the protocol answers it. */
@@ -167,6 +172,7 @@ export class Agent {
         model: loaded.model || this.deps.config().model,
         history: loaded.messages,
         failedPrompts: loaded.failedPrompts,
+        activatedTools: loaded.activatedTools,
       });
       this.sessions.set(sessionId, session);
       unreadable = loaded.skipped;
@@ -200,6 +206,8 @@ export class Agent {
   /** Runs a slash command. */
   async command(sessionId: string, command: string, args: string[] = []): Promise<{ message: string }> {
     const session = this.get(sessionId);
+    // An MCP prompt's command exists once its server is ready.
+    if (!this.deps.commands.find(command)) await this.deps.prepareTools?.(sessionId);
     const cmd = this.deps.commands.find(command);
     if (!cmd) {
       throw new AgentRequestError(ErrorCodes.InvalidParams, `Unknown command "${command}". Available:\n${this.deps.commands.help()}`);
@@ -210,6 +218,13 @@ export class Agent {
       if (err instanceof AgentRequestError) throw err;
       throw new AgentRequestError(ErrorCodes.RequestFailed, `/${cmd.name} failed: ${(err as Error).message}`);
     }
+  }
+
+  /** Every slash command (built-in and MCP) with its arguments, for editors that complete them. */
+  async listCommands(sessionId: string): Promise<{ commands: ReturnType<SlashCommands["describe"]> }> {
+    this.get(sessionId);
+    await this.deps.prepareTools?.(sessionId);
+    return { commands: this.deps.commands.describe() };
   }
 
   /** The session with this id, or an InvalidParams error naming it. */
@@ -289,6 +304,7 @@ export class Agent {
       outputBudget: config.tools.output_budget,
       config,
       resolveProvider: (session: Session) => this.resolveProvider(session, config),
+      ...(this.deps.prepareTools ? { prepareTools: (session: Session, signal: AbortSignal) => this.deps.prepareTools!(session.id, signal) } : {}),
     };
   }
 

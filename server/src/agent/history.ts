@@ -27,12 +27,14 @@ export interface MessageRecord {
   message: Message;
 }
 
-/** A settings change (mode, model) recorded so a resumed session comes back as it was left. */
+/** A settings change (mode, model, activated tools) recorded so a resumed session comes back as it was left. */
 export interface SettingsRecord {
   type: "settings";
   time: string;
   mode?: string;
   model?: string;
+  /** Deferred tools activated (added to those activated before). */
+  activated?: string[];
 }
 
 /** Marks message `seq` (a prompt) as failed: its turn ended before the model answered it. */
@@ -56,6 +58,8 @@ export interface LoadedHistory {
   lastSeq: number;
   mode: string;
   model: string;
+  /** Deferred tools the session had activated. */
+  activatedTools: string[];
   /** Lines that could not be read (a torn last line after a crash). */
   skipped: number;
 }
@@ -106,7 +110,7 @@ export class HistoryLog {
   }
 
   /** Records a mode or model change. */
-  settings(change: { mode?: string; model?: string }): void {
+  settings(change: { mode?: string; model?: string; activated?: string[] }): void {
     this.write({ type: "settings", time: new Date().toISOString(), ...change });
   }
 
@@ -158,6 +162,7 @@ export function readHistory(root: string, sessionId: string): LoadedHistory {
   const failed = new Map<number, string>();
   let mode = "";
   let model = "";
+  const activated = new Set<string>();
   let skipped = 0;
   for (const line of text.split("\n")) {
     if (!line.trim()) continue;
@@ -176,11 +181,12 @@ export function readHistory(root: string, sessionId: string): LoadedHistory {
     else if (rec.type === "failed") failed.set(rec.seq, rec.error);
     else if (rec.type === "settings") {
       mode = rec.mode ?? mode;
+      for (const name of rec.activated ?? []) activated.add(name);
       model = rec.model ?? model;
     }
   }
   if (!header) throw new Error(`Session log ${file} has no header line.`);
-  return { header, ...splitFailed(records, failed), lastSeq: records.at(-1)?.seq ?? 0, mode, model, skipped };
+  return { header, ...splitFailed(records, failed), lastSeq: records.at(-1)?.seq ?? 0, mode, model, activatedTools: [...activated], skipped };
 }
 
 /** Separates the prompts marked failed from the messages the model sees. */

@@ -4,7 +4,10 @@
  */
 import type { Config } from "../config/schema.js";
 import type { Editor } from "../editor/editor.js";
-import { createPolicyGate } from "../policy/gate.js";
+import { createPolicyGate, PolicyGate } from "../policy/gate.js";
+import { ApprovalBook } from "../policy/rule-book.js";
+import { userConfigDir, userStateDir, homeOf } from "../config/user-dirs.js";
+import { mergeStopReports, type StopReport } from "../exec/stop-tree.js";
 import type { ToolGate } from "../policy/types.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { describeShutdownStop } from "../exec/format.js";
@@ -15,6 +18,7 @@ import { registerBuiltinTools } from "./builtins.js";
 import type { ToolServices } from "../tools/types.js";
 import { Agent } from "./agent.js";
 import { addCoreCommands } from "./core-commands.js";
+import { McpWiring } from "./mcp-wiring.js";
 import { SlashCommands } from "./slash-commands.js";
 
 /** Everything a front end drives. */
@@ -27,8 +31,12 @@ export interface Runtime {
   gate: ToolGate;
   services: ToolServices;
   commands: SlashCommands;
-  /** Stops what the runtime started (turns, processes) and closes logs. */
+  /** The MCP servers and what they bring (tools, resources, prompt commands). */
+  mcp: McpWiring;
+  /** Stops what the runtime started (turns, processes, MCP servers) and closes logs. */
   dispose(): Promise<void>;
+  /** Stops every process the runtime started, synchronously: for exit handlers and signals. */
+  stopAllSync(): StopReport;
 }
 
 /** Builds a runtime. */
@@ -60,6 +68,19 @@ export function createRuntime(options: {
       },
       history: (sessionId) => agent?.all().find((s) => s.id === sessionId)?.history ?? [],
     });
+  const logger = options.logger ?? new FileLogger();
+  const mcp = new McpWiring({
+    editor: options.editor,
+    events,
+    registry,
+    commands,
+    services,
+    config: options.config,
+    root: options.root,
+    logger,
+    book: gate instanceof PolicyGate ? gate.book : userApprovalBook(options.editor),
+    agent: () => agent!,
+  });
   agent = new Agent({
     editor: options.editor,
     events,
@@ -70,10 +91,10 @@ export function createRuntime(options: {
     config: options.config,
     defaultRoot: options.root,
     ...(options.createProvider ? { createProvider: options.createProvider } : {}),
+    prepareTools: (sessionId, signal) => mcp.prepare(sessionId, signal),
   });
   addCoreCommands(commands, agent, registry);
   // Temp files a crashed server left mid-write (journalled) go at start, not at the first edit.
-  const logger = options.logger ?? new FileLogger();
   cleanupTempFiles(options.root).then(
     (removed) => {
       if (removed.length) logger.info(`removed ${removed.length} temp file(s) a stopped server left: ${removed.join(", ")}`);
@@ -87,10 +108,23 @@ export function createRuntime(options: {
     gate,
     services,
     commands,
+    mcp,
     async dispose() {
       await agent.shutdown();
-      const line = describeShutdownStop(await builtins.dispose());
+      const [processes, servers] = await Promise.all([builtins.dispose(), mcp.dispose()]);
+      const line = describeShutdownStop(mergeStopReports([processes, ...servers]));
       if (line) logger.info(line);
     },
+    stopAllSync() {
+      return mergeStopReports([builtins.processes.stopAll(), mcp.stopAllSync()]);
+    },
   };
+}
+
+/** The approvals book when the runtime was given a gate of its own (tests): the user's folders. */
+function userApprovalBook(editor: Editor): ApprovalBook {
+  return new ApprovalBook(
+    (message) => editor.showMessage("warning", `agent-lsp approvals: ${message}`),
+    () => ({ stateDir: userStateDir(), configDir: userConfigDir(), home: homeOf() }),
+  );
 }

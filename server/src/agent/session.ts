@@ -39,21 +39,32 @@ export class Session {
   turn: ActiveTurn | undefined;
   /** Set after a provider rejected its native tools: our schemas for the rest of the session. */
   nativeToolsDisabled = false;
+  /** Deferred tools advertised directly (activated, or found by tool_search); kept in the log. */
+  readonly activatedTools = new Set<string>();
 
   constructor(
     readonly id: string,
     readonly workspace: Workspace,
     readonly log: HistoryLog,
-    init: { mode: SafetyMode; model: string; history?: Message[]; failedPrompts?: FailedPrompt[] },
+    init: { mode: SafetyMode; model: string; history?: Message[]; failedPrompts?: FailedPrompt[]; activatedTools?: readonly string[] },
   ) {
     this.mode = init.mode;
     this.model = init.model;
+    for (const name of init.activatedTools ?? []) this.activatedTools.add(name);
     if (init.history) this.history.push(...init.history);
     if (init.failedPrompts) this.failedPrompts.push(...init.failedPrompts);
   }
 
   get root(): string {
     return this.workspace.root;
+  }
+
+  /** Advertises deferred tools directly from the next model call on; new ones are logged, so a resumed session keeps them. */
+  activate(names: readonly string[]): void {
+    const added = names.filter((n) => !this.activatedTools.has(n));
+    if (!added.length) return;
+    for (const n of added) this.activatedTools.add(n);
+    this.log.settings({ activated: added });
   }
 
   /** Appends a message to memory and to the log, in that order of durability: log first. Returns its log number. */

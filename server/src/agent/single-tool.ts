@@ -11,6 +11,8 @@ export async function runSingleTool(agent: Agent, sessionId: string, name: strin
   const onSigint = () => controller.abort();
   process.once("SIGINT", onSigint);
   try {
+    // The tool may be an MCP server's (or mcp_tools): start the servers as a turn would.
+    await d.prepareTools?.(sessionId, controller.signal);
     const [result] = await runToolCalls(
       session,
       [{ type: "tool_call", id: "cli-1", name, input }],

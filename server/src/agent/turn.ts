@@ -9,6 +9,7 @@ import { addUsage, ZERO_USAGE } from "../vocabulary/messages.js";
 import { estimateCost } from "../providers/pricing.js";
 import type { Provider } from "../providers/provider.js";
 import type { StopReason } from "../protocol/schemas.js";
+import { advertisedTools, deferredToolList, unwrapToolCalls } from "./deferred-advertising.js";
 import { prepareTools, rewriteNativeCalls, isNativeToolRejection } from "./native-tools.js";
 import { normalizeHistory } from "./normalize.js";
 import { callModel } from "./provider-call.js";
@@ -21,6 +22,8 @@ export interface TurnDeps extends ToolRunnerDeps {
   config: Config;
   /** The provider and model id for the session's model selection. */
   resolveProvider(session: Session): Promise<{ provider: Provider; model: string }>;
+  /** Starts what the session's tools need (MCP servers) before its first model call. */
+  prepareTools?(session: Session, signal: AbortSignal): Promise<void>;
 }
 
 /** How a turn ended. */
@@ -52,15 +55,16 @@ export async function runTurn(session: Session, content: ContentBlock[], deps: T
   let usage = ZERO_USAGE;
   try {
     const { provider, model } = await deps.resolveProvider(session);
+    await deps.prepareTools?.(session, signal);
     for (let step = 0; step < deps.config.max_turns; step++) {
       if (signal.aborted) return { stopReason: "cancelled", usage };
       const offered = deps.registry.list(deps.gate.filter(toGateSession(session)));
-      const tools = prepareTools(provider.type, offered, deps.config, session);
+      const tools = prepareTools(provider.type, advertisedTools(offered, session), deps.config, session);
       const response = await callModel(
         provider,
         {
           model,
-          system: buildSystemPrompt(session),
+          system: buildSystemPrompt(session, deferredToolList(offered, session, deps.config.mcp.discovery)),
           messages: normalizeHistory(session.history),
           tools: tools.definitions,
           nativeTools: tools.native,
@@ -76,7 +80,9 @@ export async function runTurn(session: Session, content: ContentBlock[], deps: T
         retryPolicy(deps.config),
       );
       usage = addUsage(usage, response.usage);
-      const rewritten = rewriteNativeCalls(response.content, tools);
+      const native = rewriteNativeCalls(response.content, tools);
+      const blocks = unwrapToolCalls(native.blocks, deps.registry, session);
+      const rewritten = { ...native, blocks, calls: blocks.filter((b) => b.type === "tool_call") };
       if (rewritten.blocks.length) session.append({ role: "assistant", content: rewritten.blocks });
       if (response.stop === "cancelled") return { stopReason: "cancelled", usage };
       if (response.stop === "error") {

@@ -27,17 +27,12 @@ export async function runStdioServer(): Promise<void> {
   if (answered !== undefined) {
     writeEarly({ jsonrpc: "2.0", id: answered, result: { capabilities: serverCapabilities(), serverInfo: { name: "agent-lsp", version: VERSION } } });
   }
-  const [{ startServer }, { processManagerFrom }, { installShutdownHooks }] = await Promise.all([
-    import("../lsp/server.js"),
-    import("../exec/processes.js"),
-    import("../exec/shutdown.js"),
-  ]);
+  const [{ startServer }, { installShutdownHooks }] = await Promise.all([import("../lsp/server.js"), import("../exec/shutdown.js")]);
   const server = startServer({ input: source, output: process.stdout, answeredInitializeId: answered });
-  // No orphans: the processes the agent starts stop with the server, however it ends (exit,
-  // a signal, or the editor dying: its pid from initialize is watched).
+  // No orphans: the processes the agent starts (commands, MCP servers) stop with the server,
+  // however it ends (exit, a signal, or the editor dying: its pid from initialize is watched).
   server.whenLoaded((runtime) => {
-    const processes = processManagerFrom(runtime.services);
-    if (processes) installShutdownHooks(processes, { parentPid: server.clientProcessId() });
+    installShutdownHooks({ stopAll: () => runtime.stopAllSync() }, { parentPid: server.clientProcessId() });
   });
   // stdin closing means the editor is gone: shut down as if it had said shutdown + exit.
   process.stdin.on("end", () => {

@@ -19,6 +19,6 @@ export function userStateDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** The home folder as the environment names it (HOME first, so tests and sandboxes can move it). */
-function homeOf(env: NodeJS.ProcessEnv = process.env): string {
+export function homeOf(env: NodeJS.ProcessEnv = process.env): string {
   return env.HOME || os.homedir();
 }

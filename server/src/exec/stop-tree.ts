@@ -34,6 +34,17 @@ export interface StopReport {
   escalated: boolean;
 }
 
+/** Several stops as one: what any of them ended, what survived any of them. */
+export function mergeStopReports(reports: readonly StopReport[]): StopReport {
+  return {
+    counted: reports.every((r) => r.counted),
+    stopped: reports.flatMap((r) => r.stopped),
+    leftGroup: reports.flatMap((r) => r.leftGroup),
+    survivors: reports.flatMap((r) => r.survivors),
+    escalated: reports.some((r) => r.escalated),
+  };
+}
+
 /** How long SIGKILL rounds go on before what is left counts as a survivor. */
 const KILL_ROUNDS_MS = 1000;
 

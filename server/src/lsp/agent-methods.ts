@@ -13,6 +13,7 @@ import {
   describeParamsError,
   type cancelParams,
   type commandParams,
+  type listCommandsParams,
   type loadSessionParams,
   type newSessionParams,
   type promptParams,
@@ -58,6 +59,7 @@ const REQUEST_HANDLERS: { [M in ClientRequest]: (agent: Agent, params: never) =>
   "agent/loadSession": (agent, p: z.infer<typeof loadSessionParams>) => agent.loadSession(p.sessionId),
   "agent/setMode": (agent, p: z.infer<typeof setModeParams>) => agent.setMode(p.sessionId, p.mode),
   "agent/command": (agent, p: z.infer<typeof commandParams>) => agent.command(p.sessionId, p.command, p.args),
+  "agent/listCommands": (agent, p: z.infer<typeof listCommandsParams>) => agent.listCommands(p.sessionId),
 };
 
 /** The params schema the method table documents for `method`: the one the server validates with. */

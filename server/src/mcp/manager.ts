@@ -10,6 +10,7 @@
 import type { Config } from "../config/schema.js";
 import { MarkerOwner } from "../exec/marker.js";
 import { terminateTreeSync, type StopReport } from "../exec/stop-tree.js";
+import { Bm25Index } from "../util/bm25.js";
 import type { Logger } from "../util/log.js";
 import { McpCatalog } from "./catalog.js";
 import { McpConnection, type RestartPolicy, type ServerState } from "./connection.js";
@@ -24,6 +25,8 @@ export const MCP_SERVICE = "mcp";
 /** Who needs the servers: a session (the approval prompt and status updates go to it). */
 export interface McpNeed {
   sessionId: string;
+  /** Withdraws the approval prompt of a project server when the need goes away (a cancelled turn). */
+  signal?: AbortSignal;
 }
 
 /** What the manager is built from. */
@@ -74,6 +77,7 @@ export class McpManager {
   private specErrors: SpecError[] = [];
   private parts = new Map<string, string>();
   private catalogCache: McpCatalog | undefined;
+  private deferredCache: Bm25Index | undefined;
   /** Command lines the user declined to start in this run: not asked again until agent-lsp restarts. */
   private readonly declined = new Map<string, string>();
   /** Sessions that already caused a start: a later need of theirs does not retry failed servers. */
@@ -198,6 +202,20 @@ export class McpManager {
     return this.catalogCache;
   }
 
+  /**
+   * The deferred tools (not hidden) that best match `query` (`tool_search`: BM25 with k1 1.5 and
+   * b 0.75 over names and descriptions, names weighing more), best first.
+   */
+  searchDeferred(query: string, limit: number): McpToolEntry[] {
+    const candidates = this.tools().filter((t) => t.deferred && !t.hidden);
+    this.deferredCache ??= new Bm25Index(
+      candidates.map((t) => ({ id: t.name, fields: { name: `${t.rawName} ${t.server}`, title: t.title ?? "", description: t.description } })),
+      { k1: 1.5, b: 0.75, weights: { name: 3, title: 3, description: 1 } },
+    );
+    const byName = new Map(candidates.map((t) => [t.name, t]));
+    return this.deferredCache.search(query, limit).map((hit) => byName.get(hit.id)!);
+  }
+
   /** Stops every server and what it started. */
   async dispose(): Promise<StopReport[]> {
     this.disposed = true;
@@ -236,6 +254,7 @@ export class McpManager {
       this.entries.delete(name);
     }
     this.catalogCache = undefined;
+    this.deferredCache = undefined;
     this.logState(connection);
     for (const listener of this.listeners) listener(name);
   }
@@ -243,6 +262,7 @@ export class McpManager {
   private forget(name: string): void {
     this.entries.delete(name);
     this.catalogCache = undefined;
+    this.deferredCache = undefined;
     for (const listener of this.listeners) listener(name);
   }
 

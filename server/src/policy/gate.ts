@@ -112,7 +112,19 @@ export class PolicyGate implements ToolGate {
   async authorize(session: GateSession, call: GateCall, capability: ToolDescriptor, action: GatedAction, signal: AbortSignal): Promise<GateDecision> {
     if (action.kind === "file_change") return this.fileChange(session, call, action, signal);
     if (action.kind === "external_path") return this.externalPath(session, call, capability, action, signal);
+    if (action.kind === "mcp_request") return this.mcpRequest(session, call, action, signal);
     return this.command(session, call, action, signal);
+  }
+
+  /** A request a local tool (mcp_tools) makes of an MCP server: refused where reading out is, else asked each time. */
+  private async mcpRequest(session: GateSession, call: GateCall, action: Extract<GatedAction, { kind: "mcp_request" }>, signal: AbortSignal): Promise<GateDecision> {
+    const what = `Reaching the MCP server "${action.server}"`;
+    const refusal = guestRefusal(session, what) ?? modeActionRefusal(session.mode, what);
+    if (refusal) return deny(refusal);
+    return this.approver.decide(
+      { session, call, summary: action.summary, details: `MCP server: ${action.server}\n${action.summary}`, scopes: [toolScope(call.name, "external_api", MCP_ASKED_EVERY_TIME)] },
+      signal,
+    );
   }
 
   private async fileChange(
@@ -230,7 +242,7 @@ export class PolicyGate implements ToolGate {
     if (capability.policyClass === "read_only" || asksItself(capability)) return scopes;
     if (command) return uniqueScopes([...scopes, ...(await commandScopes(command.command, this.commandPlace(session, command.cwd)))]);
     const inside = capability.kind === "builtin" ? inputPaths(call.input, session.root, this.home()).filter((p) => isInside(session.root, p)) : [];
-    if (!inside.length) return [...scopes, toolScope(call.name, capability.policyClass)];
+    if (!inside.length) return [...scopes, toolScope(call.name, capability.policyClass, metadata(capability).askEveryTime)];
     for (const p of inside) scopes.push(toolPathScope(call.name, capability.policyClass, await folderOf(p)));
     return scopes;
   }
@@ -297,6 +309,9 @@ export class PolicyGate implements ToolGate {
     });
   }
 }
+
+/** Why a request to an MCP server is never remembered. */
+export const MCP_ASKED_EVERY_TIME = "MCP servers are asked about every time";
 
 /** Builds the gate the runtime uses. */
 export function createPolicyGate(deps: PolicyGateDeps): PolicyGate {

@@ -42,6 +42,11 @@ export interface GateMetadata {
   authorizesChanges?: boolean;
   /** The tool calls `ctx.authorize({kind: "command"})` before it starts any process. */
   authorizesCommands?: boolean;
+  /**
+   * Set (to the reason, in words for the user) for tools whose "Yes" is never remembered: MCP
+   * tools and resource reads are asked every time in ask mode.
+   */
+  askEveryTime?: string;
 }
 
 /** The policy gate. */

@@ -13,6 +13,7 @@ export const CLIENT_REQUESTS = [
   "agent/loadSession",
   "agent/setMode",
   "agent/command",
+  "agent/listCommands",
 ] as const;
 
 /** Notifications a client sends. */

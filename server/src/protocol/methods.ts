@@ -7,6 +7,7 @@ import type { z } from "zod";
 import {
   cancelParams,
   commandParams,
+  listCommandsParams,
   listSessionsParams,
   loadSessionParams,
   newSessionParams,
@@ -99,11 +100,31 @@ export const METHODS: MethodSpec[] = [
     method: "agent/command",
     direction: "client → server",
     kind: "request",
-    summary: "Runs a slash command (`/help` lists them: /undo, /checkpoints, /restore, /logs, /stop, /model, /mode, /usage, /tools ...).",
+    summary:
+      "Runs a slash command (`/help` lists them: /undo, /checkpoints, /restore, /logs, /stop, /model, /mode, /usage, /tools ...). An MCP server's prompt is a command too (`/mcp__<server>__<prompt> words...`): the words become its arguments in order (double quotes group, the last takes the rest; a missing required one answers with a usage line), the fetched prompt text is streamed as a `user_message` update and sent as the user's message, and the answer comes when that turn ends (`message` is empty, or says how the turn stopped).",
     params: commandParams,
     result: "{ message: string }",
     errors: [...SESSION_ERRORS, "-32602 for an unknown command (the message lists the known ones)", "-32803 when the command fails (the message says why)"],
     example: { params: { sessionId: "s-mx2dissa-d770rr", command: "/model", args: ["openai/gpt-5"] }, result: { message: "Model set to openai/gpt-5." } },
+  },
+  {
+    method: "agent/listCommands",
+    direction: "client → server",
+    kind: "request",
+    summary:
+      "Lists every slash command `agent/command` runs, built-in and MCP (each prompt of a ready MCP server is `/mcp__<server>__<prompt>`), with its arguments, so an editor can complete them. Starts the session's MCP servers first if they are not running (as a turn would), so the answer can wait for their start-up.",
+    params: listCommandsParams,
+    result: "{ commands: [{ name: string, description: string, arguments: [{ name: string, description?: string, required: boolean }] }] }",
+    errors: SESSION_ERRORS,
+    example: {
+      params: { sessionId: "s-mx2dissa-d770rr" },
+      result: {
+        commands: [
+          { name: "help", description: "List the slash commands.", arguments: [] },
+          { name: "mcp__docs__explain", description: "Explain a topic (mcp:docs)", arguments: [{ name: "topic", description: "What to explain", required: true }] },
+        ],
+      },
+    },
   },
   {
     method: "agent/update",

@@ -51,6 +51,7 @@ export const cancelParams = z.object({ sessionId: z.string() });
 export const listSessionsParams = z.object({}).passthrough();
 export const loadSessionParams = z.object({ sessionId: z.string() });
 export const setModeParams = z.object({ sessionId: z.string(), mode: z.enum(SAFETY_MODES) });
+export const listCommandsParams = z.object({ sessionId: z.string() });
 export const commandParams = z.object({
   sessionId: z.string(),
   command: z.string(),

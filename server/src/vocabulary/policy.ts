@@ -51,7 +51,10 @@ export function admitsClass(spec: PolicySpec, cls: PolicyClass): boolean {
   return spec.allow.includes(cls) && !(spec.deny ?? []).includes(cls);
 }
 
-/** An action a running tool asks the gate about (a change set, an external path, a command). */
+/**
+ * An action a running tool asks the gate about (a change set, an external path, a command, a
+ * request to an MCP server).
+ */
 export type GatedAction =
   | {
       kind: "file_change";
@@ -69,6 +72,13 @@ export type GatedAction =
       cwd: string;
       /** Said with the command in its approval ("and save 2 files first: a.ts, b.ts"). */
       note?: string;
+    }
+  | {
+      /** A request to an MCP server made by a tool that is itself local (mcp_tools read, complete). */
+      kind: "mcp_request";
+      server: string;
+      /** One line: what is asked of which server. */
+      summary: string;
     };
 
 /** The gate's answer. `accepted` replaces the proposed final text of some files. */
