@@ -16,7 +16,13 @@ Usage:
   agent-lsp tool NAME --input JSON [--mode M]
                                       Run one tool through the policy gate; prints
                                       {"isError": bool, "content": [...]}; exit 1 on error.
-  agent-lsp doctor                    Config files, provider credentials, tools.
+  agent-lsp doctor                    Config files, provider credentials, MCP servers, tools.
+  agent-lsp mcp list [--json]         Start the configured MCP servers and say how each one is.
+  agent-lsp mcp add NAME --url URL [--header "K: V"]... [--project]
+  agent-lsp mcp add NAME [--env K=V]... [--project] -- COMMAND ARGS...
+                                      Add an MCP server to your config (or the project's).
+  agent-lsp mcp remove NAME [--project]
+                                      Remove it (from the TOML, else the mcpServers JSON file).
   agent-lsp setup helix [--write]     Print the Helix languages.toml snippet, or merge it into
                                       Helix's languages.toml (a backup is written first).
   agent-lsp --version | --help
@@ -39,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (first === "run") return (await import("./cli/run.js")).runCommand(rest);
   if (first === "tool") return (await import("./cli/tool.js")).toolCommand(rest);
+  if (first === "mcp") return (await import("./cli/mcp.js")).mcpCommand(rest);
   if (first === "doctor") return (await import("./cli/doctor.js")).doctorCommand(rest);
   if (first === "setup") return (await import("./cli/setup.js")).setupCommand(rest);
   process.stderr.write(first === undefined ? HELP : `agent-lsp: unknown command "${first}"\n\n${HELP}`);

@@ -25,8 +25,8 @@ export interface AgentBinary {
   dispose(): Promise<void>;
 }
 
-/** Starts the built server on a temp project, initialized against the fake provider. */
-export async function startAgentBinary(name = "agent-binary"): Promise<AgentBinary> {
+/** Starts the built server on a temp project, initialized against the fake provider (and `options`). */
+export async function startAgentBinary(name = "agent-binary", options: Record<string, unknown> = {}): Promise<AgentBinary> {
   if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run npm run build first.`);
   const root = tempProject();
   const fake = await startFakeProvider();
@@ -42,7 +42,7 @@ export async function startAgentBinary(name = "agent-binary"): Promise<AgentBina
     rootUri: null,
     workspaceFolders: [{ uri: new URL(`file://${root}`).href, name }],
     capabilities: defaultCapabilities(),
-    initializationOptions: fakeProviderOptions(fake),
+    initializationOptions: fakeProviderOptions(fake, options),
   });
   await connection.sendNotification("initialized", {});
   return {

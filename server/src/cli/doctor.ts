@@ -1,19 +1,22 @@
-/** `agent-lsp doctor`: what configuration was found, which providers can be called, which tools. */
+/** `agent-lsp doctor`: what configuration was found, which providers can be called, how the MCP servers are, which tools. */
 import { VERSION } from "../version.js";
 import { statSync } from "node:fs";
 import { loadConfig } from "../config/load.js";
 import { credentialStatus, knownProviders, parseModelRef } from "../providers/registry.js";
+import type { Runtime } from "../agent/runtime.js";
+import { FileLogger } from "../util/log.js";
 import { createHeadlessRuntime } from "./headless-runtime.js";
+import { CLI_NEED, statusLine } from "./mcp.js";
 
 /** Prints the report; exit 1 when something is broken (bad config, unknown model), else 0. */
 export async function doctorCommand(_argv: string[]): Promise<number> {
-  const lines = doctorReport(process.cwd());
+  const lines = await doctorReport(process.cwd());
   process.stdout.write(`${lines.join("\n")}\n`);
   return lines.some((l) => l.startsWith("ERROR")) ? 1 : 0;
 }
 
 /** The doctor report as lines; `ERROR` lines make doctor fail. */
-function doctorReport(root: string): string[] {
+async function doctorReport(root: string): Promise<string[]> {
   const out: string[] = [`agent-lsp ${VERSION}`, `node ${process.version}`, `project: ${root}`, "", "Config files:"];
   const loaded = loadConfig({ root });
   for (const layer of loaded.layers) {
@@ -37,11 +40,26 @@ function doctorReport(root: string): string[] {
   } catch (err) {
     out.push(`ERROR ${(err as Error).message}`);
   }
-  out.push("", "Tools:");
-  const { runtime } = createHeadlessRuntime({ quiet: true });
-  for (const c of runtime.registry.list()) out.push(`  ${c.name.padEnd(28)} ${c.policyClass}${c.hiddenFromAgent ? " (hidden)" : ""}`);
-  void runtime.dispose();
+  // The report is the output: only errors go to stderr (a failing server's last output is in its line).
+  const logger = new FileLogger("error");
+  const { runtime } = createHeadlessRuntime({ quiet: true, interactive: Boolean(process.stdin.isTTY) }, logger);
+  try {
+    out.push(...(await mcpSection(runtime)));
+    out.push("", "Tools:");
+    for (const c of runtime.registry.list()) out.push(`  ${c.name.padEnd(28)} ${c.policyClass}${c.hiddenFromAgent ? " (hidden)" : ""}`);
+  } finally {
+    await runtime.dispose();
+  }
   return out;
+}
+
+/** The MCP servers, started as a session would start them, one line each (their tools are listed under Tools). */
+async function mcpSection(runtime: Runtime): Promise<string[]> {
+  if (!runtime.mcp.manager.configured()) return [];
+  // No session is made (it would leave an empty conversation behind): the need is the CLI's own.
+  await runtime.mcp.prepare(CLI_NEED);
+  const lines = runtime.mcp.manager.statuses().map((s) => (s.state === "misconfigured" ? `  ERROR ${statusLine(s)}` : `  ${statusLine(s)}`));
+  return ["", "MCP servers:", ...lines];
 }
 
 function hasKey(values: Record<string, unknown>): boolean {

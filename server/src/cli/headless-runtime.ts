@@ -2,6 +2,7 @@
 import { buildRuntime, type ConfiguredRuntime } from "../agent/configured-runtime.js";
 import { SAFETY_MODES, type SafetyMode } from "../config/schema.js";
 import { HeadlessEditor, type HeadlessOptions } from "../editor/headless.js";
+import type { Logger } from "../util/log.js";
 
 /** A runtime with its terminal editor. */
 export interface HeadlessRuntime {
@@ -9,12 +10,13 @@ export interface HeadlessRuntime {
   editor: HeadlessEditor;
 }
 
-/** Loads config for cwd (errors go to stderr) and builds the runtime. */
-export function createHeadlessRuntime(options: HeadlessOptions): HeadlessRuntime {
+/** Loads config for cwd (errors go to stderr) and builds the runtime; logs go to `logger` (stderr by default). */
+export function createHeadlessRuntime(options: HeadlessOptions, logger?: Logger): HeadlessRuntime {
   const editor = new HeadlessEditor(options);
   const runtime = buildRuntime({
     editor,
     root: process.cwd(),
+    ...(logger ? { logger } : {}),
     onConfig: (_config, errors) => {
       for (const e of errors) process.stderr.write(`agent-lsp: config: ${e}\n`);
     },

@@ -10,7 +10,7 @@ export function describeMcpError(err: unknown, context: { timeoutMs?: number; st
   const tail = context.stderr ? ` (its last output: ${context.stderr})` : "";
   switch (e?.code) {
     case "ENOENT":
-      return `the command was not found: ${message.replace(/^spawn\s+/, "")}`;
+      return `the command was not found: ${message.replace(/^spawn\s+/, "").replace(/\s+ENOENT$/, "")}`;
     case "EACCES":
       return `the command cannot be run (permission denied): ${message}`;
     case "REQUEST_TIMEOUT":

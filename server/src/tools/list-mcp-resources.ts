@@ -19,6 +19,7 @@ export const listMcpResourcesTool = defineTool({
   policyClass: "external_api",
   category: "mcp",
   isMutating: false,
+  callKind: "fetch",
   metadata: { askEveryTime: MCP_ASKED_EVERY_TIME },
   title: (i) => (i.server ? `MCP resources of ${i.server}` : "MCP resources"),
   async execute(i, ctx) {

@@ -25,6 +25,7 @@ export function mcpCapability(entry: McpToolEntry, manager: McpManager, readCall
     category: "mcp",
     hiddenFromAgent: entry.hidden,
     isMutating: entry.policyClass !== "read_only",
+    callKind: entry.policyClass === "read_only" ? "read" : "other",
     metadata: { server: entry.server, rawName: entry.rawName, deferred: entry.deferred, askEveryTime: MCP_ASKED_EVERY_TIME },
     title: () => `${entry.server}: ${entry.title ?? entry.rawName}`,
     async execute(input, ctx) {

@@ -69,6 +69,7 @@ export const mcpToolsTool = defineTool({
   policyClass: "read_only",
   category: "mcp",
   isMutating: false,
+  callKind: "search",
   title: (i) => (i.query !== undefined ? `MCP: search "${i.query}"` : i.activate ? `MCP: activate ${i.activate.join(", ")}` : i.read ? `MCP: read from ${i.read.server}` : `MCP: complete on ${i.complete?.server}`),
   async execute(i, ctx) {
     const manager = requireMcpManager(ctx);

@@ -22,6 +22,7 @@ export const readMcpResourceTool = defineTool({
   policyClass: "external_api",
   category: "mcp",
   isMutating: false,
+  callKind: "fetch",
   metadata: { askEveryTime: MCP_ASKED_EVERY_TIME },
   title: (i) => `Read ${i.uri} from ${i.server}`,
   async execute(i, ctx) {

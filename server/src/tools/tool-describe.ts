@@ -13,6 +13,7 @@ export const toolDescribeTool = defineTool({
   policyClass: "read_only",
   category: "system",
   isMutating: false,
+  callKind: "read",
   title: (i) => `Describe ${i.name}`,
   async execute(i, ctx) {
     const entry = requireMcpManager(ctx)

@@ -22,6 +22,7 @@ export const toolSearchTool = defineTool({
   policyClass: "read_only",
   category: "system",
   isMutating: false,
+  callKind: "search",
   title: (i) => `Search tools: ${i.query}`,
   async execute(i, ctx) {
     const hits = requireMcpManager(ctx).searchDeferred(i.query, i.limit ?? 5);

@@ -11,7 +11,8 @@
  *   liar             claims resources and prompts, then fails to list them
  *   orphan           starts a detached grandchild (setsid) and writes both pids to $MCP_TEST_LOG
  *
- * Every mode also serves the tool "echo" ({text}) so a test can see it working.
+ * Every mode also serves the tool "echo" ({text}) so a test can see it working; any other mode
+ * (say "echo-only") serves only that.
  */
 import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";

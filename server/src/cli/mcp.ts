@@ -1,0 +1,147 @@
+/**
+ * `agent-lsp mcp list [--json]`, `agent-lsp mcp add NAME --url URL [--project]`,
+ * `agent-lsp mcp add NAME [--project] -- CMD ARGS...`, `agent-lsp mcp remove NAME [--project]`.
+ * add and remove edit the user's config (or, with --project, the project's), keeping its
+ * comments and the rest of the file; list starts every server as a session would and says how
+ * each one is.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { loadConfig, projectConfigPath, userConfigPath } from "../config/load.js";
+import { projectMcpJsonPath, userMcpJsonPath } from "../config/mcp-json.js";
+import type { McpServerTable } from "../config/schema.js";
+import type { ServerStatus } from "../mcp/manager.js";
+import { describeStatus } from "../mcp/status-text.js";
+import { FileLogger } from "../util/log.js";
+import { flagValue, parseArgs } from "./args.js";
+import { createHeadlessRuntime } from "./headless-runtime.js";
+import { addServer, removeServer } from "./mcp-config-file.js";
+
+const USAGE = `Usage:
+  agent-lsp mcp list [--json]
+  agent-lsp mcp add NAME --url URL [--header "Name: value"]... [--project]
+  agent-lsp mcp add NAME [--env KEY=VALUE]... [--project] -- COMMAND ARGS...
+  agent-lsp mcp remove NAME [--project]`;
+
+/** The id under which the CLI needs the servers (approval prompts and status lines name it). */
+export const CLI_NEED = "cli";
+
+/** Runs an `mcp` subcommand; exit 0 on success, 1 on failure, 2 on a usage error. */
+export async function mcpCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === "list") return listCommand(rest);
+  if (sub === "add") return editCommand(rest, "add");
+  if (sub === "remove") return editCommand(rest, "remove");
+  process.stderr.write(`${sub ? `agent-lsp mcp: unknown subcommand "${sub}"\n` : ""}${USAGE}\n`);
+  return 2;
+}
+
+/** Starts every server (as a session's first need would) and prints each one's state. */
+async function listCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, []);
+  // The report is the output: only errors go to stderr (a failing server's last output is in its line).
+  const logger = new FileLogger("error");
+  const { runtime } = createHeadlessRuntime({ quiet: true, interactive: Boolean(process.stdin.isTTY) }, logger);
+  try {
+    // No session is made (it would leave an empty conversation behind): the need is the CLI's own.
+    await runtime.mcp.prepare(CLI_NEED);
+    const statuses = runtime.mcp.manager.statuses();
+    if (args.flags.has("json")) process.stdout.write(`${JSON.stringify(statuses, null, 2)}\n`);
+    else process.stdout.write(`${statuses.length ? statuses.map(statusLine).join("\n") : "No MCP server is configured (agent-lsp mcp add NAME ...)."}\n`);
+    return 0;
+  } finally {
+    await runtime.dispose();
+  }
+}
+
+/** `name  stdio  2026-07-28  ready: 4 tools, ...`. */
+export function statusLine(s: ServerStatus): string {
+  const where = s.projectSource ? ` (from ${s.projectSource})` : "";
+  return `${s.name.padEnd(16)} ${s.transport.padEnd(5)} ${(s.protocolVersion ?? "-").padEnd(10)} ${describeStatus(s)}${where}`;
+}
+
+async function editCommand(argv: string[], action: "add" | "remove"): Promise<number> {
+  const dash = argv.indexOf("--");
+  const command = dash >= 0 ? argv.slice(dash + 1) : [];
+  const args = parseArgs(dash >= 0 ? argv.slice(0, dash) : argv, ["url", "header", "env"]);
+  const name = args.positionals[0];
+  if (!name || args.positionals.length > 1) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const project = args.flags.has("project");
+  const file = project ? projectConfigPath(process.cwd()) : userConfigPath();
+  if (action === "remove") return remove(name, file, project);
+  const table = serverTable(args, argv, command);
+  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const other = definedElsewhere(name);
+  writeFile(file, addServer(text, name, table));
+  process.stdout.write(`Added the MCP server "${name}" to ${file}.${other ? ` It replaces the one in ${other} (TOML wins).` : ""}${project ? " A server the project defines starts once you approve its command line in your editor." : ""}\n`);
+  return 0;
+}
+
+/** The table `add` writes, from --url/--header or the command after `--`. */
+function serverTable(args: ReturnType<typeof parseArgs>, argv: string[], command: string[]): McpServerTable {
+  const url = flagValue(args, "url");
+  if (!url === !command.length) throw new Error(`give either --url URL or -- COMMAND ARGS...\n${USAGE}`);
+  const repeated = (flag: string) => argv.flatMap((a, i) => (a === `--${flag}` && argv[i + 1] !== undefined ? [argv[i + 1]!] : a.startsWith(`--${flag}=`) ? [a.slice(flag.length + 3)] : []));
+  if (url) {
+    const headers = pairs(repeated("header"), ":", "--header");
+    return { url, ...(Object.keys(headers).length ? { headers } : {}) };
+  }
+  const env = pairs(repeated("env"), "=", "--env");
+  return { command: command[0]!, ...(command.length > 1 ? { args: command.slice(1) } : {}), ...(Object.keys(env).length ? { env } : {}) };
+}
+
+function pairs(items: string[], separator: string, flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of items) {
+    const at = item.indexOf(separator);
+    if (at <= 0) throw new Error(`${flag} takes NAME${separator}VALUE, got "${item}"`);
+    out[item.slice(0, at).trim()] = item.slice(at + 1).trim();
+  }
+  return out;
+}
+
+/** Removes the server from the TOML file, or else from the matching mcpServers JSON file. */
+function remove(name: string, file: string, project: boolean): number {
+  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const edited = removeServer(text, name);
+  if (edited !== undefined) {
+    writeFile(file, edited);
+    process.stdout.write(`Removed the MCP server "${name}" from ${file}.\n`);
+    return 0;
+  }
+  const json = project ? projectMcpJsonPath(process.cwd()) : userMcpJsonPath();
+  if (removeFromJson(json, name)) {
+    process.stdout.write(`Removed the MCP server "${name}" from ${json}.\n`);
+    return 0;
+  }
+  const other = definedElsewhere(name);
+  process.stderr.write(`agent-lsp mcp: no MCP server "${name}" in ${file} or ${json}.${other ? ` It is defined in ${other}${project ? "" : " (--project edits the project's files)"}.` : ""}\n`);
+  return 1;
+}
+
+function removeFromJson(file: string, name: string): boolean {
+  if (!existsSync(file)) return false;
+  const data = JSON.parse(readFileSync(file, "utf8")) as { mcpServers?: Record<string, unknown> };
+  if (!data.mcpServers || !Object.hasOwn(data.mcpServers, name)) return false;
+  delete data.mcpServers[name];
+  writeFile(file, `${JSON.stringify(data, null, 2)}\n`);
+  return true;
+}
+
+/** Which other file defines a server of that name, if any (for the message). */
+function definedElsewhere(name: string): string | undefined {
+  const { layers } = loadConfig({ root: process.cwd() });
+  return layers.find((l) => l.values.mcp_servers && Object.hasOwn(l.values.mcp_servers, name))?.source;
+}
+
+/** Writes through a temp file and a rename, so an interrupted write never leaves half a config; keeps the file's mode. */
+function writeFile(file: string, text: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o600;
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text, { mode });
+  renameSync(tmp, file);
+}
