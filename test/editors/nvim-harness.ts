@@ -106,6 +106,8 @@ export interface SpecOptions {
   safety?: string;
   /** JSON data the spec reads as T.data. */
   data?: unknown;
+  /** More initializationOptions for the server (MCP servers, say). */
+  serverOptions?: Record<string, unknown>;
   /** Replaces the server command (the health spec's broken-binary case). */
   env?: Record<string, string>;
   timeoutMs?: number;
@@ -115,7 +117,7 @@ export interface SpecOptions {
 export function runSpec(editor: NvimEditor, spec: string, options: SpecOptions): Promise<SpecResult> {
   const { project, fake } = options;
   const optionsFile = path.join(project.home, "init-options.json");
-  writeFileSync(optionsFile, JSON.stringify(fakeProviderOptions(fake, { safety: options.safety ?? "full_access" })));
+  writeFileSync(optionsFile, JSON.stringify(fakeProviderOptions(fake, { safety: options.safety ?? "full_access", ...options.serverOptions })));
   const env: NodeJS.ProcessEnv = {
     ...cleanEnv(),
     HOME: project.home,

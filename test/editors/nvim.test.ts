@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
+import { MODERN, nodeServer } from "../helpers/mcp/servers.js";
 import { expectPassed, findEditors, runSpec, SERVER_BUNDLE, type NvimEditor } from "./nvim-harness.js";
 import { lastUserText, useSpecFixture } from "./run-detached.js";
 
@@ -19,6 +20,15 @@ beforeAll(() => {
 const setup = useSpecFixture();
 
 function nvimCases(editor: NvimEditor): void {
+  it("commands: <C-x><C-o> completes / commands from agent/listCommands, MCP prompts included; one sends the prompt's text", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "some notes\n" });
+    fake.enqueue({ text: "Reviewed." });
+    const serverOptions = { mcp_servers: { notes: nodeServer(MODERN) }, mcp: { discover_timeout_s: 1 } };
+    expectPassed(await runSpec(editor, "commands_spec.lua", { fake, project, serverOptions }), "commands_spec.lua");
+    expect(lastUserText(fake, 0)).toContain("Please review this code for naming:\\nx = 1");
+    expect(fake.violations).toEqual([]);
+  });
+
   it("chat: streams the answer, shows usage, folds a tool call with its status", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "some notes\n" });
     const answer = "Hello from the fake model, streamed in small pieces.";

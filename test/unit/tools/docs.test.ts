@@ -4,12 +4,19 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { commandTools } from "../../../server/src/tools/command-tools.js";
 import { fileTools } from "../../../server/src/tools/file-tools.js";
+import { listMcpResourcesTool } from "../../../server/src/tools/list-mcp-resources.js";
+import { mcpToolsTool } from "../../../server/src/tools/mcp-tools.js";
 import { policyTools } from "../../../server/src/tools/policy-tools.js";
+import { readMcpResourceTool } from "../../../server/src/tools/read-mcp-resource.js";
+import { toolCallTool } from "../../../server/src/tools/tool-call.js";
+import { toolDescribeTool } from "../../../server/src/tools/tool-describe.js";
+import { toolSearchTool } from "../../../server/src/tools/tool-search.js";
 
 const doc = readFileSync(fileURLToPath(new URL("../../../docs/tools.md", import.meta.url)), "utf8");
 
 describe("docs/tools.md", () => {
-  it.each([...fileTools, ...commandTools, ...policyTools].map((t) => t.name))("documents %s", (name) => {
+  const mcpTools = [mcpToolsTool, toolSearchTool, toolDescribeTool, toolCallTool, listMcpResourcesTool, readMcpResourceTool];
+  it.each([...fileTools, ...commandTools, ...policyTools, ...mcpTools].map((t) => t.name))("documents %s", (name) => {
     expect(doc).toContain(`\`${name}\``);
   });
 });

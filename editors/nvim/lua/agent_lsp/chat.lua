@@ -23,6 +23,7 @@ local M = {}
 ---@field need_heading boolean
 ---@field stream_kind string|nil
 ---@field plan table|nil
+---@field commands table[]|nil the session's slash commands (agent/listCommands), for completion
 
 ---@type table<integer, table<string, agent_lsp.Chat>> client id -> session id -> chat
 local chats = {}
@@ -161,6 +162,8 @@ function M.create(client_id, session_id, info)
   by_buf[buf] = chat
   current[client_id] = current[client_id] or session_id
   set_keymaps(chat)
+  vim.bo[buf].omnifunc = "v:lua.require'agent_lsp.chat'.complete_command"
+  M.fetch_commands(chat)
   local group = vim.api.nvim_create_augroup("agent_lsp_chat_" .. buf, { clear = true })
   vim.api.nvim_create_autocmd("BufWinEnter", {
     group = group,
@@ -263,15 +266,78 @@ local function stop_note(result)
   return "_(stopped: " .. tostring(result.stopReason) .. ")_"
 end
 
+--- Fetches the session's slash commands (built-in and MCP prompts) for completion. The server
+--- starts the session's MCP servers first, so the answer may take a moment; it never blocks.
+---@param chat agent_lsp.Chat
+function M.fetch_commands(chat)
+  client.request(chat.client_id, "agent/listCommands", { sessionId = chat.session_id }, function(err, result)
+    if not err and type(result) == "table" and type(result.commands) == "table" then
+      chat.commands = result.commands
+    end
+  end)
+end
+
+local function command_usage(command)
+  local words = { "/" .. command.name }
+  for _, arg in ipairs(command.arguments or {}) do
+    table.insert(words, arg.required and ("<" .. arg.name .. ">") or ("[" .. arg.name .. "]"))
+  end
+  return table.concat(words, " ")
+end
+
+--- 'omnifunc' of the chat buffer: completes a `/command` at the start of the input (<C-x><C-o>),
+--- from the session's commands (agent/listCommands), with each one's usage and description.
+---@param findstart integer
+---@param base string
+---@return integer|table
+function M.complete_command(findstart, base)
+  local chat = by_buf[vim.api.nvim_get_current_buf()]
+  if findstart == 1 then
+    local row, col = unpack(vim.api.nvim_win_get_cursor(0))
+    local before = vim.api.nvim_get_current_line():sub(1, col)
+    -- Only the first word of the input, under the prompt line, is a command.
+    if not chat or row - 1 ~= render.prompt_row(chat) + 1 or not before:match("^/[%w_%-]*$") then
+      return -3
+    end
+    return 0
+  end
+  if not chat then
+    return {}
+  end
+  if not chat.commands then
+    M.fetch_commands(chat)
+    return {}
+  end
+  local items = {}
+  local prefix = base:gsub("^/", "")
+  for _, command in ipairs(chat.commands) do
+    if command.name:sub(1, #prefix) == prefix then
+      table.insert(items, { word = "/" .. command.name, menu = command.description, info = command_usage(command), icase = 0 })
+    end
+  end
+  return items
+end
+
 local function run_command(chat, text)
   local words = vim.split(vim.trim(text), "%s+")
   local name = table.remove(words, 1)
   render.user_message(chat, text)
   chat.need_heading = false
-  client.request(chat.client_id, "agent/command", { sessionId = chat.session_id, command = name, args = words }, function(err, result)
-    render.note(chat, err and ("**Error:** " .. util.error_text(err)) or (result and result.message or ""))
+  -- An MCP prompt's command runs a whole turn: the chat is busy (and cancellable) meanwhile.
+  chat.busy = true
+  local sent = client.request(chat.client_id, "agent/command", { sessionId = chat.session_id, command = name, args = words }, function(err, result)
+    chat.busy = false
+    -- A command may change what there is (/mode, a server that became ready): fetch the list again.
+    M.fetch_commands(chat)
+    local message = err and ("**Error:** " .. util.error_text(err)) or (result and result.message or "")
+    if message ~= "" then
+      render.note(chat, message)
+    end
     M.follow(chat)
   end)
+  if not sent then
+    chat.busy = false
+  end
 end
 
 --- Runs one turn of the chat's session: shows `label` as the user's message and sends `method`
