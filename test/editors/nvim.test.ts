@@ -23,7 +23,7 @@ function nvimCases(editor: NvimEditor): void {
   it("commands: <C-x><C-o> completes / commands from agent/listCommands, MCP prompts included; one sends the prompt's text", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "some notes\n" });
     fake.enqueue({ text: "Reviewed." });
-    const serverOptions = { mcp_servers: { notes: nodeServer(MODERN) }, mcp: { discover_timeout_s: 1 } };
+    const serverOptions = { mcp_servers: { notes: nodeServer(MODERN) }, mcp: { discover_timeout_s: 10 } };
     expectPassed(await runSpec(editor, "commands_spec.lua", { fake, project, serverOptions }), "commands_spec.lua");
     expect(lastUserText(fake, 0)).toContain("Please review this code for naming:\\nx = 1");
     expect(fake.violations).toEqual([]);

@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 async function start(): Promise<{ h: AgentHarness; id: string }> {
-  h = await startAgentHarness({ options: { mcp_servers: { notes: nodeServer(MODERN) }, mcp: { discover_timeout_s: 0.5 } } });
+  h = await startAgentHarness({ options: { mcp_servers: { notes: nodeServer(MODERN) }, mcp: { discover_timeout_s: 10 } } });
   return { h, id: await h.newSession() };
 }
 

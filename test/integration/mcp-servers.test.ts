@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { McpManager } from "../../server/src/mcp/manager.js";
 import { callMcpTool, completeTemplateArgument, expandTemplate, getMcpPrompt, listMcpResources, readMcpResource } from "../../server/src/mcp/operations.js";
 import { survivors } from "../unit/exec/fake-context.js";
-import { EVERYTHING, hostile, mcpConfig, MODERN, nodeServer, startEverythingHttp, startModernHttp, testManager, type HttpServer } from "../helpers/mcp/servers.js";
+import { EVERYTHING, hostile, mcpConfig, MODERN, nodeServer, SILENT, startEverythingHttp, startModernHttp, testManager, type HttpServer } from "../helpers/mcp/servers.js";
 import { waitFor } from "../helpers/wait.js";
 
 const readCall = (server: string, uri: string) => `mcp_tools({"read":{"server":"${server}","uri":"${uri}"}})`;
@@ -124,7 +124,7 @@ describe("a 2026-07-28 server built with the official server package", () => {
 
 describe("servers that misbehave", () => {
   it("one that never answers server/discover speaks 2025-11-25 after the discover timeout", async () => {
-    const m = manager(mcpConfig({ old: hostile("silent-discover") }));
+    const m = manager(mcpConfig({ old: hostile("silent-discover") }, SILENT));
     await m.ensureStarted(need);
     expect(m.status("old")).toMatchObject({ state: "ready", protocolVersion: "2025-11-25", tools: 1 });
   }, 20_000);
@@ -170,7 +170,7 @@ describe("servers that misbehave", () => {
 
   it("one that hangs: cancelling sends notifications/cancelled and the call ends at once", async () => {
     const log = tempLog();
-    const m = manager(mcpConfig({ slow: hostile("hang", log) }));
+    const m = manager(mcpConfig({ slow: hostile("hang", log) }, SILENT));
     await m.ensureStarted(need);
     const controller = new AbortController();
     const call = callMcpTool(m, tool(m, "mcp__slow__hang"), {}, controller.signal, readCall);
@@ -192,7 +192,7 @@ describe("servers that misbehave", () => {
 
   it("a missing command, a misconfigured table and a refused approval each report on their own; the others work", async () => {
     const m = manager(
-      mcpConfig({ gone: { command: "/nonexistent/mcp-server" }, broken: { command: "x", url: "https://h" }, fine: hostile("silent-discover"), mine: hostile("silent-discover") }, { mcpProjectServers: { mine: "/p/.mcp.json" } }),
+      mcpConfig({ gone: { command: "/nonexistent/mcp-server" }, broken: { command: "x", url: "https://h" }, fine: hostile("silent-discover"), mine: hostile("silent-discover") }, { ...SILENT, mcpProjectServers: { mine: "/p/.mcp.json" } }),
       { approve: async (spec) => (spec.name === "mine" ? "you declined it" : undefined) },
     );
     await m.ensureStarted(need);

@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 async function harness(options: Record<string, unknown>, root?: string): Promise<AgentHarness> {
-  const h = await startAgentHarness({ options: { mcp: { discover_timeout_s: 0.5 }, ...options }, ...(root ? { root } : {}) });
+  const h = await startAgentHarness({ options: { mcp: { discover_timeout_s: 10 }, ...options }, ...(root ? { root } : {}) });
   harnesses.push(h);
   return h;
 }
@@ -115,7 +115,7 @@ describe("deferred discovery with mcp_tools (the default)", () => {
 
 describe("deferred discovery with tool_search", () => {
   it("tool_search promotes matches; tool_call is unwrapped so the gate, the editor and the history see the real tool", async () => {
-    const h = await harness({ ...notes, mcp: { discovery: "tool_search", discover_timeout_s: 0.5 } });
+    const h = await harness({ ...notes, mcp: { discovery: "tool_search", discover_timeout_s: 10 } });
     h.fake.enqueue(
       { toolCalls: [{ name: "tool_search", input: { query: "weather forecast" } }] },
       { toolCalls: [{ name: "tool_describe", input: { name: "mcp__notes__add" } }] },
@@ -186,7 +186,7 @@ describe("servers that fail during a turn", () => {
     const log = path.join(os.tmpdir(), `mcp-hang-${process.pid}-${Date.now()}`);
     writeFileSync(log, "");
     roots.push(log);
-    const h = await harness({ mcp_defer_tools: false, mcp_servers: { slow: hostile("hang", log) } });
+    const h = await harness({ mcp_defer_tools: false, mcp_servers: { slow: hostile("hang", log) }, mcp: { discover_timeout_s: 0.5 } });
     h.fake.enqueue({ toolCalls: [{ name: "mcp__slow__hang", input: {} }] }, { text: "never" });
     const id = await h.newSession();
     const turn = h.prompt(id, "hang");

@@ -26,6 +26,10 @@ export function describeMcpError(err: unknown, context: { timeoutMs?: number; st
     default:
       break;
   }
+  if (e?.code === -32022) {
+    // A 2026-07-28-only server that answered server/discover after the client gave up on it.
+    return `answered with error -32022: ${message} (it may speak only newer protocol versions and have answered server/discover too late: raise [mcp] discover_timeout_s)`;
+  }
   if (typeof e?.code === "number") return `answered with error ${e.code}: ${message}${tail}`;
   if (e?.cause?.code === "ECONNREFUSED") return `cannot be reached (connection refused): ${e.cause.message ?? message}`;
   if (/fetch failed/i.test(message) && e?.cause) return `cannot be reached: ${e.cause.message ?? message}`;

@@ -10,6 +10,7 @@
  *   hang             the tool "hang" never answers; a notifications/cancelled is appended to $MCP_TEST_LOG
  *   liar             claims resources and prompts, then fails to list them
  *   orphan           starts a detached grandchild (setsid) and writes both pids to $MCP_TEST_LOG
+ *   many             $MCP_TEST_TOOLS tools (default 1000) with varied names and descriptions (benchmarks)
  *
  * Every mode also serves the tool "echo" ({text}) so a test can see it working; any other mode
  * (say "echo-only") serves only that.
@@ -41,6 +42,21 @@ const TOOLS = {
   ],
 };
 
+/** Tools for the `many` mode: names and descriptions built from a few word lists, so searches rank. */
+function manyTools(count) {
+  const verbs = ["list", "get", "create", "update", "delete", "search", "sync", "export"];
+  const things = ["issue", "pull_request", "user", "team", "project", "file", "comment", "label", "milestone", "release", "branch", "commit", "workflow", "secret", "webhook"];
+  return Array.from({ length: count }, (_, i) => {
+    const verb = verbs[i % verbs.length];
+    const thing = things[Math.floor(i / verbs.length) % things.length];
+    return {
+      name: `${verb}_${thing}_${i}`,
+      description: `${verb[0].toUpperCase()}${verb.slice(1)} a ${thing.replace("_", " ")} in workspace ${i % 37}, with paging and filters.`,
+      inputSchema: { type: "object", properties: { id: { type: "string" }, limit: { type: "number" } }, required: ["id"] },
+    };
+  });
+}
+
 function send(message) {
   process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
 }
@@ -69,7 +85,7 @@ function onRequest(message) {
     case "ping":
       return send({ id, result: {} });
     case "tools/list":
-      return send({ id, result: { tools: TOOLS[mode] ?? [echo] } });
+      return send({ id, result: { tools: mode === "many" ? [echo, ...manyTools(Number(process.env.MCP_TEST_TOOLS ?? 1000))] : (TOOLS[mode] ?? [echo]) } });
     case "tools/call":
       return callTool(id, params.name, params.arguments);
     case "resources/list":

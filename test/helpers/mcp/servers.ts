@@ -33,9 +33,18 @@ export function hostile(mode: string, log?: string): McpServerTable {
   return { ...nodeServer(HOSTILE, mode), ...(log ? { env: { MCP_TEST_LOG: log } } : {}) };
 }
 
-/** A config with these servers (and short timeouts for tests). */
+/**
+ * How long a test lets a server leave server/discover unanswered: long enough that a loaded
+ * machine never mistakes a slow 2026-07-28 server for a silent one (which then fails, as the
+ * modern-only test server refuses initialize), short where a test waits on purpose (SILENT).
+ */
+export const DISCOVER_TIMEOUT_S = 10;
+/** For servers that never answer server/discover: the fallback comes quickly. */
+export const SILENT = { mcp: { discovery: "mcp_tools" as const, discover_timeout_s: 0.5 } };
+
+/** A config with these servers. */
 export function mcpConfig(servers: Record<string, McpServerTable>, extra: Partial<Config> = {}): Config {
-  return { ...structuredClone(DEFAULT_CONFIG), mcp_servers: servers, mcp: { discovery: "mcp_tools", discover_timeout_s: 0.5 }, ...extra };
+  return { ...structuredClone(DEFAULT_CONFIG), mcp_servers: servers, mcp: { discovery: "mcp_tools", discover_timeout_s: DISCOVER_TIMEOUT_S }, ...extra };
 }
 
 /** A logger that keeps its lines. */
