@@ -16,7 +16,7 @@ import { median } from "./stats.js";
 const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { processId: null, rootUri: null, capabilities: {} } });
 
 /** Milliseconds from spawn to the initialize response. */
-function timeInitialize(cwd: string): Promise<{ ms: number; pid: number; kill: () => void }> {
+export function timeInitialize(cwd: string): Promise<{ ms: number; pid: number; kill: () => void }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, [BINARY, "--stdio"], { cwd, stdio: ["pipe", "pipe", "ignore"] });

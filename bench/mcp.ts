@@ -3,31 +3,13 @@
  * session needs them, and the SDK loads only then), a discovery query over 1,000 tools, and the
  * time from a session's first need to all servers ready beyond the slowest server's own start.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { tempProject } from "../test/helpers/agent-setup.js";
 import { EVERYTHING, hostile, mcpConfig, MODERN, nodeServer, testManager } from "../test/helpers/mcp/servers.js";
-import { BINARY } from "../test/helpers/spawn-server.js";
+import { timeInitialize } from "./core.js";
 import { median } from "./stats.js";
-
-const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { processId: null, rootUri: null, capabilities: {} } });
-
-function timeInitialize(cwd: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, [BINARY, "--stdio"], { cwd, stdio: ["pipe", "pipe", "ignore"] });
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      if (!out.includes('"id":1')) return;
-      resolve(performance.now() - t0);
-      child.kill("SIGKILL");
-    });
-    child.on("error", reject);
-    child.stdin.write(`Content-Length: ${Buffer.byteLength(INIT)}\r\n\r\n${INIT}`);
-  });
-}
 
 /** initialize against bare node, with and without MCP servers in the project's config (interleaved). */
 async function initializeRatio(): Promise<string[]> {
@@ -41,7 +23,9 @@ async function initializeRatio(): Promise<string[]> {
   const b: number[] = [];
   const node: number[] = [];
   for (let i = 0; i < 8; i++) {
-    const ms = [await timeInitialize(plain), await timeInitialize(withMcp)];
+    const runs = [await timeInitialize(plain), await timeInitialize(withMcp)];
+    for (const r of runs) r.kill();
+    const ms = runs.map((r) => r.ms);
     const t0 = performance.now();
     spawnSync(process.execPath, ["-e", "0"]);
     const bare = performance.now() - t0;

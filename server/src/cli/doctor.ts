@@ -4,9 +4,8 @@ import { statSync } from "node:fs";
 import { loadConfig } from "../config/load.js";
 import { credentialStatus, knownProviders, parseModelRef } from "../providers/registry.js";
 import type { Runtime } from "../agent/runtime.js";
-import { FileLogger } from "../util/log.js";
 import { createHeadlessRuntime } from "./headless-runtime.js";
-import { CLI_NEED, statusLine } from "./mcp.js";
+import { CLI_NEED, reportLogger, statusLine } from "./mcp.js";
 
 /** Prints the report; exit 1 when something is broken (bad config, unknown model), else 0. */
 export async function doctorCommand(_argv: string[]): Promise<number> {
@@ -40,9 +39,7 @@ async function doctorReport(root: string): Promise<string[]> {
   } catch (err) {
     out.push(`ERROR ${(err as Error).message}`);
   }
-  // The report is the output: only errors go to stderr (a failing server's last output is in its line).
-  const logger = new FileLogger("error");
-  const { runtime } = createHeadlessRuntime({ quiet: true, interactive: Boolean(process.stdin.isTTY) }, logger);
+  const { runtime } = createHeadlessRuntime({ quiet: true, interactive: Boolean(process.stdin.isTTY) }, reportLogger());
   try {
     out.push(...(await mcpSection(runtime)));
     out.push("", "Tools:");

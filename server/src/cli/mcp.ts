@@ -12,7 +12,7 @@ import { projectMcpJsonPath, userMcpJsonPath } from "../config/mcp-json.js";
 import type { McpServerTable } from "../config/schema.js";
 import type { ServerStatus } from "../mcp/manager.js";
 import { describeStatus } from "../mcp/status-text.js";
-import { FileLogger } from "../util/log.js";
+import { redact, type Logger } from "../util/log.js";
 import { flagValue, parseArgs } from "./args.js";
 import { createHeadlessRuntime } from "./headless-runtime.js";
 import { addServer, removeServer } from "./mcp-config-file.js";
@@ -39,9 +39,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
 /** Starts every server (as a session's first need would) and prints each one's state. */
 async function listCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv, []);
-  // The report is the output: only errors go to stderr (a failing server's last output is in its line).
-  const logger = new FileLogger("error");
-  const { runtime } = createHeadlessRuntime({ quiet: true, interactive: Boolean(process.stdin.isTTY) }, logger);
+  const { runtime } = createHeadlessRuntime({ quiet: true, interactive: Boolean(process.stdin.isTTY) }, reportLogger());
   try {
     // No session is made (it would leave an empty conversation behind): the need is the CLI's own.
     await runtime.mcp.prepare(CLI_NEED);
@@ -52,6 +50,16 @@ async function listCommand(argv: string[]): Promise<number> {
   } finally {
     await runtime.dispose();
   }
+}
+
+/**
+ * The log of a command whose output is a report (mcp list, doctor): errors go to stderr, the rest
+ * (servers' own stderr, their state changes) is in the report already; a failing server's line
+ * quotes its last output.
+ */
+export function reportLogger(): Logger {
+  const skip = () => undefined;
+  return { error: (m) => void process.stderr.write(`agent-lsp: ${redact(m)}\n`), warn: skip, info: skip, debug: skip };
 }
 
 /** `name  stdio  2026-07-28  ready: 4 tools, ...`. */
