@@ -84,7 +84,7 @@ describe("a 2026-07-28 server built with the official server package", () => {
   it("over stdio: negotiates 2026-07-28; tools, structured content, images, links, resources, templates, completion, prompts", async () => {
     const m = manager(mcpConfig({ notes: nodeServer(MODERN) }));
     await m.ensureStarted(need);
-    expect(m.status("notes")).toMatchObject({ state: "ready", protocolVersion: "2026-07-28", tools: 4, resources: 1, templates: 1, prompts: 1 });
+    expect(m.status("notes")).toMatchObject({ state: "ready", protocolVersion: "2026-07-28", tools: 5, resources: 1, templates: 1, prompts: 1 });
     const signal = new AbortController().signal;
     expect(textOf(await callMcpTool(m, tool(m, "mcp__notes__add"), { a: 2, b: 40 }, signal, readCall))).toContain("42");
     expect(textOf(await callMcpTool(m, tool(m, "mcp__notes__weather"), { city: "Oslo" }, signal, readCall))).toContain('"celsius": 21');
@@ -98,6 +98,10 @@ describe("a 2026-07-28 server built with the official server package", () => {
     const completion = await completeTemplateArgument(m, { server: "notes", template: "notes://{topic}", argument: { name: "topic", value: "e" } }, signal);
     expect(completion.values).toEqual(["events", "errors", "environment"]);
     expect(await getMcpPrompt(m, "notes", "review", { code: "x = 1", focus: "naming" }, signal)).toBe("Please review this code for naming:\nx = 1");
+    // agent-lsp declares no elicitation, sampling or roots: a tool that needs them fails clearly.
+    await expect(callMcpTool(m, tool(m, "mcp__notes__confirm"), {}, signal, readCall)).rejects.toThrow(
+      /^The MCP server "notes" asked for input from the user or the model \(elicitation, sampling or roots\), which agent-lsp does not provide: /,
+    );
   }, 30_000);
 
   it("over Streamable HTTP: negotiates 2026-07-28 as well", async () => {
@@ -143,6 +147,8 @@ describe("servers that misbehave", () => {
     await waitFor(() => m.status("crashy")?.state === "ready", 10_000);
     expect(textOf(await callMcpTool(m, tool(m, "mcp__crashy__echo"), { text: "back" }, new AbortController().signal, readCall))).toContain("echo: back");
     expect(readFileSync(log, "utf8").match(/^started/gm)!.length).toBeGreaterThan(startsBefore);
+    // Its stderr went to the log, line by line, and the failure quoted its last line.
+    expect(m.logger.lines).toContain("info mcp crashy: hostile server crash starting");
     expect(m.tools().map((t) => t.name)).toContain("mcp__crashy__crash");
   }, 20_000);
 
@@ -179,6 +185,14 @@ describe("servers that misbehave", () => {
     await expect(call).rejects.toMatchObject({ name: "AbortError" });
     await waitFor(() => readFileSync(log, "utf8").includes("cancelled"), 5000);
     expect(m.status("slow")!.state).toBe("ready");
+  }, 20_000);
+
+  it("one that answers with a line that is not JSON: the call fails within tool_timeout_s, the server stays usable", async () => {
+    const m = manager(mcpConfig({ junk: { ...hostile("garbage"), tool_timeout_s: 0.5 } }));
+    await m.ensureStarted(need);
+    const call = callMcpTool(m, tool(m, "mcp__junk__garbage"), {}, new AbortController().signal, readCall);
+    await expect(call).rejects.toThrow('The MCP server "junk" did not answer within 0.5 s');
+    expect(textOf(await callMcpTool(m, tool(m, "mcp__junk__echo"), { text: "still here" }, new AbortController().signal, readCall))).toContain("echo: still here");
   }, 20_000);
 
   it("one that lies about its capabilities: ready, with the failed listings as warnings", async () => {

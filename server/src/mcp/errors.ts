@@ -26,6 +26,10 @@ export function describeMcpError(err: unknown, context: { timeoutMs?: number; st
     default:
       break;
   }
+  if (e?.code === -32021) {
+    // MissingRequiredClientCapability: the tool wanted elicitation, sampling or roots.
+    return `asked for input from the user or the model (elicitation, sampling or roots), which agent-lsp does not provide: ${message}`;
+  }
   if (e?.code === -32022) {
     // A 2026-07-28-only server that answered server/discover after the client gave up on it.
     return `answered with error -32022: ${message} (it may speak only newer protocol versions and have answered server/discover too late: raise [mcp] discover_timeout_s)`;

@@ -11,6 +11,7 @@
  *   liar             claims resources and prompts, then fails to list them
  *   orphan           starts a detached grandchild (setsid) and writes both pids to $MCP_TEST_LOG
  *   many             $MCP_TEST_TOOLS tools (default 1000) with varied names and descriptions (benchmarks)
+ *   garbage          the tool "garbage" writes a line that is not JSON instead of its answer
  *
  * Every mode also serves the tool "echo" ({text}) so a test can see it working; any other mode
  * (say "echo-only") serves only that.
@@ -28,6 +29,7 @@ const TOOLS = {
   crash: [echo, { name: "crash", description: "Exit in the middle of the call", inputSchema: { type: "object" } }],
   big: [echo, { name: "big", description: "Return five megabytes of text", inputSchema: { type: "object" } }],
   hang: [echo, { name: "hang", description: "Never answer", inputSchema: { type: "object" } }],
+  garbage: [echo, { name: "garbage", description: "Answer with a line that is not JSON", inputSchema: { type: "object" } }],
   names: [
     echo,
     { name: "search.code", description: "Dots in the name", inputSchema: { type: "object", properties: { q: { type: "string" } } } },
@@ -74,6 +76,7 @@ function callTool(id, name, args) {
   }
   if (name === "big") return send({ id, result: { content: [{ type: "text", text: `HEAD ${"x".repeat(5 * 1024 * 1024)} TAIL` }] } });
   if (name === "hang") return note(`hanging ${id}`);
+  if (name === "garbage") return process.stdout.write("{this is not json\n");
   send({ id, error: { code: -32602, message: `unknown tool ${name}` } });
 }
 
@@ -105,6 +108,8 @@ if (mode === "orphan") {
   note(`server ${process.pid} grandchild ${child.pid}`);
 }
 if (mode === "crash") note(`started ${process.pid}`);
+// Something on stderr, as real servers print banners: it belongs in agent-lsp's log.
+process.stderr.write(`hostile server ${mode} starting\n`);
 
 createInterface({ input: process.stdin }).on("line", (line) => {
   if (!line.trim()) return;

@@ -5,12 +5,13 @@
  * negotiated 2026-07-28. Over stdio by default; `http PORT_FILE` serves Streamable HTTP on a free
  * port and writes the port to PORT_FILE.
  *
- * Tools: add {a, b}, weather {city} (structuredContent), picture (an image), links (a resource link).
+ * Tools: add {a, b}, weather {city} (structuredContent), picture (an image), links (a resource link),
+ * confirm (asks the client for input by elicitation, which agent-lsp does not provide).
  * Resources: notes://readme; template notes://{topic} with completion of topic. Prompt: review {code, focus?}.
  */
 import { createServer } from "node:http";
 import { writeFileSync } from "node:fs";
-import { completable, createMcpHandler, McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
+import { completable, createMcpHandler, inputRequired, McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { z } from "zod";
 
@@ -31,6 +32,9 @@ function build() {
   server.registerTool("links", { description: "Return a link to the readme resource" }, async () => ({
     content: [{ type: "resource_link", uri: "notes://readme", name: "readme", mimeType: "text/plain" }],
   }));
+  server.registerTool("confirm", { description: "Ask the user to confirm" }, async () =>
+    inputRequired({ inputRequests: { ok: inputRequired.elicit({ message: "Go ahead?", requestedSchema: z.object({ ok: z.boolean() }) }) } }),
+  );
   server.registerResource("readme", "notes://readme", { title: "Read me first", description: "How the notes are organised", mimeType: "text/plain" }, async (uri) => ({
     contents: [{ uri: uri.href, mimeType: "text/plain", text: "Notes are kept by topic." }],
   }));
