@@ -167,6 +167,9 @@ describe("the gate", () => {
     expect(JSON.stringify(results[1])).toContain('Reaching the MCP server \\"notes\\" is not allowed: the session is read-only');
     expect(results[2].is_error).toBeFalsy();
     expect(h.client.requests.filter((r) => r.method === "window/showMessageRequest")).toHaveLength(2);
+    // The servers started once: the second turn showed no start-up progress.
+    const begins = h.client.requests.filter((r) => r.method === "$/progress" && r.params.value?.kind === "begin" && /MCP/.test(r.params.value.title));
+    expect(begins).toHaveLength(1);
   }, 30_000);
 });
 

@@ -83,11 +83,12 @@ export class McpWiring {
     this.syncBridges();
     if (!this.manager.configured()) return;
     this.sessions.add(sessionId);
-    const progress = this.deps.editor.progress("Starting MCP servers");
+    // Progress only when something starts: after the first turn there is usually nothing to show.
+    const progress = this.manager.startable(sessionId).length ? this.deps.editor.progress("Starting MCP servers") : undefined;
     let settled = 0;
     const stopReporting = this.manager.onChange((server) => {
       const s = this.manager.status(server);
-      if (s && s.state !== "starting") progress.report(`${server}: ${s.state} (${++settled})`);
+      if (s && s.state !== "starting") progress?.report(`${server}: ${s.state} (${++settled})`);
     });
     try {
       const started = this.manager.ensureStarted({ sessionId, ...(signal ? { signal } : {}) });
@@ -96,8 +97,8 @@ export class McpWiring {
       stopReporting();
       // A session that joins later hears how each server is, once.
       for (const name of this.manager.serverNames()) this.report(name);
-      const ready = this.manager.statuses().filter((s) => s.state === "ready").length;
-      progress.done(`${ready} of ${this.manager.statuses().length} MCP servers ready`);
+      const statuses = this.manager.statuses();
+      progress?.done(`${statuses.filter((s) => s.state === "ready").length} of ${statuses.length} MCP servers ready`);
     }
   }
 

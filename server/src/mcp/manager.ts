@@ -104,13 +104,16 @@ export class McpManager {
    */
   async ensureStarted(need: McpNeed): Promise<void> {
     if (this.disposed) return;
-    this.sync();
-    const first = !this.needs.has(need.sessionId);
+    const starts = this.startable(need.sessionId).map((c) => this.startOne(c, need));
     this.needs.add(need.sessionId);
-    const starts = [...this.connections.values()]
-      .filter((c) => c.state === "stopped" || (first && (c.state === "failed" || c.state === "not_approved")))
-      .map((c) => this.startOne(c, need));
     await Promise.all(starts);
+  }
+
+  /** The servers a need of this session would start now (after bringing the config in). */
+  startable(sessionId: string): McpConnection[] {
+    this.sync();
+    const first = !this.needs.has(sessionId);
+    return [...this.connections.values()].filter((c) => c.state === "stopped" || (first && (c.state === "failed" || c.state === "not_approved")));
   }
 
   /** Brings the connections in line with the config: new servers added, changed ones replaced, removed ones stopped. */
