@@ -61,6 +61,6 @@ export class SlashCommands {
 }
 
 /** The arguments a usage line names: `restore <id>` has a required `id`, `model [NAME/model-id]` an optional one. */
-export function argumentsOf(usage: string): CommandArgument[] {
+function argumentsOf(usage: string): CommandArgument[] {
   return [...usage.matchAll(/<([^>]+)>|\[([^\]]+)\]/g)].map((m) => ({ name: (m[1] ?? m[2])!, required: m[1] !== undefined }));
 }

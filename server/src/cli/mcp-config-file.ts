@@ -9,10 +9,10 @@ import type { McpServerTable } from "../config/schema.js";
 import { scanToml } from "./toml-scan.js";
 
 /** Names `mcp add` accepts: they are bare TOML keys and provider-safe tool-name parts. */
-export const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
+const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
 
 /** Whether the file's text defines the server (as a table, dotted keys or an inline table). */
-export function hasServer(text: string, name: string): boolean {
+function hasServer(text: string, name: string): boolean {
   const servers = (parse(text) as { mcp_servers?: Record<string, unknown> }).mcp_servers;
   return servers !== undefined && Object.hasOwn(servers, name);
 }

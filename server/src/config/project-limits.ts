@@ -22,7 +22,7 @@ export interface LimitedLayer {
 }
 
 /** The keys of an MCP server table that decide what runs, and where requests and secrets go. */
-export const MCP_LAUNCH_KEYS = ["command", "args", "env", "cwd", "url", "headers", "env_headers"] as const;
+const MCP_LAUNCH_KEYS = ["command", "args", "env", "cwd", "url", "headers", "env_headers"] as const;
 
 /** Per-tool classes that would let a project's MCP tool run with fewer questions than the default. */
 const WIDENING_TOOL_CLASSES = new Set(["read_only", "read_write"]);
@@ -50,7 +50,7 @@ export function limitProjectLayer(layer: ConfigFile, base: Config): LimitedLayer
 }
 
 /** Names of the MCP servers whose launch keys `values` sets. */
-export function projectLaunchedServers(values: ConfigFile): string[] {
+function projectLaunchedServers(values: ConfigFile): string[] {
   return Object.entries(values.mcp_servers ?? {})
     .filter(([, table]) => MCP_LAUNCH_KEYS.some((k) => table[k] !== undefined))
     .map(([name]) => name);

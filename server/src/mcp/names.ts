@@ -8,13 +8,13 @@
 import { createHash } from "node:crypto";
 
 /** The longest tool name providers accept. */
-export const MAX_TOOL_NAME = 64;
+const MAX_TOOL_NAME = 64;
 
 /** The prefix every MCP capability's name starts with. */
-export const MCP_PREFIX = "mcp__";
+const MCP_PREFIX = "mcp__";
 
 /** `text` with every character outside `[A-Za-z0-9_-]` replaced by `_` (never empty). */
-export function sanitizePart(text: string): string {
+function sanitizePart(text: string): string {
   const out = text.replace(/[^A-Za-z0-9_-]/g, "_");
   return out || "_";
 }
@@ -35,7 +35,7 @@ function fit(base: string, raw: string, max: number): string {
  * `max` long. Of raw names that sanitise to the same name, the one that needed no change (else the
  * first in sorting order) keeps it; the others get `_<hash of their raw name>`.
  */
-export function uniqueNames(prefix: string, raws: readonly string[], max = MAX_TOOL_NAME, lower = false): string[] {
+function uniqueNames(prefix: string, raws: readonly string[], max = MAX_TOOL_NAME, lower = false): string[] {
   const room = max - prefix.length;
   const wanted = raws.map((raw) => {
     const part = sanitizePart(lower ? raw.toLowerCase() : raw);

@@ -17,9 +17,9 @@ export interface McpResult {
 }
 
 /** Most bytes of template arguments (and of a completion request) the model may send. */
-export const MAX_ARGUMENT_BYTES = 64 * 1024;
+const MAX_ARGUMENT_BYTES = 64 * 1024;
 /** Longest URI a template may expand to. */
-export const MAX_URI_CHARS = 4096;
+const MAX_URI_CHARS = 4096;
 
 /** Calls one tool; `signal` cancels the request (the server gets notifications/cancelled). */
 export async function callMcpTool(manager: McpManager, entry: McpToolEntry, args: unknown, signal: AbortSignal, readCall: ReadCall): Promise<McpResult> {

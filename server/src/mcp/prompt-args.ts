@@ -45,7 +45,7 @@ export function promptArguments(command: string, declared: readonly DeclaredArgu
 }
 
 /** `Usage: /mcp__docs__explain <topic> [detail]`, with each argument's description below. */
-export function promptUsage(command: string, declared: readonly DeclaredArgument[]): string {
+function promptUsage(command: string, declared: readonly DeclaredArgument[]): string {
   const words = declared.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`));
   const details = declared.filter((a) => a.description).map((a) => `  ${a.name}: ${a.description}`);
   return [`Usage: /${command}${words.length ? ` ${words.join(" ")}` : ""}`, ...details].join("\n");

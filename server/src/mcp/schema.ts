@@ -49,7 +49,7 @@ const SCHEMA_LISTS = new Set(["anyOf", "oneOf", "allOf", "prefixItems"]);
 
 const MAX_DEPTH = 40;
 /** Characters of JSON a schema may take: beyond this it costs more context than any tool is worth. */
-export const MAX_SCHEMA_CHARS = 100_000;
+const MAX_SCHEMA_CHARS = 100_000;
 
 class SchemaError extends Error {}
 

@@ -8,9 +8,9 @@ import type { Config, McpServerTable } from "../config/schema.js";
 import type { PolicyClass } from "../vocabulary/policy.js";
 
 /** Seconds a server may take to start before it counts as failed, when its table does not say. */
-export const DEFAULT_STARTUP_TIMEOUT_S = 30;
+const DEFAULT_STARTUP_TIMEOUT_S = 30;
 /** Seconds one tool call may take, when the server's table does not say. */
-export const DEFAULT_TOOL_TIMEOUT_S = 120;
+const DEFAULT_TOOL_TIMEOUT_S = 120;
 
 /** One configured server, ready to start. */
 export interface McpServerSpec {

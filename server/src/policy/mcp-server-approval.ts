@@ -18,8 +18,8 @@ export interface ServerToApprove {
 }
 
 /** The choices of the prompt, "start" first. */
-export const START_SERVER = "Start it";
-export const DONT_START_SERVER = "Don't start it";
+const START_SERVER = "Start it";
+const DONT_START_SERVER = "Don't start it";
 
 /** Asks for and records approvals of project-defined MCP servers. */
 export class McpServerApproval {

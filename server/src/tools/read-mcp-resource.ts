@@ -10,7 +10,7 @@ import { defineTool, ToolError, truncateResult } from "./define-tool.js";
 import { requireMcpManager } from "./mcp-tool.js";
 
 /** Most characters of text a resource read returns. */
-export const RESOURCE_CHAR_CAP = 100_000;
+const RESOURCE_CHAR_CAP = 100_000;
 
 const input = z.object({ server: z.string().describe("The server that offers it."), uri: z.string().describe("Its exact URI (list_mcp_resources lists them).") });
 
