@@ -25,9 +25,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The MCP client: the SDK behind one manager; its stdio servers are contained like commands.
   mcp: ["exec", "vocabulary", "config", "util"],
   providers: ["vocabulary", "config", "util"],
-  tools: ["workspace", "policy", "exec", "mcp", "edits", "editor", "vocabulary", "config", "protocol", "util"],
+  // The outside world: images (sharp), the web (fetch, search, browser), the desktop.
+  images: ["vocabulary", "util"],
+  web: ["images", "vocabulary", "config", "util"],
+  computer: ["images", "vocabulary", "config", "util"],
+  tools: ["web", "computer", "images", "workspace", "policy", "exec", "mcp", "edits", "editor", "vocabulary", "config", "protocol", "util"],
   // The core, then the front ends that translate their wire protocols onto it.
-  agent: ["tools", "workspace", "policy", "exec", "mcp", "edits", "editor", "providers", "vocabulary", "config", "protocol", "util"],
+  agent: ["images", "tools", "workspace", "policy", "exec", "mcp", "edits", "editor", "providers", "vocabulary", "config", "protocol", "util"],
 };
 /** Front ends may import anything below them, never each other; cli (and the entry file) picks one and may start any. */
 const FRONT_ENDS = ["lsp", "acp"];
