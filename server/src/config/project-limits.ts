@@ -44,6 +44,7 @@ export function limitProjectLayer(layer: ConfigFile, base: Config): LimitedLayer
   }
   limitPolicy(values, base, drop);
   limitProviders(values, drop);
+  limitOutside(values, base, drop);
   if (values.exec?.env_deny) values.exec.env_deny = union(base.exec.env_deny, values.exec.env_deny);
   limitMcpTools(values, drop);
   return { values, ignored, approvalNeeded: projectLaunchedServers(values) };
@@ -91,6 +92,35 @@ function limitProviders(values: ConfigFile, drop: (key: string, why: string) => 
       drop(`[providers.${name}] ${key}`, "a project cannot choose where your API keys are sent");
       delete table[key];
     }
+  }
+}
+
+/**
+ * The web, the browser and the desktop: which hosts count as public, which program is started as
+ * the browser, where searches (and their key) go, and whether the screen is driven are the user's.
+ */
+function limitOutside(values: ConfigFile, base: Config, drop: (key: string, why: string) => void): void {
+  const web = values.web;
+  if (web?.allow_hosts?.length) {
+    drop(`[web] allow_hosts = ${JSON.stringify(web.allow_hosts)}`, "a project cannot open your private network to web tools");
+    delete web.allow_hosts;
+  }
+  for (const key of ["search_url", "search_api_key_env"] as const) {
+    if (web?.[key] === undefined) continue;
+    drop(`[web] ${key}`, "a project cannot choose where your searches and search key are sent");
+    delete web[key];
+  }
+  if (values.browser?.executable !== undefined) {
+    drop("[browser] executable", "a project cannot choose the program started as your browser");
+    delete values.browser.executable;
+  }
+  if (values.tools?.computer === true && !base.tools.computer) {
+    drop("[tools] computer = true", "a project cannot let the agent drive your screen");
+    delete values.tools.computer;
+  }
+  if (values.images?.model !== undefined) {
+    drop("[images] model", "a project cannot choose which paid image API your key is used with");
+    delete values.images.model;
   }
 }
 

@@ -24,6 +24,10 @@ export type FloorName = (typeof FLOOR_NAMES)[number];
 export const SAVE_BEFORE_COMMANDS = ["ask", "always", "never"] as const;
 export type SaveBeforeCommands = (typeof SAVE_BEFORE_COMMANDS)[number];
 
+/** Web search backends (docs/tools.md); `auto` takes the first one set up, else the keyless default. */
+export const SEARCH_BACKENDS = ["auto", "brave", "tavily", "exa", "searxng", "duckduckgo"] as const;
+export type SearchBackend = (typeof SEARCH_BACKENDS)[number];
+
 /** Wire APIs a provider table may name. */
 export const PROVIDER_TYPES = ["anthropic", "openai", "openai-compatible", "gemini"] as const;
 
@@ -174,6 +178,53 @@ export const configSchema = z
         "Give models their provider's own tool definitions where one exists: Anthropic's text editor (in place of read_file, write_file, edit_file) and bash (beside execute_command), OpenAI's apply_patch. Each native call is rewritten onto our tool before anything runs. A provider that rejects them gets our schemas for the rest of the session.",
       ),
       output_budget: key(z.number().int().positive(), 50_000, "integer", "Most characters of text one tool result may carry; the middle of a longer one is cut with a note."),
+      computer: key(
+        z.boolean(),
+        false,
+        "boolean",
+        "Offer the `computer` tool: screenshots, mouse and keyboard of your real screen (Linux X11). Off by default because every screenshot goes to the model's provider. docs/tools.md says what it does and how it is gated. Only from your user config or the editor's settings.",
+      ),
+    }),
+    web: table({
+      allow_hosts: key(
+        z.array(z.string().min(1)),
+        [],
+        "array of strings",
+        "Hosts whose private or local addresses the web tools may reach: `docs.internal`, or `*.corp.example` for every subdomain (not the domain itself). Only from your user config or the editor's settings.",
+      ),
+      max_bytes: key(z.number().int().positive(), 5_000_000, "integer", "Most bytes of one response body `web_fetch` reads (after decompression); a larger body is refused, not cut."),
+      timeout_s: key(z.number().positive(), 30, "number", "Seconds one fetch (or search) may take, redirects included."),
+      max_redirects: key(z.number().int().nonnegative(), 5, "integer", "Redirects followed; each new address is checked by the guard again."),
+      search_backend: key(
+        z.enum(SEARCH_BACKENDS),
+        "auto",
+        "string",
+        "`brave`, `tavily`, `exa`, `searxng`, `duckduckgo` (keyless), or `auto`: the first of Brave, Tavily, Exa whose key is in the environment, else SearXNG when `search_url` is set, else DuckDuckGo.",
+      ),
+      search_fallback: key(z.boolean(), false, "boolean", "When the configured backend fails hard (an HTTP error, an unreadable answer), search once more with DuckDuckGo and say so in the result."),
+      search_api_key_env: key(z.string(), "", "string", "The environment variable holding the backend's key; empty means `BRAVE_API_KEY`, `TAVILY_API_KEY` or `EXA_API_KEY`."),
+      search_url: key(
+        z.string(),
+        "",
+        "string",
+        "The backend's address: required for `searxng` (your instance, e.g. `https://searx.example/`); for the others it replaces the public API's address (a proxy).",
+      ),
+    }),
+    browser: table({
+      executable: key(
+        z.string(),
+        "",
+        "string",
+        "The Chromium (or Chrome) `browser_action` drives; empty finds `chromium`, `chromium-browser`, `google-chrome` or `google-chrome-stable` on PATH. Without one the tool is not offered.",
+      ),
+    }),
+    images: table({
+      model: key(
+        z.string(),
+        "",
+        "string",
+        "The model of `generate_image`, as `NAME/model-id`: an OpenAI image model (`openai/gpt-image-1`) or a Gemini image model (`gemini/gemini-2.5-flash-image`), with that provider's key. Empty leaves the tool out.",
+      ),
     }),
     exec: table({
       env_deny: key(z.array(z.string()), [], "array of strings", "Environment variables removed from commands the agent runs (provider keys are always removed)."),
