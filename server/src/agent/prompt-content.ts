@@ -3,6 +3,7 @@
  * content the model gets. Editor context (file, range, selected text, diagnostics) is spelled
  * out so the model knows exactly what the user is pointing at.
  */
+import { fitImageBlock } from "../images/fit.js";
 import type { ContentBlock } from "../vocabulary/messages.js";
 import type { PromptParams } from "../protocol/schemas.js";
 import type { Workspace } from "../workspace/workspace.js";
@@ -14,12 +15,21 @@ export async function buildPromptContent(params: PromptParams, workspace: Worksp
   else {
     for (const b of params.prompt) {
       if (b.type === "text") blocks.push({ type: "text", text: b.text });
-      else if (b.type === "image") blocks.push({ type: "image", mediaType: b.mimeType, data: b.data });
+      else if (b.type === "image") blocks.push(await fittedPromptImage(b.mimeType, b.data));
       else blocks.push({ type: "text", text: await describeResource(b.uri, b.text, workspace) });
     }
   }
   if (params.context) blocks.push({ type: "text", text: await describeContext(params.context, workspace) });
   return blocks;
+}
+
+/**
+ * A pasted picture, fitted like every other image. One that cannot be decoded is still sent as
+ * given: the provider's own answer about it says more than a guess here.
+ */
+async function fittedPromptImage(mediaType: string, data: string): Promise<ContentBlock> {
+  const block = { type: "image" as const, mediaType, data };
+  return fitImageBlock(block).catch(() => block);
 }
 
 async function describeResource(uri: string, text: string | undefined, workspace: Workspace): Promise<string> {

@@ -6,6 +6,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import { splitBodies } from "../edits/text.js";
+import { describeSize, fitImage, toImageBlock } from "../images/fit.js";
 import { looksBinary, sniffImage } from "../workspace/encoding.js";
 import { describeFsError } from "../workspace/errors.js";
 import type { ResolvedPath } from "../workspace/paths.js";
@@ -17,8 +18,8 @@ import type { ToolContext, ToolResult } from "./types.js";
 const DEFAULT_PAGE_LINES = 2000;
 /** Longest line shown in full. */
 const MAX_LINE_CHARS = 2000;
-/** Largest image handed to a model: 3.75 MiB (what the providers accept, base64 aside). */
-const MAX_IMAGE_BYTES = 3.75 * 1024 * 1024;
+/** Largest image file read_file opens (it is then fitted to what providers accept). */
+const MAX_IMAGE_FILE_BYTES = 50 * 1024 * 1024;
 
 const input = z.object({
   path: z.string().min(1).describe("The file to read, relative to the project root (or absolute)."),
@@ -74,22 +75,28 @@ function pageOfLines(text: string, start: number, count: number | undefined, bud
   return out.join("\n");
 }
 
-/** An image result, or a refusal for a binary file that is not one. */
-function binaryResult(path: ResolvedPath, bytes: Buffer): ToolResult {
+/**
+ * An image result, fitted to what every provider accepts (a large photo is scaled down rather
+ * than refused), or a refusal for a binary file that is not an image.
+ */
+async function binaryResult(path: ResolvedPath, bytes: Buffer): Promise<ToolResult> {
   const type = sniffImage(bytes);
   if (!type) {
     throw new ToolError(
       `${path.rel} is a binary file (${bytes.length} bytes); read_file shows text files and PNG, JPEG, GIF or WebP images only.`,
     );
   }
-  if (bytes.length > MAX_IMAGE_BYTES) {
-    throw new ToolError(`${path.rel} is a ${type} image of ${bytes.length} bytes, over the 3.75 MiB limit for images.`);
+  if (bytes.length > MAX_IMAGE_FILE_BYTES) {
+    throw new ToolError(`${path.rel} is a ${type} image of ${bytes.length} bytes, over the 50 MiB read_file opens; make a smaller copy to look at.`);
   }
+  const fitted = await fitImage(bytes).catch((err: Error) => {
+    throw new ToolError(`${path.rel} looks like a ${type} image but could not be decoded (${err.message}).`);
+  });
   return {
     isError: false,
     content: [
-      { type: "text", text: `[${type}, ${bytes.length} bytes]` },
-      { type: "image", mediaType: type, data: bytes.toString("base64") },
+      { type: "text", text: `[${type}, ${bytes.length} bytes, ${describeSize(fitted)}${fitted.mediaType !== type ? ` sent as ${fitted.mediaType}` : ""}]` },
+      toImageBlock(fitted),
     ],
   };
 }

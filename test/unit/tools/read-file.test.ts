@@ -1,4 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
+import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import { readFileTool } from "../../../server/src/tools/read-file.js";
 import { makeHarness, type ToolHarness } from "./context.js";
@@ -6,7 +8,14 @@ import { makeHarness, type ToolHarness } from "./context.js";
 let h: ToolHarness;
 afterEach(() => h?.dispose());
 
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+const PNG = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#336699" } }).png().toBuffer();
+
+/** A noisy photo-like picture: it does not compress, so it needs both scaling and re-encoding. */
+async function bigNoise(width: number, height: number): Promise<Buffer> {
+  const raw = randomBytes(width * height * 3);
+  return sharp(raw, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+}
 
 describe("read_file", () => {
   it("numbers lines like cat -n and reads a range", async () => {
@@ -49,17 +58,34 @@ describe("read_file", () => {
     h = makeHarness();
     writeFileSync(h.at("picture.dat"), PNG);
     const r = await h.run(readFileTool, { path: "picture.dat" });
-    expect(r.content[0]).toEqual({ type: "text", text: `[image/png, ${PNG.length} bytes]` });
+    expect(r.content[0]).toEqual({ type: "text", text: `[image/png, ${PNG.length} bytes, 40x30]` });
+    // An image that already fits goes out byte for byte.
     expect(r.content[1]).toEqual({ type: "image", mediaType: "image/png", data: PNG.toString("base64") });
   });
 
-  it("refuses images over 3.75 MiB and other binary files", async () => {
+  it("fits a large image to 1568 px and 1.15 megapixels, within 3.75 MiB", async () => {
     h = makeHarness();
-    writeFileSync(h.at("big.png"), Buffer.concat([PNG, Buffer.alloc(4 * 1024 * 1024)]));
+    const big = await bigNoise(3000, 2000);
+    expect(big.length).toBeGreaterThan(3.75 * 1024 * 1024);
+    writeFileSync(h.at("photo.png"), big);
+    const r = await h.run(readFileTool, { path: "photo.png" });
+    expect(r.isError).toBe(false);
+    expect(r.text).toMatch(/^\[image\/png, \d+ bytes, 1313x875 \(scaled from 3000x2000\)/);
+    const image = r.content[1] as { mediaType: string; data: string };
+    const bytes = Buffer.from(image.data, "base64");
+    expect(bytes.length).toBeLessThanOrEqual(3.75 * 1024 * 1024);
+    const meta = await sharp(bytes).metadata();
+    expect([meta.width, meta.height]).toEqual([1313, 875]);
+    expect(`image/${meta.format}`).toBe(image.mediaType);
+  });
+
+  it("refuses an image it cannot decode and other binary files", async () => {
+    h = makeHarness();
+    writeFileSync(h.at("broken.png"), Buffer.concat([PNG_MAGIC, Buffer.alloc(100)]));
     writeFileSync(h.at("blob.bin"), Buffer.from([1, 2, 0, 3]));
-    const big = await h.run(readFileTool, { path: "big.png" });
-    expect(big.isError).toBe(true);
-    expect(big.text).toMatch(/image\/png image of \d+ bytes, over the 3.75 MiB limit/);
+    const broken = await h.run(readFileTool, { path: "broken.png" });
+    expect(broken.isError).toBe(true);
+    expect(broken.text).toMatch(/^broken.png looks like a image\/png image but could not be decoded/);
     const blob = await h.run(readFileTool, { path: "blob.bin" });
     expect(blob.text).toBe("blob.bin is a binary file (4 bytes); read_file shows text files and PNG, JPEG, GIF or WebP images only.");
   });
