@@ -24,6 +24,7 @@ const benches: [string, Bench | undefined][] = [
   ["mcp", await optional("./mcp.ts", "benchMcp")],
   ["large diff", await optional("./large-diff.ts", "benchLargeDiff")],
   ["events", await optional("./events.ts", "benchEvents")],
+  ["web", await optional("./web.ts", "benchWeb")],
 ];
 
 let failed = false;

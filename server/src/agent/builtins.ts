@@ -7,6 +7,7 @@ import type { StopReport } from "../exec/stop-tree.js";
 import { providerKeyEnvNames } from "../providers/registry.js";
 import { commandTools } from "../tools/command-tools.js";
 import { fileTools } from "../tools/file-tools.js";
+import { registerOutsideTools } from "../tools/outside-tools.js";
 import { policyTools } from "../tools/policy-tools.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import { CONFIG_SERVICE } from "../tools/tool-config.js";
@@ -32,6 +33,7 @@ export function registerBuiltinTools(
 ): Builtins {
   for (const tool of [...fileTools, ...commandTools, ...policyTools]) registry.register(tool);
   services[CONFIG_SERVICE] = config;
+  registerOutsideTools(registry, services, config);
   const processes = new ProcessManager({ envDeny: config().exec.env_deny, secretEnvNames: providerKeyEnvNames(config()) });
   services[PROCESSES_SERVICE] = processes;
   addProcessCommands(commands, processes);

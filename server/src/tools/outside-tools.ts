@@ -1,0 +1,16 @@
+/**
+ * The tools that reach outside the project (the web, a browser, the desktop, image models), each
+ * registered only where it can work: web_fetch always; the others when their backend, program
+ * or setting is there (docs/tools.md). What each needs loads on its first call, not here.
+ */
+import type { Config } from "../config/schema.js";
+import { createWebService, WEB_SERVICE } from "../web/service.js";
+import type { ToolRegistry } from "./registry.js";
+import type { ToolServices } from "./types.js";
+import { webFetchTool } from "./web-fetch.js";
+
+/** Registers the outside tools this configuration can run, and the services they share. */
+export function registerOutsideTools(registry: ToolRegistry, services: ToolServices, config: () => Config): void {
+  services[WEB_SERVICE] = createWebService(config);
+  registry.register(webFetchTool);
+}
