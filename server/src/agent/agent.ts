@@ -6,7 +6,7 @@ import path from "node:path";
 import type { Config, SafetyMode } from "../config/schema.js";
 import type { Editor } from "../editor/editor.js";
 import type { SessionEvents } from "../editor/session-events.js";
-import { ZERO_USAGE, type Message, type Usage } from "../vocabulary/messages.js";
+import { ZERO_USAGE, type ImageBlock, type Message, type Usage } from "../vocabulary/messages.js";
 import type { Provider } from "../providers/provider.js";
 import { createProvider, parseModelRef, providerSettings } from "../providers/registry.js";
 import type { PromptParams, StopReason } from "../protocol/schemas.js";
@@ -257,12 +257,12 @@ export class Agent {
    */
   async complete(
     sessionId: string,
-    request: { system: string; prompt: string; model?: string; maxTokens: number },
+    request: { system: string; prompt: string; model?: string; maxTokens: number; images?: ImageBlock[] },
     signal: AbortSignal,
   ): Promise<string> {
     const session = this.get(sessionId);
     const { provider, model } = await this.resolveProvider({ model: request.model ?? session.model }, this.deps.config());
-    const messages: Message[] = [{ role: "user", content: [{ type: "text", text: request.prompt }] }];
+    const messages: Message[] = [{ role: "user", content: [{ type: "text", text: request.prompt }, ...(request.images ?? [])] }];
     let text = "";
     for await (const ev of provider.stream({ model, system: request.system, messages, tools: [], maxTokens: request.maxTokens }, signal)) {
       if (ev.type === "text_delta") text += ev.text;

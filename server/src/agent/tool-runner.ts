@@ -7,7 +7,9 @@ import type { SessionEvents } from "../editor/session-events.js";
 import type { ToolCallBlock, ToolResultBlock } from "../vocabulary/messages.js";
 import type { GateCall, GateSession, ToolGate } from "../policy/types.js";
 import type { ToolRegistry } from "../tools/registry.js";
-import type { Capability, ToolResult, ToolServices } from "../tools/types.js";
+import type { Capability, ToolBatch, ToolResult, ToolServices } from "../tools/types.js";
+import type { GateDecision } from "../vocabulary/policy.js";
+import { decideBatchInputs, isBatchGated, newBatch } from "./batch-gate.js";
 import type { ToolCallFacts } from "../protocol/updates.js";
 import type { Session } from "./session.js";
 import { callFacts, fileDiffs } from "./tool-call-facts.js";
@@ -37,10 +39,12 @@ export async function runToolCalls(
   answers: ReadonlyMap<string, ToolResult> = new Map(),
 ): Promise<ToolResultBlock[]> {
   const results: ToolResultBlock[] = [];
+  // The calls of one model message are one batch: batch-gated tools are decided here, once.
+  const batch: RunBatch = { ...newBatch(session), decisions: signal.aborted ? new Map() : await decideBatchInputs(session, calls, deps, signal) };
   for (let i = 0; i < calls.length; ) {
     const group = readOnlyRun(calls, i, deps.registry, answers);
     const runs: (() => Promise<ToolResult>)[] = [];
-    for (const call of group) runs.push(await prepare(session, call, deps, signal, answers.get(call.id)));
+    for (const call of group) runs.push(await prepare(session, call, deps, signal, answers.get(call.id), batch));
     const outcomes = await Promise.all(runs.map((run) => run()));
     group.forEach((call, k) => {
       const result = outcomes[k]!;
@@ -63,6 +67,9 @@ function readOnlyRun(calls: ToolCallBlock[], start: number, registry: ToolRegist
   return calls.slice(start, end);
 }
 
+/** A batch and the gate's decisions for its batch-gated calls, by call id. */
+type RunBatch = ToolBatch & { decisions: Map<string, GateDecision> };
+
 /**
  * Announces a call and passes it through the gate; returns what runs it (or what answers it
  * without running: a preset answer, a cancel, an unknown tool, the gate's refusal).
@@ -73,6 +80,7 @@ async function prepare(
   deps: ToolRunnerDeps,
   signal: AbortSignal,
   preset: ToolResult | undefined,
+  batch: RunBatch,
 ): Promise<() => Promise<ToolResult>> {
   const answered = (result: ToolResult) => async () => result;
   if (preset) {
@@ -94,13 +102,16 @@ async function prepare(
   const facts = callFacts(capability, call.input, session.root);
   const gateCall: GateCall = { id: call.id, name: call.name, title: capability.title(call.input), input: call.input, facts };
   announce(events, session, call, gateCall.title, facts);
-  const decision = await deps.gate.check(gateSession, gateCall, capability, signal);
+  // A batch-gated tool's input calls were decided with their batch; its looking calls need no one.
+  const decision = isBatchGated(capability)
+    ? (batch.decisions.get(call.id) ?? { allowed: true })
+    : await deps.gate.check(gateSession, gateCall, capability, signal);
   if (!decision.allowed) {
     const result: ToolResult = { isError: true, content: [{ type: "text", text: decision.reason }] };
     finish(events, session, call.id, result);
     return answered(result);
   }
-  return () => execute(session, call, gateCall, capability, deps, signal);
+  return () => execute(session, call, gateCall, capability, deps, signal, batch);
 }
 
 /**
@@ -121,6 +132,7 @@ async function execute(
   capability: Capability,
   deps: ToolRunnerDeps,
   signal: AbortSignal,
+  batch: ToolBatch,
 ): Promise<ToolResult> {
   const { editor, events } = deps;
   events.emit(session.id, { kind: "tool_call_update", id: call.id, status: "running" });
@@ -141,6 +153,7 @@ async function execute(
     progress: (output) => events.emit(session.id, { kind: "tool_call_update", id: call.id, status: "running", output }),
     emit: events.for(session.id),
     services: deps.services,
+    batch: { id: batch.id, userMessages: batch.userMessages },
   });
   finish(events, session, call.id, result);
   return result;

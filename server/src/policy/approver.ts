@@ -7,7 +7,7 @@
 import type { Config } from "../config/schema.js";
 import type { PermissionAnswer, SessionUI } from "../editor/session-ui.js";
 import type { SessionEvents } from "../editor/session-events.js";
-import type { Message } from "../vocabulary/messages.js";
+import type { ImageBlock, Message } from "../vocabulary/messages.js";
 import type { GateDecision } from "../vocabulary/policy.js";
 import { classifierPrompt, classify, recentContext, type Complete, type Verdict } from "./classifier.js";
 import type { ApprovalBook } from "./rule-book.js";
@@ -28,6 +28,8 @@ export interface Proposal {
   scopes: Scope[];
   diff?: string;
   files?: { uri: string; oldText: string; newText: string }[];
+  /** Pictures the safety check sees with the action (the screen a desktop batch will act on). */
+  images?: ImageBlock[];
 }
 
 /** What the approver needs. */
@@ -104,6 +106,7 @@ export class Approver {
       system,
       prompt,
       maxTokens: 300,
+      ...(p.images?.length ? { images: p.images } : {}),
       ...(config.policy.classifier_model ? { model: config.policy.classifier_model } : {}),
     };
     return classify(complete, request, signal, config.policy.classifier_timeout_s * 1000);

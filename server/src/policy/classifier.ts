@@ -4,7 +4,7 @@
  * cannot be sure of (an unreadable answer, an error, a timeout) becomes "ask", so a broken
  * classifier costs a prompt, never an unchecked action.
  */
-import type { Message } from "../vocabulary/messages.js";
+import type { ImageBlock, Message } from "../vocabulary/messages.js";
 
 /** A short model call: the runtime builds it from the session's provider. */
 export interface CompletionRequest {
@@ -14,6 +14,8 @@ export interface CompletionRequest {
   /** A model selection (`provider/model-id`); absent means the session's model. */
   model?: string;
   maxTokens: number;
+  /** Pictures sent with the prompt (a desktop batch's screenshot); the model must accept images. */
+  images?: ImageBlock[];
 }
 
 /** Calls a model and returns its whole text answer; throws when the call fails. */

@@ -25,7 +25,8 @@ import { agentSettingsPlaces } from "./agent-settings.js";
 import { commandScopes, type CommandPlace } from "./command-scopes.js";
 import { externalScope, fileChangeScopes, ruleCovers, toolPathScope, toolScope, uniqueScopes, type Scope } from "./rules.js";
 import { policyForTrust, trustRefusal } from "./trust.js";
-import type { GateCall, GateMetadata, GateSession, ToolGate } from "./types.js";
+import type { ImageBlock } from "../vocabulary/messages.js";
+import type { BatchCall, GateCall, GateMetadata, GateSession, ToolGate } from "./types.js";
 
 /** What the gate is built from. */
 export interface PolicyGateDeps extends Omit<ApproverDeps, "book" | "places"> {
@@ -107,6 +108,23 @@ export class PolicyGate implements ToolGate {
     await this.rememberCall(call, capability, command?.command, external);
     for (const s of sensitive) this.memory(call).sensitive.add(s.path);
     return ALLOW;
+  }
+
+  async checkBatch(session: GateSession, capability: ToolDescriptor, calls: BatchCall[], screenshot: ImageBlock | undefined, signal: AbortSignal): Promise<GateDecision> {
+    const what = `${capability.name}: ${calls.length} input action${calls.length === 1 ? "" : "s"} on the desktop`;
+    const refusal = trustRefusal(session.trust, capability) ?? modeActionRefusal(session.mode, `Driving the mouse and keyboard (${what})`);
+    if (refusal) return deny(`${refusal} Screenshots, zoom, cursor_position and wait still work.`);
+    return this.approver.decide(
+      {
+        session,
+        call: calls[0]!,
+        summary: `${what}: ${oneLine(calls.map((c) => c.description).join("; "), 400)}`,
+        details: [`Tool: ${capability.name} (${capability.policyClass}): drives the user's real mouse and keyboard, in this order:`, ...calls.map((c, i) => `${i + 1}. ${c.description}`)].join("\n"),
+        scopes: [toolScope(capability.name, capability.policyClass)],
+        ...(screenshot ? { images: [screenshot] } : {}),
+      },
+      signal,
+    );
   }
 
   async authorize(session: GateSession, call: GateCall, capability: ToolDescriptor, action: GatedAction, signal: AbortSignal): Promise<GateDecision> {

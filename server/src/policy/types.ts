@@ -5,6 +5,7 @@
  */
 import type { SafetyMode } from "../config/schema.js";
 import type { ToolCallFacts } from "../protocol/updates.js";
+import type { ImageBlock } from "../vocabulary/messages.js";
 import type { GateDecision, GatedAction, ListFilter, ToolDescriptor } from "../vocabulary/policy.js";
 
 /** Who is asking: the person at the editor, or something unreviewed. */
@@ -29,6 +30,11 @@ export interface GateCall {
   facts?: ToolCallFacts;
 }
 
+/** One call of a batch, with the line that describes it. */
+export interface BatchCall extends GateCall {
+  description: string;
+}
+
 /**
  * ToolDescriptor metadata by which a tool tells the gate that it asks for its own actions, so the
  * gate asks at the right moment (with the diff, with the exact command) and exactly once. A
@@ -47,6 +53,12 @@ export interface GateMetadata {
    * tools and resource reads are asked every time in ask mode.
    */
   askEveryTime?: string;
+  /**
+   * The tool is gated once per model message, as one batch (the computer tool). Returns a
+   * one-line description of a call that needs approval (an input action), or undefined for a call
+   * that runs in every mode without asking (a screenshot). Such a tool never passes `check`.
+   */
+  batchInput?: (input: unknown) => string | undefined;
 }
 
 /** The policy gate. */
@@ -55,6 +67,12 @@ export interface ToolGate {
   filter(session: GateSession): ListFilter;
   /** Decides whether `call` may start. */
   check(session: GateSession, call: GateCall, capability: ToolDescriptor, signal: AbortSignal): Promise<GateDecision>;
+  /**
+   * Decides once for the input calls of a batch-gated tool in one model message (GateMetadata
+   * `batchInput`): `ask` shows them all in one prompt, `auto` gives the safety check them and
+   * `screenshot` (the newest image the model saw), read-only modes refuse.
+   */
+  checkBatch(session: GateSession, capability: ToolDescriptor, calls: BatchCall[], screenshot: ImageBlock | undefined, signal: AbortSignal): Promise<GateDecision>;
   /** Decides about an action a running tool found. */
   authorize(
     session: GateSession,

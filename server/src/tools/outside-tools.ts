@@ -4,7 +4,9 @@
  * or setting is there (docs/tools.md). What each needs loads on its first call, not here.
  */
 import type { Config } from "../config/schema.js";
+import { COMPUTER_SERVICE, createComputerService } from "../computer/service.js";
 import { createWebService, WEB_SERVICE } from "../web/service.js";
+import { computerTool } from "./computer.js";
 import type { ToolRegistry } from "./registry.js";
 import type { ToolServices } from "./types.js";
 import { webFetchTool } from "./web-fetch.js";
@@ -13,4 +15,8 @@ import { webFetchTool } from "./web-fetch.js";
 export function registerOutsideTools(registry: ToolRegistry, services: ToolServices, config: () => Config): void {
   services[WEB_SERVICE] = createWebService(config);
   registry.register(webFetchTool);
+  if (config().tools.computer) {
+    services[COMPUTER_SERVICE] = createComputerService();
+    registry.register(computerTool);
+  }
 }

@@ -21,6 +21,17 @@ export interface ToolServices {
   [name: string]: unknown;
 }
 
+/**
+ * The calls of one model message, run as one batch: the computer tool's input is approved once
+ * per batch, and after one of its actions fails the rest of the batch does not run.
+ */
+export interface ToolBatch {
+  /** Unique per model message. */
+  id: string;
+  /** How many messages the user had sent when the batch began (a new one lifts a stop). */
+  userMessages: number;
+}
+
 /** Everything a tool gets when it runs. */
 export interface ToolContext {
   workspace: Workspace;
@@ -38,6 +49,8 @@ export interface ToolContext {
   /** Streams an update of the tool's session (a plan, a status line). */
   emit(update: SessionUpdate): void;
   services: ToolServices;
+  /** The batch this call is part of; absent when a tool runs on its own (tests, `agent-lsp tool`). */
+  batch?: ToolBatch;
 }
 
 /** A tool as the registry holds it: what the gate sees of it, and how it runs. */
