@@ -25,6 +25,7 @@ const benches: [string, Bench | undefined][] = [
   ["large diff", await optional("./large-diff.ts", "benchLargeDiff")],
   ["events", await optional("./events.ts", "benchEvents")],
   ["web", await optional("./web.ts", "benchWeb")],
+  ["computer", await optional("./computer.ts", "benchComputer")],
 ];
 
 let failed = false;
