@@ -33,7 +33,7 @@ export function registerBuiltinTools(
 ): Builtins {
   for (const tool of [...fileTools, ...commandTools, ...policyTools]) registry.register(tool);
   services[CONFIG_SERVICE] = config;
-  registerOutsideTools(registry, services, config);
+  const outside = registerOutsideTools(registry, services, config);
   const processes = new ProcessManager({ envDeny: config().exec.env_deny, secretEnvNames: providerKeyEnvNames(config()) });
   services[PROCESSES_SERVICE] = processes;
   addProcessCommands(commands, processes);
@@ -41,6 +41,7 @@ export function registerBuiltinTools(
   return {
     processes,
     async dispose() {
+      await outside.dispose();
       return processes.stopAll();
     },
   };
