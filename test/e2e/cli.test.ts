@@ -1,6 +1,6 @@
 /** The built binary's terminal front ends: run, tool, doctor, --version, --help. */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -116,5 +116,20 @@ describe("agent-lsp CLI", () => {
     expect(res.stdout).toMatch(/ok\s+anthropic: key set/);
     expect(res.stdout).toContain("holds an API key and is readable by other users");
     expect(res.stdout).not.toContain("sk-ant-in-a-file-000");
+  });
+
+  it("doctor says which outside tools are offered and what to set for the others", async () => {
+    mkdirSync(path.join(home, ".config", "agent-lsp"), { recursive: true });
+    writeFileSync(path.join(home, ".config", "agent-lsp", "config.toml"), '[web]\nsearch_backend = "exa"\n[browser]\nexecutable = "/nonexistent/chromium"\n');
+    try {
+      const res = await cli(["doctor"], { EXA_API_KEY: "", DISPLAY: "" });
+      expect(res.stdout).toMatch(/missing web_search: exa needs its API key in the environment variable EXA_API_KEY/);
+      expect(res.stdout).toMatch(/missing browser_action: no Chromium found; install chromium or set \[browser\] executable/);
+      expect(res.stdout).toMatch(/off\s+computer: set \[tools\] computer = true/);
+      expect(res.stdout).toMatch(/^ {2}web_fetch +network$/m);
+      expect(res.stdout).not.toMatch(/^ {2}web_search +network$/m);
+    } finally {
+      rmSync(path.join(home, ".config", "agent-lsp"), { recursive: true, force: true });
+    }
   });
 });

@@ -4,6 +4,7 @@ import { statSync } from "node:fs";
 import { loadConfig } from "../config/load.js";
 import { credentialStatus, knownProviders, parseModelRef } from "../providers/registry.js";
 import type { Runtime } from "../agent/runtime.js";
+import { outsideToolStatus } from "../tools/outside-tools.js";
 import { createHeadlessRuntime } from "./headless-runtime.js";
 import { CLI_NEED, reportLogger, statusLine } from "./mcp.js";
 
@@ -39,6 +40,7 @@ async function doctorReport(root: string): Promise<string[]> {
   } catch (err) {
     out.push(`ERROR ${(err as Error).message}`);
   }
+  out.push("", "Outside tools:", ...outsideToolStatus(loaded.config).map((l) => `  ${l}`));
   const { runtime } = createHeadlessRuntime({ quiet: true, interactive: Boolean(process.stdin.isTTY) }, reportLogger());
   try {
     out.push(...(await mcpSection(runtime)));

@@ -15,6 +15,8 @@ export interface WebService {
   snapshots: SnapshotStore;
   /** Undefined: the system resolver. */
   resolver?: Resolver;
+  /** Search endpoints in place of the public ones, by backend (tests point them at local fakes). */
+  searchEndpoints?: Partial<Record<"brave" | "tavily" | "exa" | "searxng" | "duckduckgo", string>>;
   /** The current configuration (read afresh each call: a reload applies at once). */
   config(): Config;
 }
