@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../../server/src/config/schema.js";
 import { HeadlessEditor } from "../../../server/src/editor/headless.js";
+import { SessionEvents } from "../../../server/src/editor/session-events.js";
 import { PolicyGate } from "../../../server/src/policy/gate.js";
 import type { BatchCall } from "../../../server/src/policy/types.js";
 import { computerTool } from "../../../server/src/tools/computer.js";
@@ -50,7 +51,7 @@ describe("checkBatch", () => {
   it("refuses input in a headless ask run, unless --allow-untrusted-tools", async () => {
     for (const allowUntrusted of [false, true]) {
       const editor = new HeadlessEditor({ quiet: true, interactive: false, allowUntrusted });
-      const gate = new PolicyGate({ editor, config: () => DEFAULT_CONFIG, home: "/nonexistent-home", env: {} });
+      const gate = new PolicyGate({ editor, events: new SessionEvents(), config: () => DEFAULT_CONFIG, home: "/nonexistent-home", env: {} });
       const session = { sessionId: "s", mode: "ask" as const, root: "/tmp", trust: "operator" as const };
       const d = await gate.checkBatch(session, computerTool, batch("computer left_click (1, 2)"), undefined, never);
       expect(d.allowed).toBe(allowUntrusted);
