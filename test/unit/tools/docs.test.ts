@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { commandTools } from "../../../server/src/tools/command-tools.js";
 import { fileTools } from "../../../server/src/tools/file-tools.js";
+import { browserActionTool } from "../../../server/src/tools/browser-action.js";
+import { computerTool } from "../../../server/src/tools/computer.js";
 import { listMcpResourcesTool } from "../../../server/src/tools/list-mcp-resources.js";
 import { mcpToolsTool } from "../../../server/src/tools/mcp-tools.js";
 import { policyTools } from "../../../server/src/tools/policy-tools.js";
@@ -11,12 +13,15 @@ import { readMcpResourceTool } from "../../../server/src/tools/read-mcp-resource
 import { toolCallTool } from "../../../server/src/tools/tool-call.js";
 import { toolDescribeTool } from "../../../server/src/tools/tool-describe.js";
 import { toolSearchTool } from "../../../server/src/tools/tool-search.js";
+import { webFetchTool } from "../../../server/src/tools/web-fetch.js";
+import { webSearchTool } from "../../../server/src/tools/web-search.js";
 
 const doc = readFileSync(fileURLToPath(new URL("../../../docs/tools.md", import.meta.url)), "utf8");
 
 describe("docs/tools.md", () => {
   const mcpTools = [mcpToolsTool, toolSearchTool, toolDescribeTool, toolCallTool, listMcpResourcesTool, readMcpResourceTool];
-  it.each([...fileTools, ...commandTools, ...policyTools, ...mcpTools].map((t) => t.name))("documents %s", (name) => {
+  const outsideTools = [webFetchTool, webSearchTool, browserActionTool, computerTool];
+  it.each([...fileTools, ...commandTools, ...policyTools, ...mcpTools, ...outsideTools].map((t) => t.name))("documents %s", (name) => {
     expect(doc).toContain(`\`${name}\``);
   });
 });
