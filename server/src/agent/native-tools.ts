@@ -10,6 +10,7 @@ import type { Config } from "../config/schema.js";
 import type { AssistantBlock, ToolCallBlock, ToolDefinition } from "../vocabulary/messages.js";
 import { ANTHROPIC_BASH, ANTHROPIC_TEXT_EDITOR, rewriteAnthropicNative, type NativeRewrite } from "../providers/native/anthropic.js";
 import { OPENAI_APPLY_PATCH, rewriteOpenAIApplyPatch } from "../providers/native/openai.js";
+import { ANTHROPIC_COMPUTER, rewriteAnthropicComputer } from "../providers/native/anthropic-computer.js";
 import type { NativeToolSpec, ProviderType } from "../providers/provider.js";
 import type { Capability, ToolResult } from "../tools/types.js";
 import type { ModelResponse } from "./provider-call.js";
@@ -63,6 +64,7 @@ function nativeCandidates(providerType: ProviderType): NativeCandidate[] {
     const list: NativeCandidate[] = [{ ...ANTHROPIC_TEXT_EDITOR, requires: ANTHROPIC_TEXT_EDITOR.replaces }];
     // No bash on Windows, where commands run under PowerShell.
     if (process.platform !== "win32") list.push({ ...ANTHROPIC_BASH, requires: ["execute_command"] });
+    list.push({ ...ANTHROPIC_COMPUTER, requires: ANTHROPIC_COMPUTER.replaces });
     return list;
   }
   if (providerType === "openai") return [{ ...OPENAI_APPLY_PATCH, requires: OPENAI_APPLY_PATCH.replaces }];
@@ -88,6 +90,7 @@ export function rewriteNativeCalls(content: AssistantBlock[], tools: PreparedToo
 function rewriteOne(block: ToolCallBlock, tools: PreparedTools): NativeRewrite {
   const native = block.native!;
   if (native.name === OPENAI_APPLY_PATCH.name && native.kind === "apply_patch_call") return rewriteOpenAIApplyPatch(native.input);
+  if (native.kind === ANTHROPIC_COMPUTER.kind) return rewriteAnthropicComputer(native.name, native.input);
   return rewriteAnthropicNative(native.name, native.input, { isDirectory: (p) => isDirectory(tools.root, p) });
 }
 
@@ -104,5 +107,5 @@ export function isNativeToolRejection(response: ModelResponse): boolean {
   if (response.errorStatus !== 400 && response.errorStatus !== 422) return false;
   // Only an error that names a native tool: any other 400 (a bad schema of ours, a long prompt)
   // must not quietly change which tools the session gets.
-  return /text_editor|str_replace_based_edit_tool|bash_20|apply_patch/i.test(response.error ?? "");
+  return /text_editor|str_replace_based_edit_tool|bash_20|apply_patch|computer_toolset|computer_use|"computer"/i.test(response.error ?? "");
 }

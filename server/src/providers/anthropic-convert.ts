@@ -5,6 +5,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { AssistantBlock, ContentBlock, Message, ToolResultBlock } from "../vocabulary/messages.js";
 import { anthropicNativeToolByKind } from "./native/anthropic.js";
+import { ANTHROPIC_COMPUTER } from "./native/anthropic-computer.js";
 import type { ProviderRequest } from "./provider.js";
 
 type MessageParam = Anthropic.MessageParam;
@@ -62,6 +63,12 @@ function toAnthropicTools(request: ProviderRequest): Anthropic.ToolUnion[] {
   const natives: Anthropic.ToolUnion[] = [];
   const nativeNames = new Set<string>();
   for (const spec of request.nativeTools ?? []) {
+    if (spec.kind === ANTHROPIC_COMPUTER.kind) {
+      // A toolset entry has no name: its members are named by Anthropic.
+      natives.push({ type: ANTHROPIC_COMPUTER.type } as unknown as Anthropic.ToolUnion);
+      nativeNames.add(ANTHROPIC_COMPUTER.name);
+      continue;
+    }
     const native = anthropicNativeToolByKind(spec.kind);
     // Other providers' native tools (OpenAI apply_patch) have no Anthropic form.
     if (!native || nativeNames.has(native.name)) continue;
@@ -133,7 +140,9 @@ function toAssistantParam(block: AssistantBlock): BlockParam[] {
     case "tool_call": {
       // A native call goes back exactly as the model wrote it, not as the tool it was rewritten to.
       const input = block.native ? block.native.input : block.input;
-      return [{ type: "tool_use", id: block.id, name: block.native?.name ?? block.name, input: asObject(input) }];
+      const use: Anthropic.ToolUseBlockParam = { type: "tool_use", id: block.id, name: block.native?.name ?? block.name, input: asObject(input) };
+      if (block.native?.kind === ANTHROPIC_COMPUTER.kind) use.toolset_name = ANTHROPIC_COMPUTER.name;
+      return [use];
     }
   }
 }

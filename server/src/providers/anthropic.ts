@@ -11,6 +11,7 @@ import { findStreamIdleError, idleLimitedFetch } from "./idle-fetch.js";
 import { memoizeAsync } from "../util/memo.js";
 import type { Usage } from "../vocabulary/messages.js";
 import { anthropicNativeToolByKind, anthropicNativeToolByName } from "./native/anthropic.js";
+import { ANTHROPIC_COMPUTER } from "./native/anthropic-computer.js";
 import type { Provider, ProviderEvent, ProviderRequest, ProviderSettings, ProviderStopReason } from "./provider.js";
 
 type Sdk = typeof import("@anthropic-ai/sdk");
@@ -66,7 +67,8 @@ async function* streamMessages(
   const onAbort = (): void => controller.abort();
   signal.addEventListener("abort", onAbort, { once: true });
   const offeredNatives = (request.nativeTools ?? []).flatMap((t) => anthropicNativeToolByKind(t.kind) ?? []);
-  const mapper = new StreamMapper(new Set(offeredNatives.map((t) => t.name)));
+  const computer = (request.nativeTools ?? []).some((t) => t.kind === ANTHROPIC_COMPUTER.kind);
+  const mapper = new StreamMapper(new Set(offeredNatives.map((t) => t.name)), computer);
   try {
     if (signal.aborted) return;
     const client = await getClient();
@@ -107,6 +109,8 @@ interface OpenBlock {
   name: string;
   json: string;
   initialInput: unknown;
+  /** `toolset_name` of a tool_use block (a member of a native toolset). */
+  toolset?: string;
 }
 
 /**
@@ -126,7 +130,11 @@ class StreamMapper {
   /** True after `message_stop`. */
   finished = false;
 
-  constructor(private readonly nativeNames: ReadonlySet<string>) {}
+  constructor(
+    private readonly nativeNames: ReadonlySet<string>,
+    /** The computer toolset is offered: calls with `toolset_name: "computer"` are its members. */
+    private readonly computerToolset = false,
+  ) {}
 
   *map(event: Anthropic.RawMessageStreamEvent): Generator<ProviderEvent> {
     switch (event.type) {
@@ -176,7 +184,13 @@ class StreamMapper {
         open.text = block.data;
         break;
       case "tool_use":
-        Object.assign(open, { kind: "tool_use", id: block.id, name: block.name, initialInput: block.input });
+        Object.assign(open, {
+          kind: "tool_use",
+          id: block.id,
+          name: block.name,
+          initialInput: block.input,
+          toolset: (block as { toolset_name?: string | null }).toolset_name ?? undefined,
+        });
         yield this.content({ type: "tool_call_start", id: block.id, name: block.name });
         break;
       // Server tools (web search, code execution) are never offered, so their blocks are ignored.
@@ -215,7 +229,8 @@ class StreamMapper {
       yield this.content({ type: "thinking_end", text: "", providerData });
     } else if (open.kind === "tool_use") {
       const input = parseToolInput(open.json, open.initialInput);
-      const native = this.nativeNames.has(open.name) ? anthropicNativeToolByName(open.name) : undefined;
+      const member = this.computerToolset && open.toolset === ANTHROPIC_COMPUTER.name;
+      const native = member ? ANTHROPIC_COMPUTER : this.nativeNames.has(open.name) ? anthropicNativeToolByName(open.name) : undefined;
       yield {
         type: "tool_call_end",
         id: open.id,

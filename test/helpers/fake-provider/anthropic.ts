@@ -142,7 +142,9 @@ function buildEvents(turn: FakeTurn, body: any): Event[] {
     const json = JSON.stringify(call.input ?? {});
     produced += json.length;
     // The API opens every tool input with an empty delta before the JSON itself.
-    block({ type: "tool_use", id: call.id ?? id("toolu_01"), name: call.name, input: {}, caller: { type: "direct" } }, [
+    // A toolset member's call names its toolset (`nativeKind: "toolset:computer"`).
+    const toolset = call.nativeKind?.startsWith("toolset:") ? { toolset_name: call.nativeKind.slice("toolset:".length) } : {};
+    block({ type: "tool_use", id: call.id ?? id("toolu_01"), name: call.name, input: {}, caller: { type: "direct" }, ...toolset }, [
       { type: "input_json_delta", partial_json: "" },
       ...chunks(json, chunkSize).map((partial_json) => ({ type: "input_json_delta", partial_json })),
     ]);
@@ -195,6 +197,8 @@ const NATIVE_TOOL_NAMES: Record<string, string> = {
   text_editor_20250124: "str_replace_editor",
   bash_20250124: "bash",
 };
+/** Toolsets: one entry without a name; the model calls its members by their own names. */
+const TOOLSET_TYPES = new Set(["computer_toolset_20260801"]);
 const IMAGE_MEDIA_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
 
 function validate(body: any, headers: IncomingHttpHeaders): string[] {
@@ -238,7 +242,12 @@ function validateTools(tools: unknown, v: string[]): void {
   const seen = new Set<string>();
   tools.forEach((t, i) => {
     const where = `tools[${i}]`;
-    if (t?.type !== undefined && t?.type !== null && t?.type !== "custom") {
+    if (TOOLSET_TYPES.has(t?.type)) {
+      if (t.name !== undefined) v.push(`${where}.name: a ${t.type} entry carries no name`);
+      const extra = Object.keys(t).filter((k) => !["type", "configs", "cache_control"].includes(k));
+      if (extra.length) v.push(`${where}: unknown fields ${extra.join(", ")} for a toolset`);
+      return;
+    } else if (t?.type !== undefined && t?.type !== null && t?.type !== "custom") {
       const expected = NATIVE_TOOL_NAMES[t.type];
       if (!expected) v.push(`${where}.type: unknown tool type "${t.type}"`);
       else if (t.name !== expected) v.push(`${where}.name: a ${t.type} tool must be named "${expected}"`);
@@ -340,6 +349,7 @@ function validateBlock(b: any, role: string, where: string, v: string[]): void {
       if (typeof b.id !== "string" || !/^[a-zA-Z0-9_-]+$/.test(b.id)) v.push(`${where}.id: must match ^[a-zA-Z0-9_-]+$`);
       if (typeof b.name !== "string" || !TOOL_NAME.test(b.name)) v.push(`${where}.name: "${b.name}" is not a valid tool name`);
       if (!isObject(b.input)) v.push(`${where}.input: must be an object`);
+      if (b.toolset_name !== undefined && typeof b.toolset_name !== "string") v.push(`${where}.toolset_name: must be a string`);
       break;
   }
 }
