@@ -3,29 +3,12 @@
  * (run in every mode, never gated) and which drive the mouse or keyboard (gated once per model
  * message as one batch). Pure.
  */
+import { COMPUTER_ACTIONS, type ComputerActionName } from "../vocabulary/computer.js";
 
-/** Every action. */
-export const COMPUTER_ACTIONS = [
-  "screenshot",
-  "zoom",
-  "cursor_position",
-  "left_click",
-  "right_click",
-  "middle_click",
-  "double_click",
-  "triple_click",
-  "left_click_drag",
-  "mouse_move",
-  "left_mouse_down",
-  "left_mouse_up",
-  "scroll",
-  "type",
-  "key",
-  "hold_key",
-  "wait",
-] as const;
+export { COMPUTER_ACTIONS };
 
-export type ComputerAction = (typeof COMPUTER_ACTIONS)[number];
+/** One action. */
+export type ComputerAction = ComputerActionName;
 
 /** Actions that only look at the screen (or wait): they run in every safety mode. */
 export const OBSERVING_ACTIONS: ReadonlySet<ComputerAction> = new Set(["screenshot", "zoom", "cursor_position", "wait"]);

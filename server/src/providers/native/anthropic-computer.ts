@@ -4,6 +4,7 @@
  * `toolset_name: "computer"`. Every member is one action of our `computer` tool, so a call is
  * rewritten onto it with the member's name as the action. Pure.
  */
+import { COMPUTER_ACTIONS } from "../../vocabulary/computer.js";
 import type { NativeRewrite } from "./anthropic.js";
 
 /** The toolset as agent-lsp offers it. */
@@ -17,25 +18,7 @@ export const ANTHROPIC_COMPUTER = Object.freeze({
 });
 
 /** The toolset's members: exactly the actions of our computer tool. */
-export const COMPUTER_MEMBERS: readonly string[] = Object.freeze([
-  "screenshot",
-  "zoom",
-  "cursor_position",
-  "left_click",
-  "right_click",
-  "middle_click",
-  "double_click",
-  "triple_click",
-  "left_click_drag",
-  "mouse_move",
-  "left_mouse_down",
-  "left_mouse_up",
-  "scroll",
-  "type",
-  "key",
-  "hold_key",
-  "wait",
-]);
+export const COMPUTER_MEMBERS: readonly string[] = COMPUTER_ACTIONS;
 
 /** Rewrites a call of member `member` onto our computer tool. */
 export function rewriteAnthropicComputer(member: string, input: unknown): NativeRewrite {
