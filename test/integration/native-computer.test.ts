@@ -9,6 +9,7 @@ import { z } from "zod";
 import { defineTool } from "../../server/src/tools/define-tool.js";
 import { computerTool } from "../../server/src/tools/computer.js";
 import { startAgentHarness, type AgentHarness, type FakeApi } from "../helpers/agent-setup.js";
+import { richCapabilities } from "./safety-helpers.js";
 
 let h: AgentHarness;
 afterEach(async () => {
@@ -19,8 +20,8 @@ const ran: unknown[] = [];
 /** A 1x1 PNG, as the stand-in's screenshot. */
 const PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
-async function harness(api: FakeApi, options: Record<string, unknown> = {}) {
-  h = await startAgentHarness({ api, options: { safety: "full_access", tools: { computer: true }, ...options } });
+async function harness(api: FakeApi, options: Record<string, unknown> = {}, started?: AgentHarness) {
+  h = started ?? (await startAgentHarness({ api, options: { safety: "full_access", tools: { computer: true }, ...options } }));
   ran.length = 0;
   const registry = h.server.runtime()!.registry;
   registry.unregister("computer");
@@ -34,7 +35,8 @@ async function harness(api: FakeApi, options: Record<string, unknown> = {}) {
       metadata: computerTool.metadata,
       execute: async (input) => {
         ran.push(input);
-        return { isError: false, content: [{ type: "text", text: `ran ${String(input.action)}` }, { type: "image", mediaType: "image/png", data: PIXEL }] };
+        const what = Array.isArray(input.steps) ? `${input.steps.length} steps` : String(input.action);
+        return { isError: false, content: [{ type: "text", text: `ran ${what}` }, { type: "image", mediaType: "image/png", data: PIXEL }] };
       },
     }),
   );
@@ -73,5 +75,47 @@ describe("Anthropic's computer toolset", () => {
     h.fake.enqueue({ text: "ok" });
     await h.prompt(await h.newSession(), "hi");
     expect(h.fake.requests[0]!.body.tools).not.toContainEqual({ type: "computer_toolset_20260801" });
+  });
+});
+
+describe("OpenAI's computer tool", () => {
+  it("runs a call's actions as our steps, shows its safety checks to the gate, and answers with the screenshot", async () => {
+    h = await startAgentHarness({ api: "openai", options: { safety: "ask", tools: { computer: true } }, capabilities: richCapabilities() });
+    await harness("openai", { safety: "ask" }, h);
+    const prompts: any[] = [];
+    h.client.script.requestPermission = (p) => {
+      prompts.push(p);
+      return { optionId: "allow_once" };
+    };
+    const actions = [
+      { type: "click", button: "left", x: 10, y: 20 },
+      { type: "keypress", keys: ["CTRL", "L"] },
+      { type: "type", text: "hi" },
+      { type: "scroll", x: 5, y: 5, scroll_x: 0, scroll_y: -300 },
+    ];
+    const check = { id: "cu_sc_1", code: "malicious_instructions", message: "The screen may contain instructions" };
+    h.fake.enqueue({ toolCalls: [{ name: "computer", nativeKind: "computer_call", input: { actions, pending_safety_checks: [check] } }] }, { text: "done" });
+    await h.prompt(await h.newSession(), "search");
+    expect(h.fake.requests[0]!.body.tools).toContainEqual({ type: "computer" });
+    expect(h.fake.requests[0]!.body.tools.filter((t: any) => t.name === "computer")).toEqual([]);
+    expect(ran).toEqual([
+      {
+        steps: [
+          { action: "left_click", coordinate: [10, 20] },
+          { action: "key", text: "ctrl+l" },
+          { action: "type", text: "hi" },
+          { action: "scroll", coordinate: [5, 5], scroll_direction: "up", scroll_amount: 3 },
+        ],
+        safety_checks: [check],
+      },
+    ]);
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0].summary).toContain("provider safety check: The screen may contain instructions");
+    const input = h.fake.requests[1]!.body.input;
+    const output = input.find((i: any) => i.type === "computer_call_output");
+    expect(output.output).toEqual({ type: "computer_screenshot", image_url: `data:image/png;base64,${PIXEL}` });
+    expect(output.acknowledged_safety_checks).toEqual([check]);
+    expect(JSON.stringify(input.at(-1))).toContain("ran 4 steps");
+    expect(h.fake.violations).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import type { AssistantBlock, ToolCallBlock, ToolDefinition } from "../vocabular
 import { ANTHROPIC_BASH, ANTHROPIC_TEXT_EDITOR, rewriteAnthropicNative, type NativeRewrite } from "../providers/native/anthropic.js";
 import { OPENAI_APPLY_PATCH, rewriteOpenAIApplyPatch } from "../providers/native/openai.js";
 import { ANTHROPIC_COMPUTER, rewriteAnthropicComputer } from "../providers/native/anthropic-computer.js";
+import { COMPUTER_CALL, OPENAI_COMPUTER, rewriteOpenAIComputer } from "../providers/native/openai-computer.js";
 import type { NativeToolSpec, ProviderType } from "../providers/provider.js";
 import type { Capability, ToolResult } from "../tools/types.js";
 import type { ModelResponse } from "./provider-call.js";
@@ -67,7 +68,12 @@ function nativeCandidates(providerType: ProviderType): NativeCandidate[] {
     list.push({ ...ANTHROPIC_COMPUTER, requires: ANTHROPIC_COMPUTER.replaces });
     return list;
   }
-  if (providerType === "openai") return [{ ...OPENAI_APPLY_PATCH, requires: OPENAI_APPLY_PATCH.replaces }];
+  if (providerType === "openai") {
+    return [
+      { ...OPENAI_APPLY_PATCH, requires: OPENAI_APPLY_PATCH.replaces },
+      { ...OPENAI_COMPUTER, requires: OPENAI_COMPUTER.replaces },
+    ];
+  }
   return [];
 }
 
@@ -91,6 +97,7 @@ function rewriteOne(block: ToolCallBlock, tools: PreparedTools): NativeRewrite {
   const native = block.native!;
   if (native.name === OPENAI_APPLY_PATCH.name && native.kind === "apply_patch_call") return rewriteOpenAIApplyPatch(native.input);
   if (native.kind === ANTHROPIC_COMPUTER.kind) return rewriteAnthropicComputer(native.name, native.input);
+  if (native.kind === COMPUTER_CALL) return rewriteOpenAIComputer(native.input);
   return rewriteAnthropicNative(native.name, native.input, { isDirectory: (p) => isDirectory(tools.root, p) });
 }
 

@@ -59,6 +59,33 @@ export async function runComputerAction(input: ComputerInput, env: ActionEnv): P
   }
 }
 
+/**
+ * Several actions in order (one OpenAI computer call), stopping at the first that fails, then a
+ * screenshot of the screen after them whatever happened: the model always sees where it is.
+ */
+export async function runComputerSteps(steps: ComputerInput[], env: ActionEnv): Promise<ActionResult> {
+  const lines: string[] = [];
+  let failed = false;
+  for (const step of steps) {
+    const r = await runComputerAction(step, env);
+    lines.push(...r.content.flatMap((b) => (b.type === "text" ? [b.text] : [])));
+    if (r.isError) {
+      failed = true;
+      break;
+    }
+  }
+  try {
+    const shot = await screenshot(env.desktop, await scaleOf(env.desktop), "After them: ");
+    return { isError: failed, content: [{ type: "text", text: [...lines, ...textOf(shot)].join("\n") }, ...shot.content.filter((b) => b.type === "image")] };
+  } catch (err) {
+    return { isError: true, content: [{ type: "text", text: [...lines, `No screenshot could be taken after them: ${(err as Error).message}`].join("\n") }] };
+  }
+}
+
+function textOf(r: ActionResult): string[] {
+  return r.content.flatMap((b) => (b.type === "text" ? [b.text] : []));
+}
+
 function fail(env: ActionEnv, text: string): ActionResult {
   env.state.failedBatch = env.batchId;
   return error(text);

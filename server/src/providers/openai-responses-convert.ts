@@ -14,6 +14,7 @@ import type {
 } from "openai/resources/responses/responses";
 import type { ContentBlock, ImageBlock, Message, ToolDefinition, ToolResultBlock } from "../vocabulary/messages.js";
 import type { NativeToolSpec, ProviderRequest } from "./provider.js";
+import { COMPUTER_CALL, OPENAI_COMPUTER } from "./native/openai-computer.js";
 
 /** The native-tool kind that offers OpenAI's `apply_patch`. */
 export const APPLY_PATCH_KIND = "openai_apply_patch";
@@ -32,7 +33,7 @@ function isReasoningModel(model: string): boolean {
 export function buildResponsesParams(request: ProviderRequest, reasoning?: boolean): ResponseCreateParamsStreaming {
   const params: ResponseCreateParamsStreaming = {
     model: request.model,
-    input: toInputItems(request.messages, offersApplyPatch(request.nativeTools)),
+    input: toInputItems(request.messages, offersApplyPatch(request.nativeTools), offersComputer(request.nativeTools)),
     stream: true,
     store: false,
     max_output_tokens: request.maxTokens,
@@ -60,11 +61,16 @@ function offersApplyPatch(nativeTools: NativeToolSpec[] | undefined): boolean {
   return nativeTools?.some((t) => t.kind === APPLY_PATCH_KIND) ?? false;
 }
 
+function offersComputer(nativeTools: NativeToolSpec[] | undefined): boolean {
+  return nativeTools?.some((t) => t.kind === OPENAI_COMPUTER.kind) ?? false;
+}
+
 /** Our tools as function tools; the native `apply_patch` replaces our tool of the same name. */
 function toTools(tools: ToolDefinition[], nativeTools: NativeToolSpec[] | undefined): Tool[] {
   const patch = nativeTools?.find((t) => t.kind === APPLY_PATCH_KIND);
+  const computer = offersComputer(nativeTools);
   const out: Tool[] = tools
-    .filter((t) => t.name !== patch?.name)
+    .filter((t) => t.name !== patch?.name && !(computer && t.name === OPENAI_COMPUTER.name))
     .map(
       (t): FunctionTool => ({
         type: "function",
@@ -76,6 +82,7 @@ function toTools(tools: ToolDefinition[], nativeTools: NativeToolSpec[] | undefi
       }),
     );
   if (patch) out.push({ type: "apply_patch" });
+  if (computer) out.push({ type: "computer" } as Tool);
   return out;
 }
 
@@ -84,18 +91,20 @@ function toTools(tools: ToolDefinition[], nativeTools: NativeToolSpec[] | undefi
  * the request offers that tool; once the session fell back to our schemas they replay as what
  * they ran as, a call of our apply_patch.
  */
-function toInputItems(messages: Message[], nativePatch: boolean): ResponseInputItem[] {
+function toInputItems(messages: Message[], nativePatch: boolean, nativeComputer = false): ResponseInputItem[] {
   const items: ResponseInputItem[] = [];
   // Results of native apply_patch calls must answer as apply_patch_call_output, not function output.
   const patchCalls = new Set<string>();
+  // Native computer calls, by call id, with the safety checks their output acknowledges.
+  const computerCalls = new Map<string, unknown[]>();
   for (const message of messages) {
     if (message.role === "user") {
       const content = toInputContent(message.content);
       if (content.length > 0) items.push({ type: "message", role: "user", content });
     } else if (message.role === "assistant") {
-      items.push(...assistantItems(message.content, nativePatch ? patchCalls : undefined));
+      items.push(...assistantItems(message.content, nativePatch ? patchCalls : undefined, nativeComputer ? computerCalls : undefined));
     } else {
-      items.push(...toolResultItems(message.content, patchCalls));
+      items.push(...toolResultItems(message.content, patchCalls, computerCalls));
     }
   }
   return items;
@@ -109,7 +118,11 @@ function toInputContent(blocks: ContentBlock[]): ResponseInputMessageContentList
 }
 
 /** Text, replayed reasoning and calls, in the order the model produced them. */
-function assistantItems(blocks: Extract<Message, { role: "assistant" }>["content"], patchCalls: Set<string> | undefined): ResponseInputItem[] {
+function assistantItems(
+  blocks: Extract<Message, { role: "assistant" }>["content"],
+  patchCalls: Set<string> | undefined,
+  computerCalls: Map<string, unknown[]> | undefined,
+): ResponseInputItem[] {
   const items: ResponseInputItem[] = [];
   let text = "";
   const flushText = () => {
@@ -129,6 +142,17 @@ function assistantItems(blocks: Extract<Message, { role: "assistant" }>["content
       patchCalls.add(block.id);
       const operation = block.native.input as Extract<ResponseInputItem, { type: "apply_patch_call" }>["operation"];
       items.push({ type: "apply_patch_call", call_id: block.id, status: "completed", operation });
+    } else if (computerCalls && block.native?.kind === COMPUTER_CALL) {
+      const call = block.native.input as { id?: string; actions?: unknown[]; action?: unknown; pending_safety_checks?: unknown[] };
+      computerCalls.set(block.id, call.pending_safety_checks ?? []);
+      items.push({
+        type: "computer_call",
+        id: call.id ?? `cu_${block.id}`,
+        call_id: block.id,
+        status: "completed",
+        pending_safety_checks: call.pending_safety_checks ?? [],
+        ...(call.actions ? { actions: call.actions } : { action: call.action }),
+      } as unknown as ResponseInputItem);
     } else {
       const args = typeof block.input === "string" ? block.input : JSON.stringify(block.input ?? {});
       items.push({ type: "function_call", call_id: block.id, name: block.name, arguments: args });
@@ -147,13 +171,19 @@ function isReasoningItem(data: unknown): data is ResponseReasoningItem {
  * input_image parts there); apply_patch outputs take text only, so their images follow the run of
  * results as a user message.
  */
-function toolResultItems(results: ToolResultBlock[], patchCalls: Set<string>): ResponseInputItem[] {
+function toolResultItems(results: ToolResultBlock[], patchCalls: Set<string>, computerCalls: Map<string, unknown[]>): ResponseInputItem[] {
   const items: ResponseInputItem[] = [];
   const strayImages: ResponseInputMessageContentList = [];
+  const notes: string[] = [];
   for (const result of results) {
     const text = resultText(result);
     const images = result.content.filter((b): b is ImageBlock => b.type === "image");
-    if (patchCalls.has(result.toolCallId)) {
+    const checks = computerCalls.get(result.toolCallId);
+    if (checks) {
+      items.push(computerOutput(result, images.at(-1), checks));
+      // The output holds only the screenshot; what the actions said follows as text.
+      notes.push(`computer call ${result.toolCallId}: ${text}`);
+    } else if (patchCalls.has(result.toolCallId)) {
       const status = result.isError ? "failed" : "completed";
       items.push({ type: "apply_patch_call_output", call_id: result.toolCallId, status, output: text });
       strayImages.push(...images.map((b) => ({ type: "input_image" as const, image_url: dataUrl(b), detail: "auto" as const })));
@@ -170,8 +200,29 @@ function toolResultItems(results: ToolResultBlock[], patchCalls: Set<string>): R
   if (strayImages.length > 0) {
     items.push({ type: "message", role: "user", content: [{ type: "input_text", text: "Images from the tool results above:" }, ...strayImages] });
   }
+  if (notes.length > 0) items.push({ type: "message", role: "user", content: [{ type: "input_text", text: notes.join("\n") }] });
   return items;
 }
+
+/**
+ * A computer call's output: the screenshot taken after its actions, and the safety checks the
+ * user (or the mode) accepted by letting it run (the gate saw them with the actions). The API wants a screenshot even when none could
+ * be taken; then a blank pixel stands in and the text that follows says why.
+ */
+function computerOutput(result: ToolResultBlock, shot: ImageBlock | undefined, checks: unknown[]): ResponseInputItem {
+  const image_url = shot ? dataUrl(shot) : `data:image/png;base64,${BLANK_PNG}`;
+  // Checks are acknowledged only for a call that went through: a refused one accepted nothing.
+  const ran = !result.isError;
+  return {
+    type: "computer_call_output",
+    call_id: result.toolCallId,
+    output: { type: "computer_screenshot", image_url },
+    ...(ran && checks.length ? { acknowledged_safety_checks: checks } : {}),
+  } as unknown as ResponseInputItem;
+}
+
+/** A 1x1 white PNG: the stand-in when a computer call produced no screenshot (its text says why). */
+const BLANK_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==";
 
 /**
  * A result's text. The wire formats have no error flag on tool output, so a failure says so in

@@ -2,6 +2,7 @@
  * The OpenAI Responses API adapter (`type = "openai"`): streaming text, reasoning summaries,
  * function tools, the native `apply_patch` tool, usage and stop reasons, on the `openai` SDK.
  */
+import { COMPUTER_CALL, OPENAI_COMPUTER } from "./native/openai-computer.js";
 import type { ResponseOutputItem, ResponseStreamEvent, ResponseUsage } from "openai/resources/responses/responses";
 import { errorContext, providerErrorEvent, streamErrorEvent, truncatedStreamEvent, type ErrorContext } from "./errors.js";
 import { disjointUsage, lazyOpenAIClient, parseArguments } from "./openai-client.js";
@@ -125,6 +126,8 @@ export class ResponsesStreamMapper {
       yield this.content({ type: "tool_call_start", id: item.call_id, name: item.name });
     } else if (item.type === "apply_patch_call") {
       yield this.content({ type: "tool_call_start", id: item.call_id, name: this.patchName });
+    } else if (item.type === "computer_call") {
+      yield this.content({ type: "tool_call_start", id: item.call_id, name: OPENAI_COMPUTER.name });
     }
   }
 
@@ -141,6 +144,11 @@ export class ResponsesStreamMapper {
       this.sawToolCall = true;
       const native = { name: this.patchName, kind: APPLY_PATCH_CALL, input: item.operation };
       yield { type: "tool_call_end", id: item.call_id, name: this.patchName, input: item.operation, native };
+    } else if (item.type === "computer_call") {
+      this.sawToolCall = true;
+      // The whole item goes along: its id, actions and safety checks are replayed and answered.
+      const native = { name: OPENAI_COMPUTER.name, kind: COMPUTER_CALL, input: item };
+      yield { type: "tool_call_end", id: item.call_id, name: OPENAI_COMPUTER.name, input: item, native };
     }
   }
 

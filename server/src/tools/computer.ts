@@ -13,7 +13,7 @@ import { defineTool, ToolError } from "./define-tool.js";
 
 const point = z.tuple([z.number(), z.number()]);
 
-const input = z.object({
+const step = z.object({
   action: z.enum(COMPUTER_ACTIONS).describe("What to do. screenshot, zoom, cursor_position and wait only look; the others drive the mouse or keyboard."),
   coordinate: point.optional().describe("[x, y] in pixels of the last screenshot: where to click, move, scroll, or the end of a drag."),
   start_coordinate: point.optional().describe("[x, y] where left_click_drag starts."),
@@ -26,10 +26,24 @@ const input = z.object({
   units: z.enum(["pixels", "per_mille"]).optional().describe("Coordinates are screenshot pixels (default), or per_mille: out of 1000 across the screen."),
 });
 
+/** A provider's safety warning about a call (OpenAI's pending safety checks), shown to the gate. */
+const safetyCheck = z.object({ id: z.string(), code: z.string().nullish(), message: z.string().nullish() });
+
+const input = step.partial({ action: true }).extend({
+  steps: z.array(step).min(1).max(30).optional().describe("Several actions to run in order instead of one; stops at the first that fails, then takes a screenshot."),
+  safety_checks: z.array(safetyCheck).optional().describe("Set by provider-native rewrites: the provider's warnings about this call."),
+}).refine((a) => (a.action === undefined) !== (a.steps === undefined), { message: "give either action or steps" });
+
+type Input = Partial<ComputerInput> & { steps?: Partial<ComputerInput>[]; safety_checks?: { message?: string | null; code?: string | null }[] };
+
 const metadata: GateMetadata = {
   batchInput: (value) => {
-    const a = value as Partial<ComputerInput> | undefined;
-    return a && typeof a.action === "string" && isInputAction(a.action) ? `computer ${describeAction(a)}` : undefined;
+    const a = value as Input | undefined;
+    if (!a) return undefined;
+    const inputs = (a.steps ?? [a]).filter((s) => typeof s?.action === "string" && isInputAction(s.action));
+    if (!inputs.length) return undefined;
+    const checks = (a.safety_checks ?? []).map((c) => `provider safety check: ${c.message ?? c.code ?? "unspecified"}`);
+    return [`computer ${inputs.map(describeAction).join("; ")}`, ...checks].join(" — ");
   },
 };
 
@@ -45,13 +59,13 @@ export const computerTool = defineTool({
   policyClass: "gui_control",
   category: "computer",
   metadata: metadata as Record<string, unknown>,
-  title: (a) => `Computer: ${describeAction(a as ComputerInput)}`,
+  title: (a) => `Computer: ${(a.steps ?? [a]).map((s) => describeAction(s as ComputerInput)).join("; ")}`,
   async execute(args, ctx) {
     const problem = displayProblem();
     if (problem) throw new ToolError(problem);
     const service = ctx.services[COMPUTER_SERVICE] as ComputerService | undefined;
     if (!service) throw new Error("The computer tool is not set up in this runtime.");
-    const [{ runComputerAction }, { nutDesktop }, { probeDisplay }] = await Promise.all([
+    const [{ runComputerAction, runComputerSteps }, { nutDesktop }, { probeDisplay }] = await Promise.all([
       import("../computer/run-action.js"),
       import("../computer/desktop.js"),
       import("../computer/probe.js"),
@@ -63,6 +77,7 @@ export const computerTool = defineTool({
     const desktop = await (service.desktop ?? nutDesktop)();
     const batch = ctx.batch ?? { id: ctx.toolCallId, userMessages: 0 };
     const state = service.states.of(ctx.sessionId, batch.userMessages);
-    return runComputerAction(args as ComputerInput, { desktop, state, batchId: batch.id, settleMs: service.settleMs, signal: ctx.signal });
+    const env = { desktop, state, batchId: batch.id, settleMs: service.settleMs, signal: ctx.signal };
+    return args.steps ? runComputerSteps(args.steps as ComputerInput[], env) : runComputerAction(args as ComputerInput, env);
   },
 });

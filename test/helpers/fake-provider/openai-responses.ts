@@ -195,6 +195,16 @@ class ResponseStream {
   async toolCall(call: FakeToolCall): Promise<void> {
     const call_id = call.id ?? newId("call");
     const output_index = this.output.length;
+    if (call.nativeKind === "computer_call") {
+      // A computer call arrives whole: its actions and the safety checks OpenAI attaches.
+      const input = call.input as { actions: unknown[]; pending_safety_checks?: unknown[] };
+      const item = { id: newId("cu"), type: "computer_call", status: "in_progress", call_id, actions: input.actions, pending_safety_checks: input.pending_safety_checks ?? [] };
+      await this.emit("response.output_item.added", { output_index, item });
+      const done = { ...item, status: "completed" };
+      await this.emit("response.output_item.done", { output_index, item: done });
+      this.output.push(done);
+      return;
+    }
     if (call.nativeKind === "apply_patch_call") {
       // The SDK defines no delta events for apply_patch_call: the item arrives whole.
       const item = { id: newId("apc"), type: "apply_patch_call", status: "in_progress", call_id, operation: call.input };
@@ -251,6 +261,10 @@ function validateTools(tools: unknown): string[] {
   const names = new Set<string>();
   tools.forEach((tool, i) => {
     if (isObject(tool) && tool.type === "apply_patch") return;
+    if (isObject(tool) && tool.type === "computer") {
+      if (Object.keys(tool).length !== 1) v.push(`tools[${i}]: the computer tool takes only its type`);
+      return;
+    }
     if (!isObject(tool) || tool.type !== "function") {
       v.push(`tools[${i}]: type must be "function" or "apply_patch" (the fake models no other tool)`);
     } else if (typeof tool.name !== "string" || !/^[a-zA-Z0-9_-]{1,64}$/.test(tool.name)) {
@@ -284,15 +298,18 @@ function validateInput(input: unknown[], stateless: boolean): string[] {
         }
         return;
       case "function_call":
-      case "apply_patch_call": {
+      case "apply_patch_call":
+      case "computer_call": {
         if (typeof item.call_id !== "string") return v.push(`${at}: ${type} needs a call_id`);
         if (seen.has(item.call_id)) v.push(`${at}: duplicate call_id ${item.call_id}`);
         seen.add(item.call_id);
         open.set(item.call_id, type);
+        if (type === "computer_call") return v.push(...validateComputerCall(item, at));
         return v.push(...(type === "function_call" ? validateFunctionCall(item, at) : validatePatchCall(item, at)));
       }
       case "function_call_output":
-      case "apply_patch_call_output": {
+      case "apply_patch_call_output":
+      case "computer_call_output": {
         const callType = type.replace(/_output$/, "");
         if (open.get(item.call_id) !== callType) {
           return v.push(`${at}: ${type} for call_id ${item.call_id} has no ${callType} before it`);
@@ -347,7 +364,23 @@ function validatePatchCall(item: Record<string, any>, at: string): string[] {
   return op.type !== "delete_file" && typeof op.diff !== "string" ? [`${at}: ${op.type} needs a diff`] : [];
 }
 
+function validateComputerCall(item: Record<string, any>, at: string): string[] {
+  const v: string[] = [];
+  if (typeof item.id !== "string") v.push(`${at}: computer_call needs its id`);
+  if (!Array.isArray(item.actions) && !isObject(item.action)) v.push(`${at}: computer_call needs actions`);
+  if (!Array.isArray(item.pending_safety_checks)) v.push(`${at}: computer_call needs pending_safety_checks[]`);
+  return v;
+}
+
 function validateOutput(item: Record<string, any>, type: string, at: string): string[] {
+  if (type === "computer_call_output") {
+    const out = item.output;
+    if (!isObject(out) || out.type !== "computer_screenshot" || !/^data:image\/(png|jpeg|webp);base64,/.test(out.image_url ?? "")) {
+      return [`${at}: computer_call_output needs output {type: "computer_screenshot", image_url: data:image/...}`];
+    }
+    const acks = item.acknowledged_safety_checks;
+    return acks === undefined || (Array.isArray(acks) && acks.every((c: any) => typeof c?.id === "string")) ? [] : [`${at}: acknowledged_safety_checks must be [{id, ...}]`];
+  }
   if (type === "apply_patch_call_output") {
     const v = item.status === "completed" || item.status === "failed" ? [] : [`${at}: status must be completed or failed`];
     if (item.output !== undefined && item.output !== null && typeof item.output !== "string") v.push(`${at}: output must be a string`);
