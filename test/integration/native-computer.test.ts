@@ -119,3 +119,50 @@ describe("OpenAI's computer tool", () => {
     expect(h.fake.violations).toEqual([]);
   });
 });
+
+describe("Gemini's computer use", () => {
+  it("offers computerUse without navigate and key_down/up, runs calls in per-mille steps, answers by the native name", async () => {
+    await harness("gemini");
+    h.fake.enqueue(
+      {
+        toolCalls: [
+          { name: "click_at", input: { x: 500, y: 250 } },
+          { name: "type_text_at", input: { x: 100, y: 900, text: "hello", press_enter: false, safety_decision: { decision: "require_confirmation", explanation: "typing into a form" } } },
+          { name: "navigate", input: { url: "https://example.com" } },
+        ],
+      },
+      { text: "done" },
+    );
+    await h.prompt(await h.newSession(), "go");
+    const tools = h.fake.requests[0]!.body.tools;
+    expect(tools).toContainEqual({ computerUse: { environment: "ENVIRONMENT_BROWSER", excludedPredefinedFunctions: ["navigate", "key_down", "key_up"] } });
+    expect(tools.flatMap((t: any) => t.functionDeclarations ?? []).map((d: any) => d.name)).not.toContain("computer");
+    expect(ran).toEqual([
+      { steps: [{ action: "left_click", coordinate: [500, 250], units: "per_mille" }] },
+      {
+        steps: [
+          { action: "left_click", coordinate: [100, 900], units: "per_mille" },
+          { action: "key", text: "ctrl+a" },
+          { action: "key", text: "BackSpace" },
+          { action: "type", text: "hello" },
+        ],
+        safety_checks: [{ id: "gemini_safety_decision", message: "typing into a form" }],
+      },
+    ]);
+    const parts = h.fake.requests[1]!.body.contents.at(-1).parts;
+    const responses = parts.filter((p: any) => p.functionResponse).map((p: any) => p.functionResponse);
+    expect(responses.map((r: any) => r.name)).toEqual(["click_at", "type_text_at", "navigate"]);
+    expect(responses[1].response.safety_acknowledgement).toBe("true");
+    expect(responses[2].response.error).toContain("not available on the desktop");
+    expect(h.fake.violations).toEqual([]);
+  });
+
+  it("does not run a call Gemini blocked", async () => {
+    await harness("gemini");
+    h.fake.enqueue({ toolCalls: [{ name: "click_at", input: { x: 1, y: 1, safety_decision: { decision: "blocked", explanation: "a payment button" } } }] }, { text: "ok" });
+    await h.prompt(await h.newSession(), "go");
+    expect(ran).toEqual([]);
+    const response = h.fake.requests[1]!.body.contents.at(-1).parts.find((p: any) => p.functionResponse).functionResponse;
+    expect(response.response.error).toBe("Not run: Gemini blocked this action (a payment button).");
+  });
+});

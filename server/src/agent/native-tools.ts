@@ -12,6 +12,7 @@ import { ANTHROPIC_BASH, ANTHROPIC_TEXT_EDITOR, rewriteAnthropicNative, type Nat
 import { OPENAI_APPLY_PATCH, rewriteOpenAIApplyPatch } from "../providers/native/openai.js";
 import { ANTHROPIC_COMPUTER, rewriteAnthropicComputer } from "../providers/native/anthropic-computer.js";
 import { COMPUTER_CALL, OPENAI_COMPUTER, rewriteOpenAIComputer } from "../providers/native/openai-computer.js";
+import { GEMINI_COMPUTER, rewriteGeminiComputer } from "../providers/native/gemini-computer.js";
 import type { NativeToolSpec, ProviderType } from "../providers/provider.js";
 import type { Capability, ToolResult } from "../tools/types.js";
 import type { ModelResponse } from "./provider-call.js";
@@ -74,6 +75,7 @@ function nativeCandidates(providerType: ProviderType): NativeCandidate[] {
       { ...OPENAI_COMPUTER, requires: OPENAI_COMPUTER.replaces },
     ];
   }
+  if (providerType === "gemini") return [{ kind: GEMINI_COMPUTER.kind, name: GEMINI_COMPUTER.name, replaces: GEMINI_COMPUTER.replaces, requires: GEMINI_COMPUTER.replaces }];
   return [];
 }
 
@@ -98,6 +100,7 @@ function rewriteOne(block: ToolCallBlock, tools: PreparedTools): NativeRewrite {
   if (native.name === OPENAI_APPLY_PATCH.name && native.kind === "apply_patch_call") return rewriteOpenAIApplyPatch(native.input);
   if (native.kind === ANTHROPIC_COMPUTER.kind) return rewriteAnthropicComputer(native.name, native.input);
   if (native.kind === COMPUTER_CALL) return rewriteOpenAIComputer(native.input);
+  if (native.kind === GEMINI_COMPUTER.kind) return rewriteGeminiComputer(native.name, native.input);
   return rewriteAnthropicNative(native.name, native.input, { isDirectory: (p) => isDirectory(tools.root, p) });
 }
 

@@ -2,7 +2,8 @@
  * Neutral conversation -> Gemini `generateContent` request. Pure: no SDK at run time (the
  * `@google/genai` imports here are types only, erased by the compiler).
  */
-import type { Content, FunctionDeclaration, GenerateContentConfig, Part, Tool } from "@google/genai";
+import type { Content, Environment, FunctionDeclaration, GenerateContentConfig, Part, Tool } from "@google/genai";
+import { GEMINI_COMPUTER } from "./native/gemini-computer.js";
 import type { AssistantBlock, ContentBlock, Message, ToolCallBlock, ToolResultBlock } from "../vocabulary/messages.js";
 import type { ProviderRequest } from "./provider.js";
 
@@ -39,15 +40,18 @@ const SKIP_SIGNATURE = "skip_thought_signature_validator";
 /** Only the newest images are sent; older ones cost tokens and rarely matter (issue 6). */
 export const MAX_IMAGES = 3;
 
-/** Gemini's `parametersJsonSchema` takes JSON Schema as is and ignores keywords it lacks. */
-function toGeminiTools(tools: ProviderRequest["tools"]): Tool[] | undefined {
-  if (tools.length === 0) return undefined;
-  const functionDeclarations: FunctionDeclaration[] = tools.map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    parametersJsonSchema: { type: "object", ...tool.inputSchema },
-  }));
-  return [{ functionDeclarations }];
+/**
+ * Our tools as function declarations (Gemini's `parametersJsonSchema` takes JSON Schema as is),
+ * and Gemini's computer use in place of our computer tool when it is offered natively.
+ */
+function toGeminiTools(tools: ProviderRequest["tools"], nativeTools: ProviderRequest["nativeTools"] = []): Tool[] | undefined {
+  const computer = nativeTools.some((t) => t.kind === GEMINI_COMPUTER.kind);
+  const functionDeclarations: FunctionDeclaration[] = tools
+    .filter((tool) => !(computer && tool.name === GEMINI_COMPUTER.name))
+    .map((tool) => ({ name: tool.name, description: tool.description, parametersJsonSchema: { type: "object", ...tool.inputSchema } }));
+  const out: Tool[] = functionDeclarations.length ? [{ functionDeclarations }] : [];
+  if (computer) out.push({ computerUse: { environment: "ENVIRONMENT_BROWSER" as Environment, excludedPredefinedFunctions: [...GEMINI_COMPUTER.excluded] } });
+  return out.length ? out : undefined;
 }
 
 /** The request config: system prompt, limits, tools, thinking. */
@@ -56,7 +60,7 @@ export function toGeminiConfig(request: ProviderRequest): GenerateContentConfig 
   return {
     systemInstruction: request.system ? request.system : undefined,
     maxOutputTokens: request.maxTokens,
-    tools: toGeminiTools(request.tools),
+    tools: toGeminiTools(request.tools, request.nativeTools),
     // Absent budget: leave thinking at the model's default; some models cannot turn it off.
     thinkingConfig: budget > 0 ? { includeThoughts: true, thinkingBudget: budget } : undefined,
   };
@@ -105,9 +109,22 @@ function callPart(call: ToolCallBlock, firstOfStep: boolean): Part {
   const data = geminiData(call.providerData);
   const signature = data?.thoughtSignature ?? (firstOfStep ? SKIP_SIGNATURE : undefined);
   return {
-    functionCall: { ...(data?.callId && { id: data.callId }), name: call.name, args: asArgs(call.input) },
+    // A native call goes back as the model wrote it, not as the tool it was rewritten to.
+    functionCall: { ...(data?.callId && { id: data.callId }), name: call.native?.name ?? call.name, args: asArgs(call.native ? call.native.input : call.input) },
     ...(signature && { thoughtSignature: signature }),
   };
+}
+
+/** How a result answers its call: Gemini's id, the name the model called, a confirmation it asked. */
+interface CallKey {
+  id: string | undefined;
+  name: string;
+  confirmed: boolean;
+}
+
+function callKey(call: ToolCallBlock): CallKey {
+  const decision = (call.native?.input as { safety_decision?: { decision?: string } } | undefined)?.safety_decision;
+  return { id: geminiData(call.providerData)?.callId, name: call.native?.name ?? call.name, confirmed: decision?.decision === "require_confirmation" };
 }
 
 /** Gemini's args are a Struct: a JSON object. */
@@ -119,15 +136,17 @@ function asArgs(input: unknown): Record<string, unknown> {
  * Function responses first, each keyed by the call's name (and Gemini's id when it sent one), then
  * the results' images as inlineData in the same user turn, each run labelled with its tool.
  */
-function toolResultParts(results: ToolResultBlock[], callIds: Map<string, string | undefined>, kept: Set<ContentBlock>): Part[] {
+function toolResultParts(results: ToolResultBlock[], callIds: Map<string, CallKey>, kept: Set<ContentBlock>): Part[] {
   const responses: Part[] = [];
   const images: Part[] = [];
   for (const result of results) {
     const text = result.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
-    const id = callIds.get(result.toolCallId);
-    responses.push({
-      functionResponse: { ...(id && { id }), name: result.name, response: result.isError ? { error: text } : { output: text } },
-    });
+    const key = callIds.get(result.toolCallId);
+    const id = key?.id;
+    const response: Record<string, unknown> = result.isError ? { error: text } : { output: text };
+    // A confirmation Gemini asked for was given when the call ran (the gate showed it).
+    if (key?.confirmed && !result.isError) response.safety_acknowledgement = "true";
+    responses.push({ functionResponse: { ...(id && { id }), name: key?.name ?? result.name, response } });
     const pictures = result.content.filter((b) => b.type === "image").flatMap((b) => userPart(b, kept) ?? []);
     if (pictures.length > 0) images.push({ text: `Image output of ${result.name}:` }, ...pictures);
   }
@@ -141,14 +160,14 @@ function toolResultParts(results: ToolResultBlock[], callIds: Map<string, string
  */
 export function toGeminiContents(messages: Message[]): Content[] {
   const kept = imagesToKeep(messages);
-  const callIds = new Map<string, string | undefined>();
+  const callIds = new Map<string, CallKey>();
   const contents: Content[] = [];
   for (const message of messages) {
     let role: "user" | "model";
     let parts: Part[];
     if (message.role === "assistant") {
       for (const block of message.content) {
-        if (block.type === "tool_call") callIds.set(block.id, geminiData(block.providerData)?.callId);
+        if (block.type === "tool_call") callIds.set(block.id, callKey(block));
       }
       role = "model";
       parts = modelParts(message.content);

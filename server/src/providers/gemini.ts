@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { GenerateContentResponse, GoogleGenAI, HttpOptions } from "@google/genai";
 import { toGeminiConfig, toGeminiContents, toProviderData } from "./gemini-convert.js";
+import { GEMINI_COMPUTER, GEMINI_COMPUTER_FUNCTIONS } from "./native/gemini-computer.js";
 import { errorContext, truncatedStreamEvent, type ErrorContext } from "./errors.js";
 import { idleLimitedFetch } from "./idle-fetch.js";
 import { geminiErrorEvent } from "./gemini-errors.js";
@@ -23,6 +24,9 @@ const REFUSALS = new Set([
 
 /** Turns the chunks of one response into events; one instance per request. */
 class ChunkTranslator {
+  /** @param computer Gemini's computer use is offered: its predefined functions are native calls. */
+  constructor(private readonly computer = false) {}
+
   /** Set once text, thinking or a call went out: from then on a retry would repeat them. */
   emittedContent = false;
   private thinking: { text: string; signature?: string } | undefined;
@@ -100,11 +104,13 @@ class ChunkTranslator {
     const name = call.name ?? "";
     yield { type: "tool_call_start", id, name };
     const data = { ...(call.id && { callId: call.id }), ...(signature && { thoughtSignature: signature }) };
+    const native = this.computer && GEMINI_COMPUTER_FUNCTIONS.has(name) ? { native: { name, input: call.args ?? {}, kind: GEMINI_COMPUTER.kind } } : {};
     yield {
       type: "tool_call_end",
       id,
       name,
       input: call.args ?? {},
+      ...native,
       ...(Object.keys(data).length > 0 && { providerData: toProviderData(data) }),
     };
   }
@@ -184,7 +190,7 @@ export function createGeminiProvider(settings: ProviderSettings): Provider {
     // A missing key never gets here: the registry refuses to create the provider without one.
     if (signal.aborted) return;
     const seen: { headers?: Headers } = {};
-    const translator = new ChunkTranslator();
+    const translator = new ChunkTranslator((request.nativeTools ?? []).some((t) => t.kind === GEMINI_COMPUTER.kind));
     const base = errorContext(settings, settings.baseUrl ?? "https://generativelanguage.googleapis.com", signal);
     const context = (): ErrorContext => ({ ...base, emittedContent: translator.emittedContent });
     try {

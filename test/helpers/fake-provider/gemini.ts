@@ -75,6 +75,12 @@ function validateTools(tools: unknown, out: string[]): void {
   if (!Array.isArray(tools)) return void out.push("tools: must be an array");
   const seen = new Set<string>();
   tools.forEach((tool, t) => {
+    if (isObject(tool) && tool.computerUse !== undefined) {
+      const cu = tool.computerUse;
+      if (!isObject(cu) || cu.environment !== "ENVIRONMENT_BROWSER") out.push(`tools[${t}].computerUse.environment: must be ENVIRONMENT_BROWSER`);
+      if (cu?.excludedPredefinedFunctions !== undefined && !Array.isArray(cu.excludedPredefinedFunctions)) out.push(`tools[${t}].computerUse.excludedPredefinedFunctions: must be an array`);
+      return;
+    }
     const decls = isObject(tool) ? tool.functionDeclarations : undefined;
     if (decls === undefined) return;
     if (!Array.isArray(decls)) return void out.push(`tools[${t}].functionDeclarations: must be an array`);
