@@ -107,6 +107,27 @@ describe.skipIf(missing !== undefined)("computer on Xvfb", () => {
     expect(type!.text).toBe("Not executed: an earlier computer action in this turn failed.");
   });
 
+  it("runs several steps in one call (per mille too) and shows the screen after them", async () => {
+    const events = xev();
+    await harness("full_access");
+    // (300, 250) on 1920x1080 is (156.25, 231.5) per mille.
+    const steps = [
+      { action: "left_click", coordinate: [156.25, 231.5], units: "per_mille" },
+      { action: "key", text: "ctrl+nosuchkey" },
+      { action: "type", text: "never typed" },
+    ];
+    h!.fake.enqueue({ toolCalls: [{ name: "computer", input: { steps } }] }, { text: "ok" });
+    await h!.prompt(await h!.newSession(), "go");
+    const [result] = toolResultsSent(h!);
+    expect(result!.isError).toBe(true);
+    expect(result!.text).toContain('unknown key "nosuchkey"');
+    expect(result!.text).toContain("After them: Screenshot 1429x804");
+    const sent = h!.fake.requests[1]!.body.messages.at(-1).content[0].content;
+    expect(sent.some((c: any) => c.type === "image")).toBe(true);
+    await waitFor(() => /ButtonPress event[\s\S]*?root:\(300,250\)/.test(events.output()), 5000);
+    expect(events.output()).not.toMatch(/keysym 0x6e, n\)/);
+  });
+
   it("stops input when the user moves the mouse, until the user's next message", async () => {
     const events = xev();
     await harness("ask");
