@@ -41,9 +41,10 @@ export function fakeProviderOptions(fake: FakeProvider, extra: Record<string, un
   return {
     model: FAKE_MODELS[api],
     safety: "full_access",
-    providers: providers[api],
     retry: { max_retries: 3, initial_delay_ms: 5, max_delay_ms: 50 },
     ...extra,
+    // Extra provider tables (an image model's) come beside the fake's, not in place of it.
+    providers: { ...providers[api], ...(extra.providers as Record<string, unknown> | undefined) },
   };
 }
 

@@ -8,6 +8,8 @@ import { providerKeyEnvNames } from "../providers/registry.js";
 import { commandTools } from "../tools/command-tools.js";
 import { fileTools } from "../tools/file-tools.js";
 import { registerOutsideTools } from "../tools/outside-tools.js";
+import { generateImageTool, IMAGE_SERVICE } from "../tools/generate-image.js";
+import { createImageGenerator } from "../providers/image-generation.js";
 import { policyTools } from "../tools/policy-tools.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import { CONFIG_SERVICE } from "../tools/tool-config.js";
@@ -34,6 +36,7 @@ export function registerBuiltinTools(
   for (const tool of [...fileTools, ...commandTools, ...policyTools]) registry.register(tool);
   services[CONFIG_SERVICE] = config;
   const outside = registerOutsideTools(registry, services, config);
+  registerImageTool(registry, services, config());
   const processes = new ProcessManager({ envDeny: config().exec.env_deny, secretEnvNames: providerKeyEnvNames(config()) });
   services[PROCESSES_SERVICE] = processes;
   addProcessCommands(commands, processes);
@@ -45,6 +48,20 @@ export function registerBuiltinTools(
       return processes.stopAll();
     },
   };
+}
+
+/**
+ * generate_image, when `[images] model` names a model that can be called (its provider's key is
+ * there). Otherwise the tool is not offered; `agent-lsp doctor` says why.
+ */
+function registerImageTool(registry: ToolRegistry, services: ToolServices, config: Config): void {
+  if (!config.images.model) return;
+  try {
+    services[IMAGE_SERVICE] = createImageGenerator(config);
+  } catch {
+    return; // reported by doctor (imageToolStatus), which builds the same generator
+  }
+  registry.register(generateImageTool);
 }
 
 function addCheckpointCommands(commands: SlashCommands): void {

@@ -5,6 +5,7 @@ import { loadConfig } from "../config/load.js";
 import { credentialStatus, knownProviders, parseModelRef } from "../providers/registry.js";
 import type { Runtime } from "../agent/runtime.js";
 import { outsideToolStatus } from "../tools/outside-tools.js";
+import { createImageGenerator } from "../providers/image-generation.js";
 import { createHeadlessRuntime } from "./headless-runtime.js";
 import { CLI_NEED, reportLogger, statusLine } from "./mcp.js";
 
@@ -40,7 +41,7 @@ async function doctorReport(root: string): Promise<string[]> {
   } catch (err) {
     out.push(`ERROR ${(err as Error).message}`);
   }
-  out.push("", "Outside tools:", ...outsideToolStatus(loaded.config).map((l) => `  ${l}`));
+  out.push("", "Outside tools:", ...outsideToolStatus(loaded.config).map((l) => `  ${l}`), `  ${imageToolStatus(loaded.config)}`);
   const { runtime } = createHeadlessRuntime({ quiet: true, interactive: Boolean(process.stdin.isTTY) }, reportLogger());
   try {
     out.push(...(await mcpSection(runtime)));
@@ -59,6 +60,16 @@ async function mcpSection(runtime: Runtime): Promise<string[]> {
   await runtime.mcp.prepare(CLI_NEED);
   const lines = runtime.mcp.manager.statuses().map((s) => (s.state === "misconfigured" ? `  ERROR ${statusLine(s)}` : `  ${statusLine(s)}`));
   return ["", "MCP servers:", ...lines];
+}
+
+/** Whether generate_image is offered, and what to set when it is not. */
+function imageToolStatus(config: Parameters<typeof createImageGenerator>[0]): string {
+  if (!config.images.model) return `${"off".padEnd(7)} generate_image: set [images] model (e.g. "openai/gpt-image-1") to offer it`;
+  try {
+    return `${"ok".padEnd(7)} generate_image: ${createImageGenerator(config).model}`;
+  } catch (err) {
+    return `${"missing".padEnd(7)} generate_image: ${(err as Error).message}`;
+  }
 }
 
 function hasKey(values: Record<string, unknown>): boolean {

@@ -148,3 +148,9 @@ export function describeSize(image: FittedImage): string {
   const scaled = image.width !== image.originalWidth || image.height !== image.originalHeight;
   return scaled ? `${image.width}x${image.height} (scaled from ${image.originalWidth}x${image.originalHeight})` : `${image.width}x${image.height}`;
 }
+
+/** The image re-encoded as `format` (png, jpeg or webp), for a file whose name asks for it. */
+export async function convertImage(bytes: Buffer, format: "png" | "jpeg" | "webp"): Promise<Buffer> {
+  const sharp = await loadSharp();
+  return sharp(bytes).toFormat(format).toBuffer();
+}

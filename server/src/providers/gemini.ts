@@ -166,7 +166,8 @@ function recordingFetch(seen: { headers?: Headers }, idleMs: number | undefined)
   };
 }
 
-function createClient(genai: GenAiModule, settings: ProviderSettings): GoogleGenAI {
+/** A Gemini client for `settings` (also used by the image generator). */
+export function createClient(genai: GenAiModule, settings: ProviderSettings): GoogleGenAI {
   const { baseUrl, apiVersion } = splitBaseUrl(settings.baseUrl);
   return new genai.GoogleGenAI({
     apiKey: settings.apiKey,

@@ -15,6 +15,11 @@ export type FileOp =
       text: string;
       /** The read the text was computed from: when still current, it is not read again. */
       base?: ReadResult;
+      /**
+       * Exact bytes to write instead (a generated image); `text` then only describes them in the
+       * diff and the prompt. Refused for a file open in the editor, which holds text.
+       */
+      bytes?: Buffer;
     }
   | { kind: "delete"; path: string }
   /** Moves a file, giving it `text` at the new place when set. */

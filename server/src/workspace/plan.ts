@@ -128,6 +128,10 @@ async function planOp(ctx: PlanContext, op: FileOp, opts: ApplyOptions, plan: Pl
   if (op.kind === "write") {
     const p = await ctx.resolve(op.path);
     const change = await planFile(ctx, p, op.text, opts, op.base);
+    if (op.bytes) {
+      if (change.before.source === "buffer") throw new WorkspaceError(`${p.rel} is open in the editor as text; close it there before writing binary content to it.`);
+      change.bytes = op.bytes;
+    }
     if (change.before.exists && opts.requireReadForOverwrite && !ctx.stamps.has(opts.sessionId, p.real)) {
       throw new WorkspaceError(
         `${p.rel} already exists and you have not read it in this session; read it first (read_file), or change it with edit_file.`,

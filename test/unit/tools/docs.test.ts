@@ -6,6 +6,7 @@ import { commandTools } from "../../../server/src/tools/command-tools.js";
 import { fileTools } from "../../../server/src/tools/file-tools.js";
 import { browserActionTool } from "../../../server/src/tools/browser-action.js";
 import { computerTool } from "../../../server/src/tools/computer.js";
+import { generateImageTool } from "../../../server/src/tools/generate-image.js";
 import { listMcpResourcesTool } from "../../../server/src/tools/list-mcp-resources.js";
 import { mcpToolsTool } from "../../../server/src/tools/mcp-tools.js";
 import { policyTools } from "../../../server/src/tools/policy-tools.js";
@@ -20,7 +21,7 @@ const doc = readFileSync(fileURLToPath(new URL("../../../docs/tools.md", import.
 
 describe("docs/tools.md", () => {
   const mcpTools = [mcpToolsTool, toolSearchTool, toolDescribeTool, toolCallTool, listMcpResourcesTool, readMcpResourceTool];
-  const outsideTools = [webFetchTool, webSearchTool, browserActionTool, computerTool];
+  const outsideTools = [webFetchTool, webSearchTool, browserActionTool, computerTool, generateImageTool];
   it.each([...fileTools, ...commandTools, ...policyTools, ...mcpTools, ...outsideTools].map((t) => t.name))("documents %s", (name) => {
     expect(doc).toContain(`\`${name}\``);
   });
