@@ -15,6 +15,8 @@ export interface XDisplay {
   height: number;
   /** Starts an X program on this display; it is stopped with the display. */
   run(command: string, args: string[]): ChildProcess & { output: () => string };
+  /** Resolves once a window named `name` is on the screen (X clients map their windows a while after starting). */
+  waitForWindow(name: string, timeoutMs?: number): Promise<void>;
   /** Moves the pointer as the user would (xdotool, a separate X client). */
   userMovesMouse(x: number, y: number): void;
   close(): Promise<void>;
@@ -49,6 +51,14 @@ export async function startXvfb(width = 1920, height = 1080): Promise<XDisplay> 
       child.stderr!.on("data", (d) => (out += d));
       children.push(child);
       return Object.assign(child, { output: () => out });
+    },
+    async waitForWindow(title, timeoutMs = 10_000) {
+      const visible = () => spawnSync("xdotool", ["search", "--onlyvisible", "--name", title], { env }).status === 0;
+      const end = Date.now() + timeoutMs;
+      while (!visible()) {
+        if (Date.now() > end) throw new Error(`no window named ${JSON.stringify(title)} appeared on ${name}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
     },
     userMovesMouse(x, y) {
       const r = spawnSync("xdotool", ["mousemove", String(x), String(y)], { env });

@@ -24,8 +24,10 @@ async function harness(safety: string): Promise<AgentHarness> {
   return h;
 }
 
-function xev() {
+/** xev's window at (100, 100)-(500, 400), printing every click and key it gets; resolves once it is up. */
+async function xev() {
   const child = x.run("xev", ["-geometry", "400x300+100+100", "-event", "keyboard", "-event", "button"]);
+  await x.waitForWindow("Event Tester");
   return child;
 }
 
@@ -54,7 +56,7 @@ describe.skipIf(missing !== undefined)("computer on Xvfb", () => {
   });
 
   it("shows a fitted screenshot and sends clicks and keys to the X client after one prompt for the batch", async () => {
-    const events = xev();
+    const events = await xev();
     await harness("ask");
     const prompts: any[] = [];
     h!.client.script.requestPermission = (p) => {
@@ -108,7 +110,7 @@ describe.skipIf(missing !== undefined)("computer on Xvfb", () => {
   });
 
   it("runs several steps in one call (per mille too) and shows the screen after them", async () => {
-    const events = xev();
+    const events = await xev();
     await harness("full_access");
     // (300, 250) on 1920x1080 is (156.25, 231.5) per mille.
     const steps = [
@@ -129,7 +131,7 @@ describe.skipIf(missing !== undefined)("computer on Xvfb", () => {
   });
 
   it("stops input when the user moves the mouse, until the user's next message", async () => {
-    const events = xev();
+    const events = await xev();
     await harness("ask");
     let prompts = 0;
     h!.client.script.requestPermission = () => {
