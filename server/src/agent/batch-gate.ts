@@ -17,7 +17,7 @@ export function newBatch(session: Session): ToolBatch {
 }
 
 /** The description of `input` when `capability` gates it as part of a batch; undefined otherwise. */
-export function batchInputOf(capability: Capability, input: unknown): string | undefined {
+function batchInputOf(capability: Capability, input: unknown): string | undefined {
   return (capability.metadata as GateMetadata).batchInput?.(input);
 }
 

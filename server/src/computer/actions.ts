@@ -11,7 +11,7 @@ export { COMPUTER_ACTIONS };
 export type ComputerAction = ComputerActionName;
 
 /** Actions that only look at the screen (or wait): they run in every safety mode. */
-export const OBSERVING_ACTIONS: ReadonlySet<ComputerAction> = new Set(["screenshot", "zoom", "cursor_position", "wait"]);
+const OBSERVING_ACTIONS: ReadonlySet<ComputerAction> = new Set(["screenshot", "zoom", "cursor_position", "wait"]);
 
 /** A point as the model gives it. */
 export type Coordinate = [number, number];

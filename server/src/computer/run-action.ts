@@ -28,9 +28,9 @@ export interface ActionEnv {
 }
 
 /** Said for every call after a failed one in the same batch. */
-export const EARLIER_FAILED = "Not executed: an earlier computer action in this turn failed.";
+const EARLIER_FAILED = "Not executed: an earlier computer action in this turn failed.";
 /** Said for input after the user moved the mouse, until the user's next message. */
-export const USER_MOVED = "Not executed: the user moved the mouse. Input stays stopped until the user's next message; screenshots still work.";
+const USER_MOVED = "Not executed: the user moved the mouse. Input stays stopped until the user's next message; screenshots still work.";
 
 /** The longest wait or key hold, in seconds. */
 const MAX_WAIT_S = 30;

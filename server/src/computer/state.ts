@@ -35,7 +35,7 @@ export class ComputerStates {
 }
 
 /** How far (in pixels) the pointer may drift before it counts as the user's move. */
-export const CURSOR_TOLERANCE = 2;
+const CURSOR_TOLERANCE = 2;
 
 /** True when the pointer is not where we left it. */
 export function userMovedMouse(state: ComputerSessionState, now: { x: number; y: number }): boolean {

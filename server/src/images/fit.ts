@@ -52,7 +52,7 @@ type Sharp = typeof import("sharp");
 let sharpModule: Promise<Sharp> | undefined;
 
 /** sharp, loaded once on first use. */
-export function loadSharp(): Promise<Sharp> {
+function loadSharp(): Promise<Sharp> {
   sharpModule ??= import("sharp").then((m) => (m as unknown as { default: Sharp }).default ?? (m as unknown as Sharp));
   return sharpModule;
 }

@@ -10,7 +10,7 @@ import type { ContentBlock } from "../vocabulary/messages.js";
 import { checkedAddress, systemResolver, WebError, type Resolver } from "./guarded-fetch.js";
 
 /** The browser's window, as Cline has it. */
-export const VIEWPORT = { width: 900, height: 600 };
+const VIEWPORT = { width: 900, height: 600 };
 
 /** What an action answers. */
 export interface BrowserAnswer {

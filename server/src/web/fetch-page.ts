@@ -18,7 +18,7 @@ export interface FetchRequest {
 }
 
 /** Lines shown when no range is asked for. */
-export const DEFAULT_LINES = 400;
+const DEFAULT_LINES = 400;
 
 /** The tool's answer: text for the model, and whether it is an error. */
 export interface FetchAnswer {

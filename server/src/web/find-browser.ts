@@ -7,7 +7,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
 
 /** Program names tried on PATH, in order. */
-export const BROWSER_NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
+const BROWSER_NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
 
 /** The browser's path, or undefined with none found. */
 export function findBrowser(configured: string, env: NodeJS.ProcessEnv = process.env): string | undefined {

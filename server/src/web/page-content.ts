@@ -69,7 +69,7 @@ type ReadabilityDocument = ConstructorParameters<typeof Readability>[0];
  * Readability's article as Markdown; the whole page's text when the page is no article (an index,
  * a table, a form: readability would guess wrong there) or readability fails on it.
  */
-export function readableHtml(html: string, url: string): PageText {
+function readableHtml(html: string, url: string): PageText {
   const { document } = parseHTML(stripInert(html));
   const title = (document.title || "").trim() || undefined;
   let failure = "";

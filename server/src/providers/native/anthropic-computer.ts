@@ -18,7 +18,7 @@ export const ANTHROPIC_COMPUTER = Object.freeze({
 });
 
 /** The toolset's members: exactly the actions of our computer tool. */
-export const COMPUTER_MEMBERS: readonly string[] = COMPUTER_ACTIONS;
+const COMPUTER_MEMBERS: readonly string[] = COMPUTER_ACTIONS;
 
 /** Rewrites a call of member `member` onto our computer tool. */
 export function rewriteAnthropicComputer(member: string, input: unknown): NativeRewrite {

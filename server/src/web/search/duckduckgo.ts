@@ -22,7 +22,7 @@ export function duckduckgoBackend(endpoint: string): SearchBackend {
 }
 
 /** The results of a DuckDuckGo HTML page. */
-export function parseResults(html: string, base: string): SearchResult[] {
+function parseResults(html: string, base: string): SearchResult[] {
   const { document } = parseHTML(html);
   const links = [...document.querySelectorAll("a.result__a")];
   if (!links.length && !/no results|No more results/i.test(html) && !document.querySelector(".no-results")) {
