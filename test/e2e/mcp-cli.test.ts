@@ -55,7 +55,7 @@ describe("agent-lsp mcp", () => {
     expect(list.code).toBe(0);
     const lines = list.stdout.trim().split("\n");
     expect(lines[0]).toMatch(/^gone +stdio +- +failed: the command was not found: \/nonexistent\/server$/);
-    expect(lines[1]).toMatch(/^notes +stdio +2026-07-28 +ready: 5 tools, 2 resources, 1 prompt \(2026-07-28, \d+ ms\)$/);
+    expect(lines[1]).toMatch(/^notes +stdio +2026-07-28 +ready: 6 tools, 2 resources, 1 prompt \(2026-07-28, \d+ ms\)$/);
     expect(lines[2]).toMatch(/^old +stdio +2025-11-25 +ready: 1 tool, 0 resources, 0 prompts/);
     const json = JSON.parse((await cli(["mcp", "list", "--json"])).stdout) as { name: string; state: string; protocolVersion?: string }[];
     expect(json.map((s) => [s.name, s.state, s.protocolVersion])).toEqual([["gone", "failed", undefined], ["notes", "ready", "2026-07-28"], ["old", "ready", "2025-11-25"]]);

@@ -84,12 +84,16 @@ describe("a 2026-07-28 server built with the official server package", () => {
   it("over stdio: negotiates 2026-07-28; tools, structured content, images, links, resources, templates, completion, prompts", async () => {
     const m = manager(mcpConfig({ notes: nodeServer(MODERN) }));
     await m.ensureStarted(need);
-    expect(m.status("notes")).toMatchObject({ state: "ready", protocolVersion: "2026-07-28", tools: 5, resources: 1, templates: 1, prompts: 1 });
+    expect(m.status("notes")).toMatchObject({ state: "ready", protocolVersion: "2026-07-28", tools: 6, resources: 1, templates: 1, prompts: 1 });
     const signal = new AbortController().signal;
     expect(textOf(await callMcpTool(m, tool(m, "mcp__notes__add"), { a: 2, b: 40 }, signal, readCall))).toContain("42");
     expect(textOf(await callMcpTool(m, tool(m, "mcp__notes__weather"), { city: "Oslo" }, signal, readCall))).toContain('"celsius": 21');
     const picture = await callMcpTool(m, tool(m, "mcp__notes__picture"), {}, signal, readCall);
     expect(picture.content.some((b) => b.type === "image" && b.mediaType === "image/png")).toBe(true);
+    // A picture over what providers take is fitted the way read_file's are, not sent as it came.
+    const poster = (await callMcpTool(m, tool(m, "mcp__notes__poster"), {}, signal, readCall)).content.find((b) => b.type === "image");
+    const size = await (await import("sharp")).default(Buffer.from(poster!.type === "image" ? poster!.data : "", "base64")).metadata();
+    expect([size.width, size.height]).toEqual([1313, 875]);
     expect(textOf(await callMcpTool(m, tool(m, "mcp__notes__links"), {}, signal, readCall))).toContain('Read it with: mcp_tools({"read":{"server":"notes","uri":"notes://readme"}})');
     expect(textOf(await readMcpResource(m, "notes", "notes://readme", signal))).toContain("Notes are kept by topic.");
     const uri = await expandTemplate(m, "notes", "notes://{topic}", { topic: "events" });

@@ -23,7 +23,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   policy: ["workspace", "editor", "vocabulary", "config", "protocol", "util"],
   exec: ["vocabulary", "config", "util"],
   // The MCP client: the SDK behind one manager; its stdio servers are contained like commands.
-  mcp: ["exec", "vocabulary", "config", "util"],
+  mcp: ["exec", "images", "vocabulary", "config", "util"],
   providers: ["vocabulary", "config", "util"],
   // The outside world: images (sharp), the web (fetch, search, browser), the desktop.
   images: ["vocabulary", "util"],

@@ -5,6 +5,7 @@
  * failure as an Error whose message names the server and says what went wrong.
  */
 import type { ContentBlock } from "../vocabulary/messages.js";
+import { fitImageBlock } from "../images/fit.js";
 import { resourceBlocks, toolResultBlocks, type ReadCall } from "./content.js";
 import type { McpManager } from "./manager.js";
 import { loadSdk } from "./sdk.js";
@@ -35,7 +36,8 @@ export async function callMcpTool(manager: McpManager, entry: McpToolEntry, args
       { timeoutMs: timeout, signal },
     ),
   );
-  return { isError: result.isError === true, content: toolResultBlocks(result, { server: entry.server, what: `tool ${entry.rawName}` }, readCall) };
+  const content = toolResultBlocks(result, { server: entry.server, what: `tool ${entry.rawName}` }, readCall);
+  return { isError: result.isError === true, content: await fitImages(content) };
 }
 
 /** Reads one resource by its exact URI, through the server that offers it. */
@@ -43,7 +45,24 @@ export async function readMcpResource(manager: McpManager, server: string, uri: 
   if (uri.length > MAX_URI_CHARS) throw new Error(`The URI is ${uri.length} characters long; at most ${MAX_URI_CHARS} are allowed.`);
   const connection = serverOf(manager, server);
   const result = await named(server, () => connection.request((c) => c.readResource({ uri }, { signal, cacheMode: "bypass" }), { signal }));
-  return { isError: false, content: resourceBlocks(result.contents, { server, what: `resource ${uri}` }) };
+  return { isError: false, content: await fitImages(resourceBlocks(result.contents, { server, what: `resource ${uri}` })) };
+}
+
+/**
+ * Pictures from a server, fitted to what the providers take (size, pixels) the way read_file's
+ * and the desktop's are; one that cannot be read as a picture is said, not sent.
+ */
+async function fitImages(blocks: ContentBlock[]): Promise<ContentBlock[]> {
+  return Promise.all(
+    blocks.map(async (b): Promise<ContentBlock> => {
+      if (b.type !== "image") return b;
+      try {
+        return await fitImageBlock(b);
+      } catch (err) {
+        return { type: "text", text: `[a ${b.mediaType} picture that could not be read: ${(err as Error).message}]` };
+      }
+    }),
+  );
 }
 
 /** Expands a template the server advertises with the model's values (strings or lists of strings). */

@@ -5,7 +5,8 @@
  * negotiated 2026-07-28. Over stdio by default; `http PORT_FILE` serves Streamable HTTP on a free
  * port and writes the port to PORT_FILE.
  *
- * Tools: add {a, b}, weather {city} (structuredContent), picture (an image), links (a resource link),
+ * Tools: add {a, b}, weather {city} (structuredContent), picture (an image), poster (a picture too
+ * large to send as it is), links (a resource link),
  * confirm (asks the client for input by elicitation, which agent-lsp does not provide).
  * Resources: notes://readme; template notes://{topic} with completion of topic. Prompt: review {code, focus?}.
  */
@@ -29,6 +30,11 @@ function build() {
     async ({ city }) => ({ content: [{ type: "text", text: `Sunny in ${city}` }], structuredContent: { city, celsius: 21 } }),
   );
   server.registerTool("picture", { description: "Return a tiny picture" }, async () => ({ content: [{ type: "image", mimeType: "image/png", data: PNG }] }));
+  server.registerTool("poster", { description: "Return a 3000x2000 picture" }, async () => {
+    const sharp = (await import("sharp")).default;
+    const png = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: "#336699" } }).png().toBuffer();
+    return { content: [{ type: "image", mimeType: "image/png", data: png.toString("base64") }] };
+  });
   server.registerTool("links", { description: "Return a link to the readme resource" }, async () => ({
     content: [{ type: "resource_link", uri: "notes://readme", name: "readme", mimeType: "text/plain" }],
   }));
