@@ -309,8 +309,10 @@ Return non-nil when there was one."
   (setq agent-lsp--need-heading t))
 
 (defun agent-lsp-render-error (text)
-  "Write the error TEXT into the chat and show it in the echo area, once per turn."
-  (unless (equal text agent-lsp--turn-error)
+  "Write the error TEXT into the chat and show it in the echo area, once per turn.
+The turn's end repeats the error its `error' update already showed, which
+may have said more (that the prompt was not sent); that repeat is not shown."
+  (unless (and agent-lsp--turn-error (string-prefix-p text agent-lsp--turn-error))
     (setq agent-lsp--turn-error text)
     (agent-lsp-chat-note (concat "Error: " text) 'agent-lsp-error)
     (message "agent-lsp: %s" text)))

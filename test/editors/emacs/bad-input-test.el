@@ -59,6 +59,9 @@
     (agent-lsp-test-chat-has "invalid x-api-key")
     (agent-lsp-test-wait-idle)
     (should (string-search "Error: " (agent-lsp-test-chat-text)))
+    ;; Said once: the turn's end repeats the error update's message, and that repeat is not shown.
+    (should (= 1 (cl-count-if (lambda (l) (string-prefix-p "Error: " l))
+                              (split-string (agent-lsp-test-chat-text) "\n"))))
     (should (cl-some (lambda (m) (string-search "invalid x-api-key" m)) agent-lsp-test-messages))
     (should (equal (agent-lsp-test-text buf) "x\nunsaved\n"))
     (with-current-buffer buf (agent-lsp-ask "Try again"))
