@@ -48,7 +48,7 @@ describe("deferred discovery with mcp_tools (the default)", () => {
     // Deferred: the tool is named in the system prompt, its schema is not sent.
     expect(toolNames(first!)).toContain("mcp_tools");
     expect(toolNames(first!)).not.toContain("mcp__notes__add");
-    expect(systemText(first!)).toContain("- notes: add, weather, picture, links, confirm");
+    expect(systemText(first!)).toContain("- notes: add, weather, picture, poster, links, confirm");
     expect(resultText(second!)).toContain("tool notes.add — Add two numbers");
     expect(resultText(second!)).toContain("required: a, b");
     expect(resultText(third!)).toContain("notes.add: loaded (call it as mcp__notes__add)");
@@ -63,7 +63,7 @@ describe("deferred discovery with mcp_tools (the default)", () => {
     const progress = h.client.requests.filter((r) => r.method === "$/progress").map((r) => JSON.stringify(r.params.value));
     expect(progress.some((p) => p.includes("Starting MCP servers"))).toBe(true);
     expect(progress.some((p) => p.includes("1 of 1 MCP servers ready"))).toBe(true);
-    expect(h.client.updatesOf("status").map((u) => u.text)).toContainEqual(expect.stringMatching(/^MCP server "notes" ready: 5 tools, 2 resources, 1 prompt \(2026-07-28/));
+    expect(h.client.updatesOf("status").map((u) => u.text)).toContainEqual(expect.stringMatching(/^MCP server "notes" ready: 6 tools, 2 resources, 1 prompt \(2026-07-28/));
   }, 30_000);
 
   it("activated tools survive agent/loadSession", async () => {
