@@ -8,6 +8,8 @@ const HELP = `agent-lsp ${VERSION}: an AI coding agent that runs inside your edi
 Usage:
   agent-lsp [--stdio]                 Run the language server on stdin/stdout (the default when
                                       stdin is not a terminal).
+  agent-lsp --acp                     Serve the Agent Client Protocol on stdin/stdout (Zed,
+                                      CodeCompanion, avante, agent-shell: docs/acp.md).
   agent-lsp run "PROMPT" [options]    One headless agent turn in the current directory.
       --mode read_only|plan|ask|auto|full_access
       --model NAME/model-id
@@ -42,6 +44,11 @@ async function main(argv: string[]): Promise<number> {
     const { runStdioServer } = await import("./cli/stdio.js");
     await runStdioServer();
     return -1; // keeps running until the client says exit
+  }
+  if (first === "--acp") {
+    const { runAcpServer } = await import("./cli/acp.js");
+    await runAcpServer();
+    return -1; // exits when the client closes the connection
   }
   if (first === "run") return (await import("./cli/run.js")).runCommand(rest);
   if (first === "tool") return (await import("./cli/tool.js")).toolCommand(rest);

@@ -1,0 +1,117 @@
+/**
+ * One ACP client: its capabilities, its sessions and their folders, and the Editor (document
+ * host over `fs/*`, session UI over `session/request_permission`) the runtime is built around.
+ * The runtime is built at the first session request, in that session's folder: ACP names the
+ * project there, not at initialize, and initialize stays as light as it can be.
+ */
+import path from "node:path";
+import type * as acp from "@agentclientprotocol/sdk";
+import { buildRuntime, type ConfiguredRuntime } from "../agent/configured-runtime.js";
+import type { createRuntime } from "../agent/runtime.js";
+import type { Editor } from "../editor/editor.js";
+import type { SessionEvent } from "../editor/session-events.js";
+import type { Logger } from "../util/log.js";
+import { AcpDocumentHost, type AcpFiles } from "./document-host.js";
+import { AcpSessionUI } from "./session-ui.js";
+import { toAcpUpdate } from "./updates.js";
+
+/** How the connection is set up. */
+export interface AcpClientOptions {
+  logger: Logger;
+  /** Builds the runtime (tests put a recording provider in); createRuntime by default. */
+  create?: typeof createRuntime;
+}
+
+/** The state of one ACP client connection. */
+export class AcpClient {
+  /** Set once initialize has been answered. */
+  capabilities: acp.ClientCapabilities = {};
+  /** The sessions this client started or loaded, with their folders. */
+  readonly sessions = new Map<string, string>();
+  private runtimeBuilt: ConfiguredRuntime | undefined;
+  private ui: AcpSessionUI | undefined;
+
+  constructor(
+    private readonly peer: () => acp.AgentContext,
+    private readonly options: AcpClientOptions,
+  ) {}
+
+  /** The runtime, built in `cwd` on first use. */
+  runtime(cwd: string): ConfiguredRuntime {
+    if (this.runtimeBuilt) return this.runtimeBuilt;
+    const log = this.options.logger;
+    const ui = new AcpSessionUI((params, signal) => this.peer().request("session/request_permission", params, { cancellationSignal: signal, stopWaitingOnCancel: true }), (id) => this.sessions.get(id) ?? cwd, log);
+    const host = new AcpDocumentHost(this.files(), (p) => this.sessionFor(p), log);
+    this.ui = ui;
+    const runtime = buildRuntime({
+      editor: joinEditor(host, ui),
+      root: cwd,
+      logger: log,
+      onConfig: (config, errors) => {
+        ui.timeoutS = config.approval_timeout_s;
+        if (errors.length) ui.showMessage("error", `agent-lsp configuration: ${errors.join("; ")}`);
+      },
+      ...(this.options.create ? { create: this.options.create } : {}),
+    });
+    runtime.events.subscribe((sessionId, event) => this.forward(sessionId, event));
+    this.runtimeBuilt = runtime;
+    return runtime;
+  }
+
+  /** The runtime when a session request has built it. */
+  built(): ConfiguredRuntime | undefined {
+    return this.runtimeBuilt;
+  }
+
+  /** Sends one session/update; a failed send is logged, never thrown into the core. */
+  notify(sessionId: string, update: acp.SessionUpdate): void {
+    this.peer()
+      .notify("session/update", { sessionId, update })
+      .catch((err: Error) => this.options.logger.warn(`session/update to the client failed: ${err.message}`));
+  }
+
+  /** The session of this client whose folder holds `absPath` (the deepest), else the latest. */
+  sessionFor(absPath: string): string | undefined {
+    let best: { id: string; depth: number } | undefined;
+    for (const [id, cwd] of this.sessions) {
+      const inside = absPath === cwd || absPath.startsWith(cwd.endsWith(path.sep) ? cwd : cwd + path.sep);
+      if (inside && (!best || cwd.length >= best.depth)) best = { id, depth: cwd.length };
+    }
+    return best?.id ?? [...this.sessions.keys()].pop();
+  }
+
+  private forward(sessionId: string, event: SessionEvent): void {
+    const cwd = this.sessions.get(sessionId);
+    if (cwd === undefined) return; // a session of another front end on the same runtime
+    const update = toAcpUpdate(event, { cwd, textsOf: (id) => this.ui?.textsOf(id) });
+    if (update) this.notify(sessionId, update);
+  }
+
+  /** The client's fs methods when it declares both reading and writing, else none (the disk). */
+  private files(): AcpFiles | undefined {
+    const fs = this.capabilities.fs;
+    if (!fs?.readTextFile || !fs.writeTextFile) return undefined;
+    return {
+      read: (params, signal) => this.peer().request("fs/read_text_file", params, signal ? { cancellationSignal: signal } : {}),
+      write: (params, signal) => this.peer().request("fs/write_text_file", params, signal ? { cancellationSignal: signal } : {}),
+    };
+  }
+}
+
+/** The Editor the core takes: the two halves, each method bound to its own object. */
+function joinEditor(host: AcpDocumentHost, ui: AcpSessionUI): Editor {
+  return {
+    supportsResourceOperations: host.supportsResourceOperations,
+    canSaveDocuments: host.canSaveDocuments,
+    readDocument: (uri) => host.readDocument(uri),
+    openDocuments: () => host.openDocuments(),
+    onDidChange: () => host.onDidChange(),
+    applyEdit: (label, changes, options) => host.applyEdit(label, changes, options),
+    saveDocuments: (uris) => host.saveDocuments(uris),
+    takeNotices: () => host.takeNotices(),
+    requestPermission: (request, signal) => ui.requestPermission(request, signal),
+    askUser: (question, signal) => ui.askUser(question, signal),
+    progress: () => ui.progress(),
+    showMessage: (type, message) => ui.showMessage(type, message),
+  };
+}

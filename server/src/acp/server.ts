@@ -1,0 +1,177 @@
+/**
+ * The ACP front end: the agent side of the Agent Client Protocol (stable v1) mapped onto the
+ * same runtime as the LSP front end. Only translation lives here: sessions, turns, modes and
+ * history are the core's. Agent errors become JSON-RPC errors with their code.
+ */
+import path from "node:path";
+import * as acp from "@agentclientprotocol/sdk";
+import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
+import type { createRuntime } from "../agent/runtime.js";
+import type { StopReason } from "../protocol/schemas.js";
+import type { Logger } from "../util/log.js";
+import { VERSION } from "../version.js";
+import { AcpClient } from "./connection.js";
+import { slashCommandOf, toPromptBlocks } from "./prompt.js";
+import { availableCommands, configOptions, MODEL_OPTION, modeState, safetyMode } from "./session-options.js";
+
+/** What the front end is started with. */
+export interface AcpServerOptions {
+  stream: acp.Stream;
+  logger: Logger;
+  create?: typeof createRuntime;
+}
+
+/** A running ACP front end. */
+export interface AcpServer {
+  connection: acp.AgentConnection;
+  client: AcpClient;
+  /** Cancels every turn and stops what the runtime started (processes), once. */
+  dispose(): Promise<void>;
+}
+
+/** ACP has no max-turns or error stop reason: those turns end as end_turn or as an error. */
+const STOP_REASONS: Record<Exclude<StopReason, "error">, acp.StopReason> = {
+  end_turn: "end_turn",
+  cancelled: "cancelled",
+  max_turns: "max_turn_requests",
+  refusal: "refusal",
+  max_tokens: "max_tokens",
+};
+
+/** Serves ACP on `stream`. */
+export function startAcpServer(options: AcpServerOptions): AcpServer {
+  let connection: acp.AgentConnection | undefined;
+  const client = new AcpClient(() => connection!.client, { logger: options.logger, ...(options.create ? { create: options.create } : {}) });
+  const app = acp.agent({ name: "agent-lsp" });
+  register(app, client, options.logger);
+  connection = app.connect(options.stream);
+  let disposing: Promise<void> | undefined;
+  const dispose = () => (disposing ??= Promise.resolve(client.built()?.dispose()));
+  return { connection, client, dispose };
+}
+
+type Handler<M extends acp.AgentRequestMethod> = (ctx: acp.AgentRequestContext<acp.AgentRequestParamsByMethod[M]>) => Promise<acp.AgentRequestResponsesByMethod[M]> | acp.AgentRequestResponsesByMethod[M];
+
+function register(app: acp.AgentApp, client: AcpClient, log: Logger): void {
+  const on = <M extends acp.AgentRequestMethod>(method: M, handler: Handler<M>) =>
+    app.onRequest(method, (async (ctx: acp.AgentRequestContext<acp.AgentRequestParamsByMethod[M]>) => {
+      try {
+        return await handler(ctx);
+      } catch (err) {
+        throw toRequestError(method, err, log);
+      }
+    }) as never);
+  const agentFor = (sessionId: string) => {
+    const cwd = client.sessions.get(sessionId);
+    if (cwd === undefined) throw new AgentRequestError(ErrorCodes.InvalidParams, `Unknown session "${sessionId}": start one with session/new or load it with session/load.`);
+    return client.runtime(cwd).agent;
+  };
+
+  on("initialize", ({ params }) => {
+    client.capabilities = params.clientCapabilities ?? {};
+    return {
+      protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: false, sse: false },
+        sessionCapabilities: { list: {} },
+      },
+      agentInfo: { name: "agent-lsp", version: VERSION },
+      authMethods: [],
+    };
+  });
+
+  on("session/new", ({ params }) => {
+    const cwd = absoluteCwd(params.cwd);
+    const runtime = client.runtime(cwd);
+    const info = runtime.agent.newSession({ cwd });
+    client.sessions.set(info.sessionId, cwd);
+    afterAnswer(() => announce(client, info.sessionId, params.mcpServers));
+    return { sessionId: info.sessionId, modes: modeState(info.mode), configOptions: configOptions(info.model, runtime.config()) };
+  });
+
+  on("session/load", ({ params }) => {
+    const cwd = absoluteCwd(params.cwd);
+    const runtime = client.runtime(cwd);
+    // Known before the replay, so the replayed history reaches this client as session/update.
+    const known = client.sessions.get(params.sessionId);
+    client.sessions.set(params.sessionId, cwd);
+    try {
+      const info = runtime.agent.loadSession(params.sessionId);
+      afterAnswer(() => announce(client, info.sessionId, params.mcpServers));
+      return { modes: modeState(info.mode), configOptions: configOptions(info.model, runtime.config()) };
+    } catch (err) {
+      if (known === undefined) client.sessions.delete(params.sessionId);
+      throw err;
+    }
+  });
+
+  on("session/list", ({ params }) => {
+    const cwd = absoluteCwd(params.cwd ?? process.cwd());
+    const { sessions } = client.runtime(cwd).agent.listSessions();
+    return { sessions: sessions.map((s) => ({ sessionId: s.sessionId, cwd, title: s.title, updatedAt: s.updatedAt })) };
+  });
+
+  on("session/prompt", async ({ params }): Promise<acp.PromptResponse> => {
+    const agent = agentFor(params.sessionId);
+    const slash = slashCommandOf(params.prompt);
+    if (slash && client.built()!.commands.find(slash.command)) {
+      const { message } = await agent.command(params.sessionId, slash.command, slash.args);
+      client.notify(params.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: message } });
+      return { stopReason: "end_turn" };
+    }
+    const outcome = await agent.prompt({ sessionId: params.sessionId, prompt: toPromptBlocks(params.prompt) });
+    // A turn that failed is an error answer, as ACP has no error stop reason; its history stays.
+    if (outcome.stopReason === "error") throw new AgentRequestError(ErrorCodes.InternalError, outcome.error ?? "The turn failed.");
+    return { stopReason: STOP_REASONS[outcome.stopReason], _meta: { agentLsp: { usage: outcome.usage } } };
+  });
+
+  on("session/set_mode", ({ params }) => {
+    const mode = safetyMode(params.modeId);
+    agentFor(params.sessionId).setMode(params.sessionId, mode);
+    afterAnswer(() => client.notify(params.sessionId, { sessionUpdate: "current_mode_update", currentModeId: mode }));
+    return {};
+  });
+
+  on("session/set_config_option", ({ params }) => {
+    if (params.configId !== MODEL_OPTION) throw new AgentRequestError(ErrorCodes.InvalidParams, `configId: "${params.configId}" is not an option; the options are: ${MODEL_OPTION}.`);
+    if (typeof params.value !== "string") throw new AgentRequestError(ErrorCodes.InvalidParams, "value: the model is a string such as anthropic/claude-sonnet-4-6.");
+    const info = agentFor(params.sessionId).setModel(params.sessionId, params.value);
+    return { configOptions: configOptions(info.model, client.built()!.config()) };
+  });
+
+  app.onNotification("session/cancel", ({ params }) => {
+    try {
+      agentFor(params.sessionId).cancel(params.sessionId);
+    } catch (err) {
+      log.warn(`session/cancel: ${(err as Error).message}`);
+    }
+  });
+}
+
+/** After a new or loaded session is answered: its commands, and what of the request was not used. */
+function announce(client: AcpClient, sessionId: string, mcpServers: acp.McpServer[]): void {
+  client.notify(sessionId, { sessionUpdate: "available_commands_update", availableCommands: availableCommands(client.built()!.commands) });
+  if (mcpServers.length) {
+    const names = mcpServers.map((s) => s.name).join(", ");
+    client.notify(sessionId, { sessionUpdate: "notice", severity: "warning", title: `MCP servers from the client are not used yet: ${names}` });
+  }
+}
+
+/** Runs `fn` once the answer being built has been sent (updates about a session follow its id). */
+function afterAnswer(fn: () => void): void {
+  setImmediate(fn);
+}
+
+function absoluteCwd(cwd: string): string {
+  if (!path.isAbsolute(cwd)) throw new AgentRequestError(ErrorCodes.InvalidParams, `cwd: "${cwd}" is not an absolute path.`);
+  return path.normalize(cwd);
+}
+
+function toRequestError(method: string, err: unknown, log: Logger): acp.RequestError {
+  if (err instanceof acp.RequestError) return err;
+  if (err instanceof AgentRequestError) return new acp.RequestError(err.code, err.message);
+  log.error(`${method} failed: ${(err as Error).stack ?? String(err)}`);
+  return new acp.RequestError(ErrorCodes.InternalError, `${method} failed: ${(err as Error).message}`);
+}

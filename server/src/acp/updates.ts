@@ -1,0 +1,94 @@
+/**
+ * The session event stream as ACP `session/update` payloads. Pure and synchronous: one event in,
+ * at most one update out, so the mapping costs next to nothing per streamed chunk (bench/acp.ts).
+ */
+import path from "node:path";
+import type * as acp from "@agentclientprotocol/sdk";
+import type { SessionEvent } from "../editor/session-events.js";
+import type { SessionUpdate, ToolCallLocation, ToolCallStatus } from "../protocol/updates.js";
+
+/** Full old and new text of a file a tool call changes, by absolute path. */
+export interface DiffTexts {
+  path: string;
+  oldText: string;
+  newText: string;
+}
+
+/**
+ * What the mapping needs beyond the event: the session's folder (our locations are relative,
+ * ACP's absolute) and, for a finished edit, the full texts the permission prompt carried
+ * (ACP's diff content is old and new text, our stream carries unified diffs).
+ */
+export interface MappingContext {
+  cwd: string;
+  textsOf(toolCallId: string): DiffTexts[] | undefined;
+}
+
+const STATUS: Record<ToolCallStatus, acp.ToolCallStatus> = {
+  pending: "pending",
+  running: "in_progress",
+  completed: "completed",
+  failed: "failed",
+};
+
+/** The ACP update for one event, or undefined for events ACP carries elsewhere (turn_end, usage). */
+export function toAcpUpdate(event: SessionEvent, ctx: MappingContext): acp.SessionUpdate | undefined {
+  switch (event.kind) {
+    case "text":
+      return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text } };
+    case "thought":
+      return { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.text } };
+    case "user_message":
+      return { sessionUpdate: "user_message_chunk", content: { type: "text", text: event.text } };
+    case "tool_call":
+      return toolCall(event, ctx);
+    case "tool_call_update":
+      return toolCallUpdate(event, ctx);
+    case "plan":
+      return { sessionUpdate: "plan", entries: event.entries.map((e) => ({ content: e.content, status: e.status, priority: e.priority ?? "medium" })) };
+    case "usage":
+      // ACP's usage_update describes the context window, whose size is not known for every
+      // model; the turn's tokens and cost go in the session/prompt answer's _meta instead.
+      return undefined;
+    case "status":
+      return { sessionUpdate: "notice", severity: "info", title: event.text };
+    case "error":
+      return { sessionUpdate: "notice", severity: "error", title: event.message };
+    case "turn_end":
+      return undefined; // the session/prompt answer carries how the turn ended
+  }
+}
+
+function toolCall(event: Extract<SessionUpdate, { kind: "tool_call" }>, ctx: MappingContext): acp.SessionUpdate {
+  return {
+    sessionUpdate: "tool_call",
+    toolCallId: event.id,
+    title: event.title,
+    kind: event.toolKind ?? "other",
+    status: STATUS[event.status],
+    rawInput: event.input,
+    ...(event.locations ? { locations: acpLocations(event.locations, ctx.cwd) } : {}),
+  };
+}
+
+function toolCallUpdate(event: Extract<SessionUpdate, { kind: "tool_call_update" }>, ctx: MappingContext): acp.SessionUpdate {
+  const content: acp.ToolCallContent[] = [];
+  if (event.files?.length) content.push(...diffContent(event, ctx));
+  if (event.output) content.push({ type: "content", content: { type: "text", text: event.output } });
+  return { sessionUpdate: "tool_call_update", toolCallId: event.id, status: STATUS[event.status], ...(content.length ? { content } : {}) };
+}
+
+/**
+ * The change as ACP `diff` content: the full texts when the permission prompt carried them;
+ * otherwise (a mode that asked no one) the unified diff of each file as text, never texts made up.
+ */
+function diffContent(event: Extract<SessionUpdate, { kind: "tool_call_update" }>, ctx: MappingContext): acp.ToolCallContent[] {
+  const texts = ctx.textsOf(event.id);
+  if (texts?.length) return texts.map((t) => ({ type: "diff", path: t.path, oldText: t.oldText, newText: t.newText }));
+  return (event.files ?? []).map((f) => ({ type: "content", content: { type: "text", text: f.diff } }));
+}
+
+/** Our locations are relative to the session's folder; ACP's absolute (both count lines from 1). */
+export function acpLocations(locations: ToolCallLocation[], cwd: string): acp.ToolCallLocation[] {
+  return locations.map((l) => ({ path: path.resolve(cwd, l.path), ...(l.line !== undefined ? { line: l.line } : {}) }));
+}
