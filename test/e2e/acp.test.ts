@@ -1,0 +1,211 @@
+/**
+ * `agent-lsp --acp` on the built binary, driven by the ACP SDK's own client side over stdio:
+ * the session lifecycle, streamed text, tool calls with diff content, permission prompts answered
+ * each way, cancel, replay on load, modes, the client's unsaved buffers and all-or-nothing writes
+ * through fs/*, and the errors bad input gets.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { spawnAcp, userConfigHome, type AcpHarness } from "../helpers/acp-client.js";
+import { fakeProviderOptions, tempProject } from "../helpers/agent-setup.js";
+import { startFakeProvider, type FakeProvider } from "../helpers/fake-provider/index.js";
+import { waitFor } from "../helpers/wait.js";
+
+let fake: FakeProvider;
+let h: AcpHarness;
+let root: string;
+afterEach(async () => {
+  await h?.close();
+  await fake?.close();
+});
+
+const FS = { fs: { readTextFile: true, writeTextFile: true } };
+
+async function start(extra: Record<string, unknown> = {}, capabilities: object = FS): Promise<string> {
+  fake = await startFakeProvider();
+  root = tempProject();
+  h = spawnAcp(root, userConfigHome(fakeProviderOptions(fake, { tools: { provider_native: false }, ...extra })));
+  await h.initialize(capabilities);
+  const { sessionId } = await h.agent.request("session/new", { cwd: root, mcpServers: [] });
+  return sessionId;
+}
+
+const text = (h: AcpHarness) =>
+  h
+    .updatesOf("agent_message_chunk")
+    .map((u) => (u.content.type === "text" ? u.content.text : ""))
+    .join("");
+
+describe("agent-lsp --acp", () => {
+  it("initializes, starts a session with our modes and commands, and streams a prompt's answer", async () => {
+    fake = await startFakeProvider();
+    root = tempProject();
+    h = spawnAcp(root, userConfigHome(fakeProviderOptions(fake)));
+    const init = await h.initialize();
+    expect(init.protocolVersion).toBe(1);
+    expect(init.agentCapabilities).toMatchObject({ loadSession: true, promptCapabilities: { image: true, embeddedContext: true } });
+    const created = await h.agent.request("session/new", { cwd: root, mcpServers: [] });
+    expect(created.modes?.currentModeId).toBe("full_access");
+    expect(created.modes?.availableModes.map((m) => m.id)).toEqual(["read_only", "plan", "ask", "auto", "full_access"]);
+    expect(created.configOptions?.[0]).toMatchObject({ id: "model", currentValue: "anthropic/claude-sonnet-4-6" });
+    fake.enqueue({ text: "Hello from the agent, in several chunks.", chunkSize: 5 });
+    const answer = await h.agent.request("session/prompt", { sessionId: created.sessionId, prompt: [{ type: "text", text: "hi" }] });
+    expect(answer.stopReason).toBe("end_turn");
+    expect(h.updatesOf("agent_message_chunk").length).toBeGreaterThan(3);
+    expect(text(h)).toBe("Hello from the agent, in several chunks.");
+    await waitFor(() => h.updatesOf("available_commands_update").length > 0);
+    expect(h.updatesOf("available_commands_update")[0]!.availableCommands.map((c) => c.name)).toContain("undo");
+    expect(fake.violations).toEqual([]);
+  });
+
+  it("asks permission with the diff, writes through fs/write_text_file, and reports the tool call with diff content", async () => {
+    const sessionId = await start({ safety: "ask" });
+    const file = path.join(root, "a.txt");
+    writeFileSync(file, "old\n");
+    const read = { name: "read_file", input: { path: "a.txt" } };
+    fake.enqueue({ toolCalls: [read] }, { toolCalls: [{ name: "write_file", input: { path: "a.txt", content: "new\n" } }] }, { text: "Done." });
+    const answer = await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "change it" }] });
+    expect(answer.stopReason).toBe("end_turn");
+    const [asked] = h.permissions;
+    expect(asked!.toolCall).toMatchObject({ kind: "edit", locations: [{ path: file }], content: [{ type: "diff", path: file, oldText: "old\n", newText: "new\n" }] });
+    expect(asked!.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
+    const call = h.updatesOf("tool_call")[1]!;
+    expect(call).toMatchObject({ kind: "edit", title: expect.any(String), locations: [{ path: file }] });
+    const done = h.updatesOf("tool_call_update").find((u) => u.toolCallId === call.toolCallId && u.status === "completed");
+    expect(done?.content?.[0]).toEqual({ type: "diff", path: file, oldText: "old\n", newText: "new\n" });
+    expect(h.writes).toEqual([expect.objectContaining({ sessionId, path: file, content: "new\n" })]);
+    expect(readFileSync(file, "utf8")).toBe("old\n"); // the client's buffer has it; the client saves
+  });
+
+  it("a rejected prompt changes nothing; allow_always is not asked again", async () => {
+    const sessionId = await start({ safety: "ask" });
+    const file = path.join(root, "b.txt");
+    writeFileSync(file, "one\n");
+    h.permission = "reject_once";
+    const read = { name: "read_file", input: { path: "b.txt" } };
+    fake.enqueue({ toolCalls: [read] }, { toolCalls: [{ name: "write_file", input: { path: "b.txt", content: "two\n" } }] }, { text: "Not done." });
+    await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "change it" }] });
+    expect(h.permissions).toHaveLength(1);
+    expect(h.writes).toEqual([]);
+    expect(JSON.stringify(fake.requests[2]!.body.messages.at(-1))).toMatch(/declined|reject|not allowed/i);
+
+    h.permission = "allow_always";
+    fake.enqueue({ toolCalls: [{ name: "write_file", input: { path: "b.txt", content: "two\n" } }] }, { toolCalls: [{ name: "write_file", input: { path: "b.txt", content: "three\n" } }] }, { text: "Done." });
+    await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "change it twice" }] });
+    expect(h.permissions).toHaveLength(2);
+    expect(h.writes.map((w) => w.content)).toEqual(["two\n", "three\n"]);
+  });
+
+  it("a client that never answers a prompt gets it withdrawn at the timeout, counted as reject", async () => {
+    const sessionId = await start({ safety: "ask", approval_timeout_s: 0.5 });
+    h.permission = "never";
+    fake.enqueue({ toolCalls: [{ name: "write_file", input: { path: "c.txt", content: "x\n" } }] }, { text: "Gave up." });
+    const answer = await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write c" }] });
+    expect(answer.stopReason).toBe("end_turn");
+    expect(h.permissions).toHaveLength(1);
+    expect(h.writes).toEqual([]);
+    expect(existsSync(path.join(root, "c.txt"))).toBe(false);
+    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toMatch(/no answer within 0.5 s/);
+  });
+
+  it("cancels during a stream and during a tool", async () => {
+    const sessionId = await start();
+    fake.enqueue({ text: "this never ends", hang: true });
+    const streaming = h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "talk" }] });
+    await waitFor(() => h.updatesOf("agent_message_chunk").length > 0);
+    await h.agent.notify("session/cancel", { sessionId });
+    expect((await streaming).stopReason).toBe("cancelled");
+
+    fake.enqueue({ toolCalls: [{ name: "execute_command", input: { command: "sleep 30" } }] });
+    const started = Date.now();
+    const running = h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "wait" }] });
+    await waitFor(() => h.updatesOf("tool_call_update").some((u) => u.status === "in_progress"), 10_000);
+    await h.agent.notify("session/cancel", { sessionId });
+    expect((await running).stopReason).toBe("cancelled");
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it("reads the client's unsaved buffer and writes two files all-or-nothing", async () => {
+    const sessionId = await start();
+    const a = path.join(root, "a.ts");
+    const b = path.join(root, "b.ts");
+    writeFileSync(a, "saved a\n");
+    writeFileSync(b, "saved b\n");
+    h.buffers.set(a, "UNSAVED a\n");
+    fake.enqueue({ toolCalls: [{ name: "read_file", input: { path: "a.ts" } }] }, { text: "Read." });
+    await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "read a" }] });
+    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain("UNSAVED a");
+
+    h.refuseWrites.add(b);
+    const patch = "*** Begin Patch\n*** Update File: a.ts\n@@\n-UNSAVED a\n+patched a\n*** Update File: b.ts\n@@\n-saved b\n+patched b\n*** End Patch";
+    fake.enqueue({ toolCalls: [{ name: "apply_patch", input: { patch } }] }, { text: "Failed." });
+    await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "patch both" }] });
+    expect(JSON.stringify(fake.requests[3]!.body.messages.at(-1))).toContain("did not apply");
+    // a.ts was written, then given its text back when b.ts was refused.
+    expect(h.writes.filter((w) => w.path === a).map((w) => w.content)).toEqual(["patched a\n", "UNSAVED a\n"]);
+    expect(h.buffers.get(a)).toBe("UNSAVED a\n");
+    expect(readFileSync(b, "utf8")).toBe("saved b\n");
+
+    h.refuseWrites.clear();
+    fake.enqueue({ toolCalls: [{ name: "apply_patch", input: { patch } }] }, { text: "Done." });
+    await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "patch both" }] });
+    expect([h.buffers.get(a), h.buffers.get(b)]).toEqual(["patched a\n", "patched b\n"]);
+  });
+
+  it("takes resource links and embedded resources as context", async () => {
+    const sessionId = await start();
+    writeFileSync(path.join(root, "linked.ts"), "export const linked = 1;\n");
+    fake.enqueue({ text: "Seen." });
+    await h.agent.request("session/prompt", {
+      sessionId,
+      prompt: [
+        { type: "text", text: "look" },
+        { type: "resource_link", uri: `file://${root}/linked.ts`, name: "linked.ts" },
+        { type: "resource", resource: { uri: `file://${root}/embedded.ts`, text: "export const embedded = 2;" } },
+      ],
+    });
+    const sent = JSON.stringify(fake.requests[0]!.body.messages[0]);
+    expect(sent).toContain("export const linked = 1;");
+    expect(sent).toContain("export const embedded = 2;");
+  });
+
+  it("sets modes, loads a session with its history replayed, and answers bad input with the right errors", async () => {
+    const sessionId = await start();
+    await h.agent.request("session/set_mode", { sessionId, modeId: "plan" });
+    await waitFor(() => h.updatesOf("current_mode_update").length > 0);
+    expect(h.updatesOf("current_mode_update")[0]!.currentModeId).toBe("plan");
+    await expect(h.agent.request("session/set_mode", { sessionId, modeId: "yolo" })).rejects.toMatchObject({ code: -32602 });
+    await expect(h.agent.request("session/prompt", { sessionId: "nope", prompt: [] })).rejects.toMatchObject({ code: -32602 });
+    await expect(h.agent.request("no/such_method", {})).rejects.toMatchObject({ code: -32601 });
+    await expect(h.agent.request("session/new", { cwd: "relative", mcpServers: [] })).rejects.toMatchObject({ code: -32602 });
+    fake.enqueue({ text: "First answer." });
+    await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "first question" }] });
+    await h.close();
+
+    h = spawnAcp(root, userConfigHome(fakeProviderOptions(fake)));
+    await h.initialize(FS);
+    const listed = await h.agent.request("session/list", { cwd: root });
+    expect(listed.sessions.map((s) => s.sessionId)).toContain(sessionId);
+    const loaded = await h.agent.request("session/load", { sessionId, cwd: root, mcpServers: [] });
+    expect(loaded.modes?.currentModeId).toBe("plan");
+    // The replay came before the answer.
+    expect(h.updatesOf("user_message_chunk").map((u) => (u.content.type === "text" ? u.content.text : ""))).toContain("first question");
+    expect(text(h)).toBe("First answer.");
+    fake.enqueue({ text: "Second answer." });
+    await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "second question" }] });
+    expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain("first question");
+  });
+
+  it("a client that disconnects mid-turn ends the server, with the history kept", async () => {
+    const sessionId = await start();
+    fake.enqueue({ text: "streaming forever", hang: true });
+    void h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "remember me" }] }).catch(() => undefined);
+    await waitFor(() => h.updatesOf("agent_message_chunk").length > 0);
+    const exited = new Promise((resolve) => h.child.on("exit", resolve));
+    h.child.stdin.end();
+    expect(await exited).toBe(0);
+    const log = readFileSync(path.join(root, ".agent-lsp", "conversations", `${sessionId}.jsonl`), "utf8");
+    expect(log).toContain("remember me");
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * The built binary started as `agent-lsp --acp`, driven by the SDK's own client side (ClientApp)
+ * over its stdio: the editor's buffers as an in-memory overlay of the disk answering
+ * `fs/read_text_file` / `fs/write_text_file`, permission prompts answered by a script, and every
+ * `session/update` recorded. The fake provider is configured through the user config file, as a
+ * user of an ACP client would configure it.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { Readable, Writable } from "node:stream";
+import * as acp from "@agentclientprotocol/sdk";
+import { stringify } from "smol-toml";
+import { tempProject } from "./agent-setup.js";
+import { BINARY } from "./spawn-server.js";
+
+/** How the client answers a permission prompt: an option kind, or "cancelled", or never. */
+export type PermissionScript = acp.PermissionOptionKind | "cancelled" | "never";
+
+/** A spawned `agent-lsp --acp` and its client. */
+export interface AcpHarness {
+  child: ChildProcessWithoutNullStreams;
+  agent: acp.ClientContext;
+  connection: acp.ClientConnection;
+  /** Every session/update received, in order. */
+  updates: acp.SessionNotification[];
+  /** Every permission request received. */
+  permissions: acp.RequestPermissionRequest[];
+  /** Every fs/write_text_file received. */
+  writes: acp.WriteTextFileRequest[];
+  /** The client's unsaved buffers, by absolute path (fs/read_text_file answers these first). */
+  buffers: Map<string, string>;
+  /** How the next permission prompts are answered. */
+  permission: PermissionScript;
+  /** Paths whose fs/write_text_file the client refuses. */
+  refuseWrites: Set<string>;
+  stderr(): string;
+  /** The updates of one kind. */
+  updatesOf<K extends acp.SessionUpdate["sessionUpdate"]>(kind: K): Extract<acp.SessionUpdate, { sessionUpdate: K }>[];
+  initialize(capabilities?: acp.ClientCapabilities): Promise<acp.InitializeResponse>;
+  close(): Promise<void>;
+}
+
+/** Writes `options` (as the LSP initializationOptions would carry them) as the user config file. */
+export function userConfigHome(options: Record<string, unknown>): string {
+  const home = tempProject("agent-lsp-acp-config-");
+  mkdirSync(path.join(home, "agent-lsp"), { recursive: true });
+  writeFileSync(path.join(home, "agent-lsp", "config.toml"), stringify(options));
+  return home;
+}
+
+/** Spawns `agent-lsp --acp` in `cwd` with the user config of `configHome`. */
+export function spawnAcp(cwd: string, configHome: string): AcpHarness {
+  if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run npm run build first`);
+  const child = spawn(process.execPath, [BINARY, "--acp"], { cwd, env: { ...process.env, XDG_CONFIG_HOME: configHome, XDG_STATE_HOME: configHome }, stdio: ["pipe", "pipe", "pipe"] });
+  let err = "";
+  child.stderr.on("data", (d) => (err += d));
+  const h = { updates: [], permissions: [], writes: [], buffers: new Map(), permission: "allow_once", refuseWrites: new Set() } as unknown as AcpHarness;
+  const app = acp
+    .client({ name: "acp-test-client" })
+    .onNotification("session/update", ({ params }) => void h.updates.push(params))
+    .onRequest("session/request_permission", ({ params, signal }) => answerPermission(h, params, signal))
+    .onRequest("fs/read_text_file", ({ params }) => {
+      const text = h.buffers.get(params.path) ?? (existsSync(params.path) ? readFileSync(params.path, "utf8") : undefined);
+      if (text === undefined) throw acp.RequestError.resourceNotFound(params.path);
+      return { content: text };
+    })
+    .onRequest("fs/write_text_file", ({ params }) => {
+      h.writes.push(params);
+      if (h.refuseWrites.has(params.path)) throw new acp.RequestError(-32603, `refused to write ${params.path}`);
+      h.buffers.set(params.path, params.content);
+      return {};
+    });
+  const stream = acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
+  const connection = app.connect(stream);
+  return Object.assign(h, {
+    child,
+    connection,
+    agent: connection.agent,
+    stderr: () => err,
+    updatesOf: (kind: string) => h.updates.map((n) => n.update).filter((u) => u.sessionUpdate === kind),
+    initialize: (capabilities: acp.ClientCapabilities = {}) =>
+      connection.agent.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: capabilities, clientInfo: { name: "acp-test-client", version: "1" } }),
+    async close() {
+      connection.close();
+      if (child.exitCode === null) child.kill("SIGKILL");
+    },
+  }) as AcpHarness;
+}
+
+function answerPermission(h: AcpHarness, params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> | acp.RequestPermissionResponse {
+  h.permissions.push(params);
+  const script = h.permission;
+  if (script === "never") {
+    // A client that never answers, but withdraws when the agent cancels the request.
+    return new Promise((resolve) => signal.addEventListener("abort", () => resolve({ outcome: { outcome: "cancelled" } }), { once: true }));
+  }
+  if (script === "cancelled") return { outcome: { outcome: "cancelled" } };
+  const option = params.options.find((o) => o.kind === script);
+  if (!option) throw new Error(`the prompt offers no ${script} option: ${JSON.stringify(params.options)}`);
+  return { outcome: { outcome: "selected", optionId: option.optionId } };
+}
