@@ -15,22 +15,26 @@ import { median } from "./stats.js";
 
 const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { processId: null, rootUri: null, capabilities: {} } });
 
-/** Milliseconds from spawn to the initialize response. */
-export function timeInitialize(cwd: string): Promise<{ ms: number; pid: number; kill: () => void }> {
+/**
+ * Milliseconds from spawn to the answer of request 1, `request` being the initialize message as
+ * the front end chosen by `args` frames it.
+ */
+export function timeInitialize(cwd: string, args = ["--stdio"], request = `Content-Length: ${Buffer.byteLength(INIT)}\r\n\r\n${INIT}`): Promise<{ ms: number; pid: number; kill: () => void }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [BINARY, "--stdio"], { cwd, stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(process.execPath, [BINARY, ...args], { cwd, stdio: ["pipe", "pipe", "ignore"] });
     let out = "";
     child.stdout.on("data", (d) => {
       out += d;
       if (out.includes('"id":1')) resolve({ ms: performance.now() - t0, pid: child.pid!, kill: () => child.kill("SIGKILL") });
     });
     child.on("error", reject);
-    child.stdin.write(`Content-Length: ${Buffer.byteLength(INIT)}\r\n\r\n${INIT}`);
+    child.stdin.write(request);
   });
 }
 
-function timeBareNode(): number {
+/** Milliseconds `node -e 0` takes, the baseline of every start-up figure. */
+export function timeBareNode(): number {
   const t0 = performance.now();
   spawnSync(process.execPath, ["-e", "0"]);
   return performance.now() - t0;

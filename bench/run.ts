@@ -26,6 +26,7 @@ const benches: [string, Bench | undefined][] = [
   ["events", await optional("./events.ts", "benchEvents")],
   ["web", await optional("./web.ts", "benchWeb")],
   ["computer", await optional("./computer.ts", "benchComputer")],
+  ["acp", await optional("./acp.ts", "benchAcp")],
 ];
 
 let failed = false;

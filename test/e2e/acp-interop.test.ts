@@ -24,7 +24,7 @@ describe("LSP and ACP share sessions", () => {
     const options = fakeProviderOptions(fake);
     lsp = spawnServer(root, { XDG_CONFIG_HOME: userConfigHome({}) });
     await initialize(lsp, root, options);
-    const { result } = await lsp.request("agent/newSession", {});
+    const { result } = (await lsp.request("agent/newSession", {})) as { result: { sessionId: string } };
     fake.enqueue({ text: "The answer over LSP." });
     expect((await lsp.request("agent/prompt", { sessionId: result.sessionId, prompt: "question over LSP" })).result.stopReason).toBe("end_turn");
     await lsp.request("shutdown");
@@ -34,7 +34,9 @@ describe("LSP and ACP share sessions", () => {
     h = spawnAcp(root, userConfigHome(options));
     await h.initialize();
     await h.agent.request("session/load", { sessionId: result.sessionId, cwd: root, mcpServers: [] });
-    const replayed = h.updates.map((n) => n.update).map((u) => ("content" in u && u.content.type === "text" ? `${u.sessionUpdate}:${u.content.text}` : u.sessionUpdate));
+    const replayed = h.updates.map(({ update: u }) =>
+      (u.sessionUpdate === "user_message_chunk" || u.sessionUpdate === "agent_message_chunk") && u.content.type === "text" ? `${u.sessionUpdate}:${u.content.text}` : u.sessionUpdate,
+    );
     expect(replayed).toContain("user_message_chunk:question over LSP");
     expect(replayed.filter((u) => u.startsWith("agent_message_chunk")).map((u) => u.slice("agent_message_chunk:".length)).join("")).toBe("The answer over LSP.");
     fake.enqueue({ text: "The answer over ACP." });

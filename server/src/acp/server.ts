@@ -9,8 +9,8 @@ import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
 import type { createRuntime } from "../agent/runtime.js";
 import type { StopReason } from "../protocol/schemas.js";
 import type { Logger } from "../util/log.js";
-import { VERSION } from "../version.js";
 import { AcpClient } from "./connection.js";
+import { initializeResult } from "./initialize.js";
 import { slashCommandOf, toPromptBlocks } from "./prompt.js";
 import { availableCommands, configOptions, MODEL_OPTION, modeState, safetyMode } from "./session-options.js";
 
@@ -69,17 +69,7 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger): void {
 
   on("initialize", ({ params }) => {
     client.capabilities = params.clientCapabilities ?? {};
-    return {
-      protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: true, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: false, sse: false },
-        sessionCapabilities: { list: {} },
-      },
-      agentInfo: { name: "agent-lsp", version: VERSION },
-      authMethods: [],
-    };
+    return initializeResult(params.protocolVersion);
   });
 
   on("session/new", ({ params }) => {

@@ -1,0 +1,83 @@
+/**
+ * The ACP front end on this process's stdin and stdout. The start-up path (cli/acp.ts) may have
+ * read and answered `initialize` already: its bytes are handed back in front of stdin, so the SDK
+ * sees every message in order, and the SDK's own answer to that request is dropped.
+ */
+import { Readable, Writable } from "node:stream";
+import * as acp from "@agentclientprotocol/sdk";
+import { processManagerFrom } from "../exec/processes.js";
+import { installShutdownHooks } from "../exec/shutdown.js";
+import { FileLogger } from "../util/log.js";
+import { startAcpServer, type AcpServer } from "./server.js";
+
+/** What the start-up path read before the SDK loaded. */
+export interface EarlyStart {
+  /** Bytes read from stdin so far (the first line and whatever came after it). */
+  read: Buffer;
+  /** The id of the initialize request already answered, if one was. */
+  answeredId?: number | string;
+}
+
+/** Serves ACP on stdio until the client closes the connection; a failure is logged, then it returns. */
+export async function serveAcpOnStdio(early: EarlyStart): Promise<void> {
+  const logger = new FileLogger();
+  try {
+    await serve(early, logger);
+  } catch (err) {
+    logger.error(`acp: ${(err as Error).stack ?? String(err)}`);
+  }
+}
+
+async function serve(early: EarlyStart, logger: FileLogger): Promise<void> {
+  const input = Readable.toWeb(prepend(early.read, process.stdin)) as ReadableStream<Uint8Array>;
+  const base = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, input);
+  const stream = early.answeredId === undefined ? base : dropAnswer(base, early.answeredId);
+  const server = startAcpServer({ stream, logger });
+  const unhook = hookShutdown(server);
+  await server.connection.closed;
+  unhook();
+  await server.dispose();
+}
+
+/** `stdin` with `head` in front of it. */
+function prepend(head: Buffer, stdin: NodeJS.ReadStream): Readable {
+  async function* all() {
+    if (head.length) yield head;
+    for await (const chunk of stdin) yield chunk as Buffer;
+  }
+  return Readable.from(all(), { objectMode: false });
+}
+
+/** `stream` without the answer to request `id` (sent already by the start-up path). */
+function dropAnswer(stream: acp.Stream, id: number | string): acp.Stream {
+  const writer = stream.writable.getWriter();
+  let pending = true;
+  const writable = new WritableStream<acp.AnyMessage>({
+    write(message) {
+      if (pending && "id" in message && message.id === id && !("method" in message)) {
+        pending = false;
+        return;
+      }
+      return writer.write(message);
+    },
+    close: () => writer.close(),
+    abort: (reason) => writer.abort(reason),
+  });
+  return { readable: stream.readable, writable };
+}
+
+/**
+ * No orphans: once a session has built the runtime, whatever ends the server (a signal, the
+ * client dying) ends the processes the agent started. Returns the way to stop watching.
+ */
+function hookShutdown(server: AcpServer): () => void {
+  const timer = setInterval(() => {
+    const runtime = server.client.built();
+    const processes = runtime && processManagerFrom(runtime.services);
+    if (!processes) return;
+    clearInterval(timer);
+    installShutdownHooks(processes);
+  }, 200);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,70 @@
+/**
+ * The event stream as ACP session/update payloads, event kind by event kind, and the initialize
+ * answer the start-up path sends before the SDK has loaded.
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import { describe, expect, it } from "vitest";
+import { ACP_PROTOCOL_VERSION, initializeResult, readInitialize } from "../../../server/src/acp/initialize.js";
+import { toAcpUpdate, type DiffTexts } from "../../../server/src/acp/updates.js";
+import type { SessionEvent } from "../../../server/src/editor/session-events.js";
+
+const ctx = (texts?: DiffTexts[]) => ({ cwd: "/project", textsOf: () => texts });
+
+describe("toAcpUpdate", () => {
+  const cases: [string, SessionEvent, acp.SessionUpdate | undefined][] = [
+    ["text", { kind: "text", text: "hi" }, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } }],
+    ["thought", { kind: "thought", text: "hmm" }, { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "hmm" } }],
+    ["user message (replay)", { kind: "user_message", text: "q" }, { sessionUpdate: "user_message_chunk", content: { type: "text", text: "q" } }],
+    [
+      "tool call: kind, absolute locations, raw input",
+      { kind: "tool_call", id: "t1", name: "read_file", title: "Read a.ts", input: { path: "src/a.ts" }, status: "pending", toolKind: "read", locations: [{ path: "src/a.ts", line: 3, endLine: 9 }] },
+      { sessionUpdate: "tool_call", toolCallId: "t1", title: "Read a.ts", kind: "read", status: "pending", rawInput: { path: "src/a.ts" }, locations: [{ path: "/project/src/a.ts", line: 3 }] },
+    ],
+    ["running is in_progress", { kind: "tool_call_update", id: "t1", status: "running" }, { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "in_progress" }],
+    [
+      "output as text content",
+      { kind: "tool_call_update", id: "t1", status: "failed", output: "boom" },
+      { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "failed", content: [{ type: "content", content: { type: "text", text: "boom" } }] },
+    ],
+    [
+      "plan, priority defaulted",
+      { kind: "plan", entries: [{ content: "step", status: "in_progress" }] },
+      { sessionUpdate: "plan", entries: [{ content: "step", status: "in_progress", priority: "medium" }] },
+    ],
+    ["status as a notice", { kind: "status", text: "retrying in 4 s" }, { sessionUpdate: "notice", severity: "info", title: "retrying in 4 s" }],
+    ["error as an error notice", { kind: "error", message: "no key" }, { sessionUpdate: "notice", severity: "error", title: "no key" }],
+    ["usage goes in the prompt answer", { kind: "usage", inputTokens: 1, outputTokens: 2, cachedTokens: 0 }, undefined],
+    ["turn_end is the prompt answer", { kind: "turn_end", stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 2 } }, undefined],
+  ];
+  it.each(cases)("%s", (_name, event, expected) => {
+    expect(toAcpUpdate(event, ctx())).toEqual(expected);
+  });
+
+  const edit: SessionEvent = { kind: "tool_call_update", id: "t2", status: "completed", diff: "--- a/a.ts\n+++ b/a.ts\n@@ -1 +1 @@\n-a\n+b\n", files: [{ path: "a.ts", diff: "--- a/a.ts\n+++ b/a.ts\n@@ -1 +1 @@\n-a\n+b\n" }] };
+
+  it("a finished edit is ACP diff content with the full texts the prompt showed", () => {
+    const update = toAcpUpdate(edit, ctx([{ path: "/project/a.ts", oldText: "a\n", newText: "b\n" }]));
+    expect(update).toEqual({ sessionUpdate: "tool_call_update", toolCallId: "t2", status: "completed", content: [{ type: "diff", path: "/project/a.ts", oldText: "a\n", newText: "b\n" }] });
+  });
+
+  it("without the texts (no prompt was shown) the unified diff goes as text, no texts made up", () => {
+    const update = toAcpUpdate(edit, ctx()) as Extract<acp.SessionUpdate, { sessionUpdate: "tool_call_update" }>;
+    expect(update.content).toEqual([{ type: "content", content: { type: "text", text: edit.files![0]!.diff } }]);
+  });
+});
+
+describe("initialize before the SDK loads", () => {
+  it("speaks the SDK's protocol version and never a newer one than the client", () => {
+    expect(ACP_PROTOCOL_VERSION).toBe(acp.PROTOCOL_VERSION);
+    expect(initializeResult(7).protocolVersion).toBe(ACP_PROTOCOL_VERSION);
+    expect(initializeResult(0).protocolVersion).toBe(0);
+  });
+
+  it("answers only a well-formed initialize request", () => {
+    expect(readInitialize('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}')).toEqual({ id: 1, protocolVersion: 1 });
+    expect(readInitialize('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}')).toBeUndefined();
+    expect(readInitialize('{"jsonrpc":"2.0","method":"initialize","params":{"protocolVersion":1}}')).toBeUndefined();
+    expect(readInitialize('{"jsonrpc":"2.0","id":1,"method":"session/new","params":{}}')).toBeUndefined();
+    expect(readInitialize("not json")).toBeUndefined();
+  });
+});
