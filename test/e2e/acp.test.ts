@@ -153,6 +153,25 @@ describe("agent-lsp --acp", () => {
     expect([h.buffers.get(a), h.buffers.get(b)]).toEqual(["patched a\n", "patched b\n"]);
   });
 
+  it("runs a command in the client's terminal when it offers one, and kills it at the timeout", async () => {
+    const sessionId = await start({}, { ...FS, terminal: true });
+    fake.enqueue({ toolCalls: [{ name: "execute_command", input: { command: "echo hi-from-the-terminal" } }] }, { text: "Ran." });
+    await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "run it" }] });
+    expect(h.terminals[0]).toMatchObject({ sessionId, cwd: root });
+    expect(h.terminals[0]!.args?.join(" ")).toContain("echo hi-from-the-terminal");
+    const shown = h.updatesOf("tool_call_update").find((u) => u.content?.some((c) => c.type === "terminal"));
+    expect(shown?.content).toEqual([{ type: "terminal", terminalId: "term-1" }]);
+    const result = JSON.stringify(fake.requests[1]!.body.messages.at(-1));
+    expect(result).toContain("hi-from-the-terminal");
+    expect(result).toContain("Exit code: 0");
+
+    fake.enqueue({ toolCalls: [{ name: "execute_command", input: { command: "sleep 30", timeout_secs: 0.5 } }] }, { text: "Too slow." });
+    const started = Date.now();
+    await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "wait" }] });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(JSON.stringify(fake.requests[3]!.body.messages.at(-1))).toContain("Killed: it ran longer than");
+  });
+
   it("takes resource links and embedded resources as context", async () => {
     const sessionId = await start();
     writeFileSync(path.join(root, "linked.ts"), "export const linked = 1;\n");

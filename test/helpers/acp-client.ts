@@ -32,6 +32,8 @@ export interface AcpHarness {
   buffers: Map<string, string>;
   /** How the next permission prompts are answered. */
   permission: PermissionScript;
+  /** Every terminal/create received. */
+  terminals: acp.CreateTerminalRequest[];
   /** Paths whose fs/write_text_file the client refuses. */
   refuseWrites: Set<string>;
   stderr(): string;
@@ -55,7 +57,7 @@ export function spawnAcp(cwd: string, configHome: string): AcpHarness {
   const child = spawn(process.execPath, [BINARY, "--acp"], { cwd, env: { ...process.env, XDG_CONFIG_HOME: configHome, XDG_STATE_HOME: configHome }, stdio: ["pipe", "pipe", "pipe"] });
   let err = "";
   child.stderr.on("data", (d) => (err += d));
-  const h = { updates: [], permissions: [], writes: [], buffers: new Map(), permission: "allow_once", refuseWrites: new Set() } as unknown as AcpHarness;
+  const h = { updates: [], permissions: [], writes: [], terminals: [], buffers: new Map(), permission: "allow_once", refuseWrites: new Set() } as unknown as AcpHarness;
   const app = acp
     .client({ name: "acp-test-client" })
     .onNotification("session/update", ({ params }) => void h.updates.push(params))
@@ -71,6 +73,7 @@ export function spawnAcp(cwd: string, configHome: string): AcpHarness {
       h.buffers.set(params.path, params.content);
       return {};
     });
+  serveTerminals(app, h);
   const stream = acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
   const connection = app.connect(stream);
   return Object.assign(h, {
@@ -99,4 +102,46 @@ function answerPermission(h: AcpHarness, params: acp.RequestPermissionRequest, s
   const option = params.options.find((o) => o.kind === script);
   if (!option) throw new Error(`the prompt offers no ${script} option: ${JSON.stringify(params.options)}`);
   return { outcome: { outcome: "selected", optionId: option.optionId } };
+}
+
+/** A client terminal: runs the command itself, as an editor's terminal pane would. */
+interface ClientSideTerminal {
+  child: ChildProcessWithoutNullStreams;
+  output: string;
+  exit: Promise<acp.TerminalExitStatus>;
+}
+
+function serveTerminals(app: acp.ClientApp, h: AcpHarness): void {
+  const terminals = new Map<string, ClientSideTerminal>();
+  const get = (id: string) => {
+    const t = terminals.get(id);
+    if (!t) throw acp.RequestError.resourceNotFound(id);
+    return t;
+  };
+  app
+    .onRequest("terminal/create", ({ params }) => {
+      h.terminals.push(params);
+      const child = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? undefined, stdio: ["pipe", "pipe", "pipe"] });
+      const t: ClientSideTerminal = { child, output: "", exit: new Promise((resolve) => child.on("exit", (exitCode, signal) => resolve({ exitCode, signal }))) };
+      child.stdout.on("data", (d) => (t.output += d));
+      child.stderr.on("data", (d) => (t.output += d));
+      const terminalId = `term-${terminals.size + 1}`;
+      terminals.set(terminalId, t);
+      return { terminalId };
+    })
+    .onRequest("terminal/output", async ({ params }) => {
+      const t = get(params.terminalId);
+      const done = t.child.exitCode !== null || t.child.signalCode !== null;
+      return { output: t.output, truncated: false, ...(done ? { exitStatus: await t.exit } : {}) };
+    })
+    .onRequest("terminal/wait_for_exit", ({ params }) => get(params.terminalId).exit)
+    .onRequest("terminal/kill", ({ params }) => {
+      get(params.terminalId).child.kill("SIGKILL");
+      return {};
+    })
+    .onRequest("terminal/release", ({ params }) => {
+      get(params.terminalId).child.kill("SIGKILL");
+      terminals.delete(params.terminalId);
+      return {};
+    });
 }

@@ -10,9 +10,11 @@ import { buildRuntime, type ConfiguredRuntime } from "../agent/configured-runtim
 import type { createRuntime } from "../agent/runtime.js";
 import type { Editor } from "../editor/editor.js";
 import type { SessionEvent } from "../editor/session-events.js";
+import type { ClientTerminal } from "../editor/session-ui.js";
 import type { Logger } from "../util/log.js";
 import { AcpDocumentHost, type AcpFiles } from "./document-host.js";
 import { AcpSessionUI } from "./session-ui.js";
+import { AcpTerminal } from "./terminal.js";
 import { toAcpUpdate } from "./updates.js";
 
 /** How the connection is set up. */
@@ -43,8 +45,9 @@ export class AcpClient {
     const ui = new AcpSessionUI((params, signal) => this.peer().request("session/request_permission", params, { cancellationSignal: signal, stopWaitingOnCancel: true }), (id) => this.sessions.get(id) ?? cwd, log);
     const host = new AcpDocumentHost(this.files(), (p) => this.sessionFor(p), log);
     this.ui = ui;
+    const terminal = this.capabilities.terminal ? new AcpTerminal({ peer: this.peer, notify: (id, update) => this.notify(id, update), log }) : undefined;
     const runtime = buildRuntime({
-      editor: joinEditor(host, ui),
+      editor: joinEditor(host, ui, terminal),
       root: cwd,
       logger: log,
       onConfig: (config, errors) => {
@@ -99,8 +102,9 @@ export class AcpClient {
 }
 
 /** The Editor the core takes: the two halves, each method bound to its own object. */
-function joinEditor(host: AcpDocumentHost, ui: AcpSessionUI): Editor {
+function joinEditor(host: AcpDocumentHost, ui: AcpSessionUI, terminal: ClientTerminal | undefined): Editor {
   return {
+    ...(terminal ? { terminal } : {}),
     supportsResourceOperations: host.supportsResourceOperations,
     canSaveDocuments: host.canSaveDocuments,
     readDocument: (uri) => host.readDocument(uri),

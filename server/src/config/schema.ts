@@ -228,6 +228,12 @@ export const configSchema = z
     }),
     exec: table({
       env_deny: key(z.array(z.string()), [], "array of strings", "Environment variables removed from commands the agent runs (provider keys are always removed)."),
+      client_terminal: key(
+        z.boolean(),
+        true,
+        "boolean",
+        "Run foreground commands in the client's own terminal when it offers one (ACP clients that declare `terminal`), so the user watches them there. The timeout, the output limit and cancel still apply; the client's terminal has the client's environment, so `env_deny` does not reach it.",
+      ),
       save_before_commands: key(
         z.enum(SAVE_BEFORE_COMMANDS),
         "ask",

@@ -48,8 +48,44 @@ export interface ProgressHandle {
   done(message?: string): void;
 }
 
+/** A command to run in the client's own terminal, under the exec layer's limits. */
+export interface TerminalRun {
+  sessionId: string;
+  /** The tool call running it: the client shows the terminal in that call. */
+  toolCallId: string;
+  command: string;
+  /** Absolute folder it runs in. */
+  cwd: string;
+  /** Killed after this long. */
+  timeoutMs: number;
+  /** Output kept (the client keeps the end). */
+  maxOutputBytes: number;
+  /** The turn's signal: a cancel kills the command. */
+  signal: AbortSignal;
+}
+
+/** How a terminal command ended. */
+export interface TerminalResult {
+  exitCode: number | null;
+  signal: string | null;
+  output: string;
+  /** The client cut the output to `maxOutputBytes`. */
+  truncated: boolean;
+  durationMs: number;
+  /** Set when it was killed: by the timeout or by a cancel. */
+  killed?: "timeout" | "cancelled";
+}
+
+/** A terminal the client runs commands in, where the user watches them (ACP `terminal/*`). */
+export interface ClientTerminal {
+  /** Runs one command to its end (or kill); throws when the client cannot run it at all. */
+  run(request: TerminalRun): Promise<TerminalResult>;
+}
+
 /** How the core asks and tells the user. */
 export interface SessionUI {
+  /** The client's terminal, when it offers one for the agent's commands. */
+  readonly terminal?: ClientTerminal;
   requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
   askUser(question: Question, signal: AbortSignal): Promise<string | undefined>;
   /** Starts work-done progress, when the client shows it. */

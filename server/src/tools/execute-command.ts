@@ -10,7 +10,9 @@ import { describeStop } from "../exec/format.js";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "../exec/output-buffer.js";
 import { processManagerFrom, type ProcessManager } from "../exec/processes.js";
 import { defineTool, errorResult, textResult, ToolError } from "./define-tool.js";
+import { runInClientTerminal } from "./client-terminal.js";
 import { approvalNote, planSave, saveBeforeCommand } from "./save-before-command.js";
+import { configFrom } from "./tool-config.js";
 import type { ToolContext, ToolResult } from "./types.js";
 
 /** Foreground timeout when the model names none. */
@@ -83,6 +85,12 @@ export const executeCommandTool = defineTool({
     }
 
     const timeoutMs = (i.timeout_secs ?? DEFAULT_TIMEOUT_SECS) * 1000;
+    // Leave room for the header so defineTool does not cut the output a second time.
+    const maxOutputBytes = Math.max(Math.min(DEFAULT_MAX_OUTPUT_BYTES, ctx.outputBudget - 400), 1024);
+    const terminal = ctx.editor.terminal;
+    if (terminal && configFrom(ctx.services).exec.client_terminal) {
+      return withNotes(await runInClientTerminal(ctx, terminal, { command: i.command, cwd: dir.abs, timeoutMs, maxOutputBytes }), saveNotes);
+    }
     const running = await processes.startForeground(
       ctx.sessionId,
       {
@@ -90,8 +98,7 @@ export const executeCommandTool = defineTool({
         cwd: dir.abs,
         timeoutMs,
         signal: ctx.signal,
-        // Leave room for the header so defineTool does not cut the output a second time.
-        maxOutputBytes: Math.max(Math.min(DEFAULT_MAX_OUTPUT_BYTES, ctx.outputBudget - 400), 1024),
+        maxOutputBytes,
       },
       ctx.toolCallId,
     );
