@@ -20,6 +20,15 @@ afterEach(async () => {
   await fake?.close();
 });
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const FS = { fs: { readTextFile: true, writeTextFile: true } };
 
 async function start(extra: Record<string, unknown> = {}, capabilities: object = FS): Promise<string> {
@@ -52,6 +61,7 @@ describe("agent-lsp --acp", () => {
     fake.enqueue({ text: "Hello from the agent, in several chunks.", chunkSize: 5 });
     const answer = await h.agent.request("session/prompt", { sessionId: created.sessionId, prompt: [{ type: "text", text: "hi" }] });
     expect(answer.stopReason).toBe("end_turn");
+    expect(answer._meta).toMatchObject({ agentLsp: { usage: { inputTokens: expect.any(Number), outputTokens: expect.any(Number) } } });
     expect(h.updatesOf("agent_message_chunk").length).toBeGreaterThan(3);
     expect(text(h)).toBe("Hello from the agent, in several chunks.");
     await waitFor(() => h.updatesOf("available_commands_update").length > 0);
@@ -90,10 +100,17 @@ describe("agent-lsp --acp", () => {
     expect(h.writes).toEqual([]);
     expect(JSON.stringify(fake.requests[2]!.body.messages.at(-1))).toMatch(/declined|reject|not allowed/i);
 
+    h.permission = "cancelled";
+    fake.enqueue({ toolCalls: [{ name: "write_file", input: { path: "b.txt", content: "two\n" } }] }, { text: "Not done either." });
+    await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "change it" }] });
+    expect(h.permissions).toHaveLength(2);
+    expect(h.writes).toEqual([]);
+    expect(JSON.stringify(fake.requests[4]!.body.messages.at(-1))).toMatch(/the client cancelled the prompt/);
+
     h.permission = "allow_always";
     fake.enqueue({ toolCalls: [{ name: "write_file", input: { path: "b.txt", content: "two\n" } }] }, { toolCalls: [{ name: "write_file", input: { path: "b.txt", content: "three\n" } }] }, { text: "Done." });
     await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "change it twice" }] });
-    expect(h.permissions).toHaveLength(2);
+    expect(h.permissions).toHaveLength(3);
     expect(h.writes.map((w) => w.content)).toEqual(["two\n", "three\n"]);
   });
 
@@ -107,6 +124,17 @@ describe("agent-lsp --acp", () => {
     expect(h.writes).toEqual([]);
     expect(existsSync(path.join(root, "c.txt"))).toBe(false);
     expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toMatch(/no answer within 0.5 s/);
+  });
+
+  it("a cancel withdraws a pending permission prompt", async () => {
+    const sessionId = await start({ safety: "ask" });
+    h.permission = "never";
+    fake.enqueue({ toolCalls: [{ name: "write_file", input: { path: "d.txt", content: "x\n" } }] });
+    const asking = h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write d" }] });
+    await waitFor(() => h.permissions.length === 1);
+    await h.agent.notify("session/cancel", { sessionId });
+    expect((await asking).stopReason).toBe("cancelled");
+    expect(h.writes).toEqual([]);
   });
 
   it("cancels during a stream and during a tool", async () => {
@@ -195,6 +223,15 @@ describe("agent-lsp --acp", () => {
     await waitFor(() => h.updatesOf("current_mode_update").length > 0);
     expect(h.updatesOf("current_mode_update")[0]!.currentModeId).toBe("plan");
     await expect(h.agent.request("session/set_mode", { sessionId, modeId: "yolo" })).rejects.toMatchObject({ code: -32602 });
+    const set = await h.agent.request("session/set_config_option", { sessionId, configId: "model", value: "anthropic/claude-opus-4-1" });
+    expect(set.configOptions[0]).toMatchObject({ id: "model", currentValue: "anthropic/claude-opus-4-1" });
+    await expect(h.agent.request("session/set_config_option", { sessionId, configId: "colour", value: "red" })).rejects.toMatchObject({ code: -32602 });
+    await expect(h.agent.request("session/set_config_option", { sessionId, configId: "model", value: "nosuchprovider/x" })).rejects.toMatchObject({ code: -32602 });
+    const slash = await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/checkpoints" }] });
+    expect(slash.stopReason).toBe("end_turn");
+    expect(text(h)).toMatch(/checkpoint/i);
+    expect(fake.requests).toHaveLength(0); // a slash command is no model call
+    h.updates.length = 0;
     await expect(h.agent.request("session/prompt", { sessionId: "nope", prompt: [] })).rejects.toMatchObject({ code: -32602 });
     await expect(h.agent.request("no/such_method", {})).rejects.toMatchObject({ code: -32601 });
     await expect(h.agent.request("session/new", { cwd: "relative", mcpServers: [] })).rejects.toMatchObject({ code: -32602 });
@@ -216,14 +253,17 @@ describe("agent-lsp --acp", () => {
     expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain("first question");
   });
 
-  it("a client that disconnects mid-turn ends the server, with the history kept", async () => {
+  it("a client that disconnects mid-turn ends the server and the agent's processes, with the history kept", async () => {
     const sessionId = await start();
-    fake.enqueue({ text: "streaming forever", hang: true });
+    fake.enqueue({ toolCalls: [{ name: "execute_command", input: { command: "echo $$ > pid.txt; sleep 60" } }] });
     void h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "remember me" }] }).catch(() => undefined);
-    await waitFor(() => h.updatesOf("agent_message_chunk").length > 0);
+    const pidFile = path.join(root, "pid.txt");
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 10_000);
+    const pid = Number(readFileSync(pidFile, "utf8"));
     const exited = new Promise((resolve) => h.child.on("exit", resolve));
     h.child.stdin.end();
     expect(await exited).toBe(0);
+    expect(alive(pid)).toBe(false);
     const log = readFileSync(path.join(root, ".agent-lsp", "conversations", `${sessionId}.jsonl`), "utf8");
     expect(log).toContain("remember me");
   });
