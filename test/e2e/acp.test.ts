@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { spawnAcp, userConfigHome, type AcpHarness } from "../helpers/acp-client.js";
 import { fakeProviderOptions, tempProject } from "../helpers/agent-setup.js";
 import { startFakeProvider, type FakeProvider } from "../helpers/fake-provider/index.js";
+import { EVERYTHING } from "../helpers/mcp/servers.js";
 import { waitFor } from "../helpers/wait.js";
 
 let fake: FakeProvider;
@@ -199,6 +200,27 @@ describe("agent-lsp --acp", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(JSON.stringify(fake.requests[3]!.body.messages.at(-1))).toContain("Killed: it ran longer than");
   });
+
+  it("connects the MCP servers the client sends with session/new, and says which it cannot", async () => {
+    fake = await startFakeProvider();
+    root = tempProject();
+    h = spawnAcp(root, userConfigHome(fakeProviderOptions(fake, { tools: { provider_native: false }, mcp_defer_tools: false, mcp: { discover_timeout_s: 10 } })));
+    const init = await h.initialize(FS);
+    expect(init.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: false });
+    const { sessionId } = await h.agent.request("session/new", {
+      cwd: root,
+      mcpServers: [
+        { name: "everything", command: process.execPath, args: [EVERYTHING], env: [] },
+        { type: "sse", name: "old", url: "http://127.0.0.1:9/sse", headers: [] },
+      ],
+    });
+    await waitFor(() => h.updatesOf("notice").length > 0);
+    expect(h.updatesOf("notice")[0]!.title).toMatch(/MCP servers not used: old \(SSE servers are not supported/);
+    fake.enqueue({ toolCalls: [{ name: "mcp__everything__echo", input: { message: "hello over ACP" } }] }, { text: "Echoed." });
+    await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo" }] });
+    expect(fake.requests[0]!.body.tools.map((t: { name: string }) => t.name)).toContain("mcp__everything__echo");
+    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain("hello over ACP");
+  }, 30_000);
 
   it("takes resource links and embedded resources as context", async () => {
     const sessionId = await start();

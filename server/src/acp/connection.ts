@@ -8,11 +8,13 @@ import path from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { buildRuntime, type ConfiguredRuntime } from "../agent/configured-runtime.js";
 import type { createRuntime } from "../agent/runtime.js";
+import type { McpServerTable } from "../config/schema.js";
 import type { Editor } from "../editor/editor.js";
 import type { SessionEvent } from "../editor/session-events.js";
 import type { ClientTerminal } from "../editor/session-ui.js";
 import type { Logger } from "../util/log.js";
 import { AcpDocumentHost, type AcpFiles } from "./document-host.js";
+import { mcpServerTables } from "./mcp-servers.js";
 import { AcpSessionUI } from "./session-ui.js";
 import { AcpTerminal } from "./terminal.js";
 import { toAcpUpdate } from "./updates.js";
@@ -32,6 +34,8 @@ export class AcpClient {
   readonly sessions = new Map<string, string>();
   private runtimeBuilt: ConfiguredRuntime | undefined;
   private ui: AcpSessionUI | undefined;
+  /** The front end's config layer: the client's MCP servers. */
+  private readonly layer: { mcp_servers: Record<string, McpServerTable> } = { mcp_servers: {} };
 
   constructor(
     private readonly peer: () => acp.AgentContext,
@@ -49,6 +53,7 @@ export class AcpClient {
     const runtime = buildRuntime({
       editor: joinEditor(host, ui, terminal),
       root: cwd,
+      initializationOptions: this.layer,
       logger: log,
       onConfig: (config, errors) => {
         ui.timeoutS = config.approval_timeout_s;
@@ -59,6 +64,20 @@ export class AcpClient {
     runtime.events.subscribe((sessionId, event) => this.forward(sessionId, event));
     this.runtimeBuilt = runtime;
     return runtime;
+  }
+
+  /**
+   * Adds the client's MCP servers (before the runtime is built, or reloading its config after).
+   * Returns what could not be taken, for the session to be told.
+   */
+  addMcpServers(servers: acp.McpServer[]): string[] {
+    const { tables, refused } = mcpServerTables(servers);
+    const changed = Object.entries(tables).some(([name, table]) => JSON.stringify(this.layer.mcp_servers[name]) !== JSON.stringify(table));
+    if (changed) {
+      Object.assign(this.layer.mcp_servers, tables);
+      this.runtimeBuilt?.reloadConfig();
+    }
+    return refused;
   }
 
   /** The runtime when a session request has built it. */

@@ -17,8 +17,8 @@ export function initializeResult(clientVersion: number): acp.InitializeResponse 
     agentCapabilities: {
       loadSession: true,
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
-      // Client MCP servers are not connected yet (session/new says so when it is sent some).
-      mcpCapabilities: { http: false, sse: false },
+      // The client's MCP servers over stdio (always) and Streamable HTTP; not the old SSE.
+      mcpCapabilities: { http: true, sse: false },
       sessionCapabilities: { list: {} },
     },
     agentInfo: { name: "agent-lsp", version: VERSION },

@@ -74,22 +74,24 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger): void {
 
   on("session/new", ({ params }) => {
     const cwd = absoluteCwd(params.cwd);
+    const refused = client.addMcpServers(params.mcpServers);
     const runtime = client.runtime(cwd);
     const info = runtime.agent.newSession({ cwd });
     client.sessions.set(info.sessionId, cwd);
-    afterAnswer(() => announce(client, info.sessionId, params.mcpServers));
+    afterAnswer(() => announce(client, info.sessionId, refused));
     return { sessionId: info.sessionId, modes: modeState(info.mode), configOptions: configOptions(info.model, runtime.config()) };
   });
 
   on("session/load", ({ params }) => {
     const cwd = absoluteCwd(params.cwd);
+    const refused = client.addMcpServers(params.mcpServers);
     const runtime = client.runtime(cwd);
     // Known before the replay, so the replayed history reaches this client as session/update.
     const known = client.sessions.get(params.sessionId);
     client.sessions.set(params.sessionId, cwd);
     try {
       const info = runtime.agent.loadSession(params.sessionId);
-      afterAnswer(() => announce(client, info.sessionId, params.mcpServers));
+      afterAnswer(() => announce(client, info.sessionId, refused));
       return { modes: modeState(info.mode), configOptions: configOptions(info.model, runtime.config()) };
     } catch (err) {
       if (known === undefined) client.sessions.delete(params.sessionId);
@@ -140,13 +142,10 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger): void {
   });
 }
 
-/** After a new or loaded session is answered: its commands, and what of the request was not used. */
-function announce(client: AcpClient, sessionId: string, mcpServers: acp.McpServer[]): void {
+/** After a new or loaded session is answered: its commands, and the MCP servers not taken. */
+function announce(client: AcpClient, sessionId: string, refusedMcp: string[]): void {
   client.notify(sessionId, { sessionUpdate: "available_commands_update", availableCommands: availableCommands(client.built()!.commands) });
-  if (mcpServers.length) {
-    const names = mcpServers.map((s) => s.name).join(", ");
-    client.notify(sessionId, { sessionUpdate: "notice", severity: "warning", title: `MCP servers from the client are not used yet: ${names}` });
-  }
+  if (refusedMcp.length) client.notify(sessionId, { sessionUpdate: "notice", severity: "warning", title: `MCP servers not used: ${refusedMcp.join("; ")}` });
 }
 
 /** Runs `fn` once the answer being built has been sent (updates about a session follow its id). */
