@@ -263,6 +263,8 @@ describe("agent-lsp --acp", () => {
 
     h = spawnAcp(root, userConfigHome(fakeProviderOptions(fake)));
     await h.initialize(FS);
+    // A session in another folder first: the list and the load still look where they are told.
+    await h.agent.request("session/new", { cwd: tempProject(), mcpServers: [] });
     const listed = await h.agent.request("session/list", { cwd: root });
     expect(listed.sessions.map((s) => s.sessionId)).toContain(sessionId);
     const loaded = await h.agent.request("session/load", { sessionId, cwd: root, mcpServers: [] });

@@ -12,7 +12,7 @@ import type { McpServerTable } from "../config/schema.js";
 import type { Editor } from "../editor/editor.js";
 import type { SessionEvent } from "../editor/session-events.js";
 import type { ClientTerminal } from "../editor/session-ui.js";
-import type { Logger } from "../util/log.js";
+import { FileLogger, type Logger } from "../util/log.js";
 import { AcpDocumentHost, type AcpFiles } from "./document-host.js";
 import { mcpServerTables } from "./mcp-servers.js";
 import { AcpSessionUI } from "./session-ui.js";
@@ -46,6 +46,8 @@ export class AcpClient {
   runtime(cwd: string): ConfiguredRuntime {
     if (this.runtimeBuilt) return this.runtimeBuilt;
     const log = this.options.logger;
+    // The project's log file, as over LSP (.agent-lsp/logs/), from the first session's folder.
+    if (log instanceof FileLogger) log.attachFile(cwd);
     const ui = new AcpSessionUI((params, signal) => this.peer().request("session/request_permission", params, { cancellationSignal: signal, stopWaitingOnCancel: true }), (id) => this.sessions.get(id) ?? cwd, log);
     const host = new AcpDocumentHost(this.files(), (p) => this.sessionFor(p), log);
     this.ui = ui;

@@ -90,7 +90,7 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger): void {
     const known = client.sessions.get(params.sessionId);
     client.sessions.set(params.sessionId, cwd);
     try {
-      const info = runtime.agent.loadSession(params.sessionId);
+      const info = runtime.agent.loadSession(params.sessionId, cwd);
       afterAnswer(() => announce(client, info.sessionId, refused));
       return { modes: modeState(info.mode), configOptions: configOptions(info.model, runtime.config()) };
     } catch (err) {
@@ -101,7 +101,7 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger): void {
 
   on("session/list", ({ params }) => {
     const cwd = absoluteCwd(params.cwd ?? process.cwd());
-    const { sessions } = client.runtime(cwd).agent.listSessions();
+    const { sessions } = client.runtime(cwd).agent.listSessions(cwd);
     return { sessions: sessions.map((s) => ({ sessionId: s.sessionId, cwd, title: s.title, updatedAt: s.updatedAt })) };
   });
 

@@ -5,11 +5,11 @@
  * with a note saying which. ACP has no questions of its own in v1, so a question with choices is
  * asked as a permission request whose options are the choices.
  */
+import { fileURLToPath } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
 import type { PermissionAnswer, PermissionOptionId, PermissionRequest, ProgressHandle, Question, SessionUI } from "../editor/session-ui.js";
 import type { Logger } from "../util/log.js";
 import { acpLocations, type DiffTexts } from "./updates.js";
-import { fileURLToPath } from "node:url";
 
 /** The client's permission method, as the connection offers it. */
 export type AskPermission = (params: acp.RequestPermissionRequest, signal: AbortSignal) => Promise<acp.RequestPermissionResponse>;
@@ -84,9 +84,8 @@ export class AcpSessionUI implements SessionUI {
     return { report: () => undefined, done: () => undefined };
   }
 
-  /** ACP has no message outside a session: it goes to the log (and stderr for errors). */
+  /** ACP has no message outside a session: it goes to the log (stderr and the log file). */
   showMessage(type: "error" | "warning" | "info", message: string): void {
-    if (type === "error") process.stderr.write(`agent-lsp: ${message}\n`);
     this.log[type === "warning" ? "warn" : type](message);
   }
 

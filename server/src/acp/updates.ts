@@ -5,7 +5,7 @@
 import path from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import type { SessionEvent } from "../editor/session-events.js";
-import type { SessionUpdate, ToolCallLocation, ToolCallStatus } from "../protocol/updates.js";
+import type { FileDiff, SessionUpdate, ToolCallLocation, ToolCallStatus } from "../protocol/updates.js";
 
 /** Full old and new text of a file a tool call changes, by absolute path. */
 export interface DiffTexts {
@@ -73,7 +73,9 @@ function toolCall(event: Extract<SessionUpdate, { kind: "tool_call" }>, ctx: Map
 
 function toolCallUpdate(event: Extract<SessionUpdate, { kind: "tool_call_update" }>, ctx: MappingContext): acp.SessionUpdate {
   const content: acp.ToolCallContent[] = [];
-  if (event.files?.length) content.push(...diffContent(event, ctx));
+  // Taken at the call's end whether or not it changed anything, so no texts are kept for nothing.
+  const texts = event.status === "completed" || event.status === "failed" ? ctx.textsOf(event.id) : undefined;
+  if (event.files?.length) content.push(...diffContent(event.files, texts));
   if (event.output) content.push({ type: "content", content: { type: "text", text: event.output } });
   return { sessionUpdate: "tool_call_update", toolCallId: event.id, status: STATUS[event.status], ...(content.length ? { content } : {}) };
 }
@@ -82,10 +84,9 @@ function toolCallUpdate(event: Extract<SessionUpdate, { kind: "tool_call_update"
  * The change as ACP `diff` content: the full texts when the permission prompt carried them;
  * otherwise (a mode that asked no one) the unified diff of each file as text, never texts made up.
  */
-function diffContent(event: Extract<SessionUpdate, { kind: "tool_call_update" }>, ctx: MappingContext): acp.ToolCallContent[] {
-  const texts = ctx.textsOf(event.id);
+function diffContent(files: FileDiff[], texts: DiffTexts[] | undefined): acp.ToolCallContent[] {
   if (texts?.length) return texts.map((t) => ({ type: "diff", path: t.path, oldText: t.oldText, newText: t.newText }));
-  return (event.files ?? []).map((f) => ({ type: "content", content: { type: "text", text: f.diff } }));
+  return files.map((f) => ({ type: "content", content: { type: "text", text: f.diff } }));
 }
 
 /** Our locations are relative to the session's folder; ACP's absolute (both count lines from 1). */

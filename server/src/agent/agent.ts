@@ -144,21 +144,23 @@ export class Agent {
     return running.map((s) => s.id);
   }
 
-  /** Lists the sessions saved under the default root. */
-  listSessions(): { sessions: SessionSummary[] } {
+  /** Lists the sessions saved under `root` (the default root unless a front end names another). */
+  listSessions(root = this.deps.defaultRoot): { sessions: SessionSummary[] } {
     try {
-      return { sessions: listHistories(this.deps.defaultRoot) };
+      return { sessions: listHistories(root) };
     } catch (err) {
       throw new AgentRequestError(ErrorCodes.RequestFailed, (err as Error).message);
     }
   }
 
-  /** Resumes a saved session, replaying its history to the editor first. */
-  loadSession(sessionId: string): SessionInfo {
+  /**
+   * Resumes a saved session, replaying its history to the editor first. `root` is where it was
+   * saved: the default root unless a front end names another (ACP names the folder per session).
+   */
+  loadSession(sessionId: string, root = this.deps.defaultRoot): SessionInfo {
     let session = this.sessions.get(sessionId);
     let unreadable = 0;
     if (!session) {
-      const root = this.deps.defaultRoot;
       let loaded;
       try {
         loaded = readHistory(root, sessionId);
