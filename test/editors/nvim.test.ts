@@ -71,7 +71,7 @@ function nvimCases(editor: NvimEditor): void {
     expect(readFileSync(project.file("other.txt"), "utf8")).toBe("one\ntwo\n");
   });
 
-  it("review: ask mode opens the diff review; one hunk of two is accepted, then a proposal is rejected", { timeout: TIMEOUT }, async () => {
+  it("review: ask mode opens the diff review; one hunk of two is accepted; q asks after a hunk was taken; ga takes all", { timeout: TIMEOUT }, async () => {
     const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
     const { fake, project } = await setup({ "app.txt": `${lines.join("\n")}\n` });
     const proposal = lines.map((l, i) => (i === 1 || i === 8 ? `${l} changed` : l));
@@ -81,15 +81,18 @@ function nvimCases(editor: NvimEditor): void {
       { text: "Changed what you accepted." },
       { toolCalls: [{ name: "edit_file", input: { path: "app.txt", target_content: "line 5", replacement_content: "line five" } }] },
       { text: "Understood." },
+      { toolCalls: [{ name: "edit_file", input: { path: "app.txt", target_content: "line 7", replacement_content: "line seven" } }] },
+      { text: "Took it." },
     );
     expectPassed(await runSpec(editor, "review_spec.lua", { fake, project, safety: "ask" }), "review_spec.lua");
     // The model was told the rejection; the disk never changed (the file is open in the editor).
     expect(JSON.stringify(fake.requests[4]!.body.messages.at(-1))).toMatch(/reject|declin|denied|refus/i);
     expect(readFileSync(project.file("app.txt"), "utf8")).toBe(`${lines.join("\n")}\n`);
+    expect(fake.requests).toHaveLength(7);
     expect(fake.violations).toEqual([]);
   });
 
-  it("review: a two-file change is reviewed file after file; accept all takes the rest", { timeout: TIMEOUT }, async () => {
+  it("review: a two-file change is reviewed in one tab with the explanation on top; ]f/[f, <CR> and gy", { timeout: TIMEOUT }, async () => {
     const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
     const { fake, project } = await setup({ "a.txt": `${lines.join("\n")}\n`, "b.txt": "alpha\nbeta\ngamma\n" });
     const patch = [
@@ -113,7 +116,7 @@ function nvimCases(editor: NvimEditor): void {
       " gamma",
       "*** End Patch",
     ].join("\n");
-    fake.enqueue({ toolCalls: [{ name: "apply_patch", input: { patch } }] }, { text: "Patched." });
+    fake.enqueue({ text: "I will patch both files.", toolCalls: [{ name: "apply_patch", input: { patch } }] }, { text: "Patched." });
     expectPassed(await runSpec(editor, "review_files_spec.lua", { fake, project, safety: "ask" }), "review_files_spec.lua");
     expect(readFileSync(project.file("b.txt"), "utf8")).toBe("alpha\nBETA\ngamma\n");
     expect(readFileSync(project.file("a.txt"), "utf8")).toBe(`${lines.join("\n")}\n`); // open: changed in the buffer only

@@ -1,5 +1,6 @@
 -- In ask mode a file change opens the diff review: current and proposed side by side; taking
--- the first of two hunks and finishing applies only that hunk. A second proposal is rejected.
+-- the first of two hunks and finishing applies only that hunk. A second proposal is rejected
+-- with q, which asks because a hunk was taken; a third is taken whole with ga.
 local T = dofile(vim.env.AGENT_LSP_TEST_HELPERS)
 
 local function find_review()
@@ -24,11 +25,13 @@ T.run(function()
     return left ~= nil
   end)
   T.eq(#vim.api.nvim_list_tabpages(), tabs + 1, "the review opens in its own tab")
-  local wins = vim.api.nvim_tabpage_list_wins(0)
-  T.eq(#wins, 2, "current and proposed side by side")
-  for _, w in ipairs(wins) do
-    T.eq(vim.wo[w].diff, true, "both windows in diff mode")
+  local wins = {}
+  for _, w in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if vim.wo[w].diff then
+      table.insert(wins, w)
+    end
   end
+  T.eq(#wins, 2, "current and proposed side by side, in diff mode")
   local right = wins[1] == left and wins[2] or wins[1]
   local proposed = vim.api.nvim_win_get_buf(right)
   T.eq(vim.api.nvim_buf_get_lines(proposed, 1, 2, false)[1], "line 2 changed", "the proposal on the right")
@@ -52,15 +55,32 @@ T.run(function()
   T.eq(vim.api.nvim_buf_get_lines(buf, 8, 9, false)[1], "line 9", "the rejected hunk is not applied")
   T.wait_idle(chat)
 
-  -- The next proposal is refused as a whole: nothing changes.
+  -- The next proposal: a hunk taken, then q asks; "Keep reviewing" stays, "Reject" refuses all.
   local accepted = T.text(buf)
   T.send(chat, "Change it again")
   T.wait("the second review", function()
     return find_review() ~= nil
   end)
-  T.feed("gr")
+  T.feed("gh")
+  local seen = T.stub_select("Keep reviewing")
+  T.feed("q")
+  vim.wait(200)
+  T.eq(#seen, 1, "q asks after a hunk was taken")
+  T.contains(seen[1].prompt, "you took part of the change", "the question says why")
+  T.truthy(find_review() ~= nil, "Keep reviewing leaves the review open")
+  T.stub_select("Reject everything")
+  T.feed("q")
   T.wait_idle(chat)
   T.eq(T.text(buf), accepted, "a rejected proposal changes nothing")
   T.eq(#vim.api.nvim_list_tabpages(), tabs, "the review tab is closed")
   T.truthy(original ~= accepted, "the first review changed the buffer")
+
+  -- The third proposal is taken whole with ga.
+  T.send(chat, "Change line 7")
+  T.wait("the third review", function()
+    return find_review() ~= nil
+  end)
+  T.feed("ga")
+  T.wait_idle(chat)
+  T.eq(vim.api.nvim_buf_get_lines(buf, 6, 7, false)[1], "line seven", "ga takes the proposal")
 end)

@@ -24,6 +24,8 @@ local M = {}
 ---@field stream_kind string|nil
 ---@field plan table|nil
 ---@field commands table[]|nil the session's slash commands (agent/listCommands), for completion
+---@field explanation string|nil the text of the model's latest message (shown atop a review)
+---@field explanation_done boolean|nil a tool call followed it: the next text starts anew
 
 ---@type table<integer, table<string, agent_lsp.Chat>> client id -> session id -> chat
 local chats = {}

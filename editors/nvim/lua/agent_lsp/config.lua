@@ -12,7 +12,10 @@ local M = {}
 ---@field accept_always string|false  take it, and do not ask again for this kind of change
 ---@field reject_all string|false     refuse the whole proposal
 ---@field accept_hunk string|false    take the hunk under the cursor into the result
----@field finish string|false         answer with the result as it stands (hunks taken so far)
+---@field accept_file string|false    take the current file whole and go to the next one
+---@field finish string|false         finish the file with the hunks taken so far
+---@field next_file string|false      go to the next file of the change set
+---@field prev_file string|false      go to the previous file of the change set
 ---@field quit string|false           refuse and close the review
 
 ---@class agent_lsp.GlobalKeymaps
@@ -65,7 +68,10 @@ M.defaults = {
       accept_always = "gA",
       reject_all = "gr",
       accept_hunk = "gh",
+      accept_file = "gy",
       finish = "<CR>",
+      next_file = "]f",
+      prev_file = "[f",
       quit = "q",
     },
     global = { chat = false, actions = false, ask = false },

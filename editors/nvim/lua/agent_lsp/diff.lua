@@ -1,22 +1,32 @@
 ---@mod agent_lsp.diff The diff review of a proposed file change.
 ---
---- A tab per review: on the left the result (it starts as the current text; you may edit it),
---- on the right the agent's proposal, in diff mode. Accept all, reject all, or take hunks one
---- by one into the result and finish: the answer then carries the result text of every file
---- (`accepted`), and the server applies exactly that. Several files are reviewed one after the
---- other in the same tab.
+--- One tab per change set: on top the agent's explanation, the files and the keys; below, on the
+--- left the result (it starts as the current text; you may edit it) and on the right the agent's
+--- proposal, in diff mode. Take hunks or whole files, move between files with ]f/[f, accept
+--- everything left, or reject: the answer carries the result text of every file (`accepted`)
+--- when it is a mix, and the server applies exactly that.
 
 local config = require("agent_lsp.config")
+local panel = require("agent_lsp.review_panel")
+local rtext = require("agent_lsp.review_text")
 local util = require("agent_lsp.util")
 
 local M = {}
+
+--- The labels of the two sides.
+M.LABELS = { current = "current (your result)", proposed = "proposed" }
 
 ---@class agent_lsp.Review
 ---@field params table the agent/requestPermission params
 ---@field client_id integer
 ---@field done fun(result: table)
 ---@field index integer file being reviewed
----@field results string[] final text of the files already reviewed
+---@field results table<integer, string> final text of the files finished
+---@field drafts table<integer, string> text of the result window of files left unfinished
+---@field states table<integer, string> "accepted"|"partial"|"declined" of finished files
+---@field explanation string|nil what the agent said before proposing the change
+---@field panel_buf integer the buffer of the top panel
+---@field panel_win integer
 ---@field tab integer
 ---@field left integer window of the result
 ---@field right integer window of the proposal
@@ -25,68 +35,13 @@ local M = {}
 ---@field finished boolean
 ---@field switching boolean
 
---- Text as lines without "\r" line ends, and how to put them back together.
-local function to_lines(text)
-  local crlf = text:find("\r\n", 1, true) ~= nil
-  if crlf then
-    text = text:gsub("\r\n", "\n")
-  end
-  local lines, eol = util.split_lines(text)
-  return lines, { crlf = crlf, eol = eol }
-end
-
-local function from_lines(lines, shape)
-  local nl = shape.crlf and "\r\n" or "\n"
-  return table.concat(lines, nl) .. (shape.eol and nl or "")
-end
-
-local function lines_equal(a, b)
-  if #a ~= #b then
-    return false
-  end
-  for i = 1, #a do
-    if a[i] ~= b[i] then
-      return false
-    end
-  end
-  return true
-end
-
-local function file_path(uri)
-  local ok, path = pcall(vim.uri_to_fname, uri)
-  return ok and path or uri
-end
-
-local function filetype_of(path)
-  local existing = vim.fn.bufnr(path)
-  if existing > 0 and vim.bo[existing].filetype ~= "" then
-    return vim.bo[existing].filetype
-  end
-  -- vim.filetype.match takes a table from 0.8 on (0.7's sets the buffer's filetype instead).
-  if util.has("0.8") and vim.filetype and vim.filetype.match then
-    local ok, ft = pcall(vim.filetype.match, { filename = path })
-    return ok and ft or nil
-  end
-  return nil
-end
+local to_lines, from_lines, lines_equal = rtext.to_lines, rtext.from_lines, rtext.lines_equal
+local file_path, filetype_of = rtext.file_path, rtext.filetype_of
 
 local function help_line(review)
-  local k = config.options.keymaps.review
-  local hints = {}
-  for _, pair in ipairs({
-    { k.accept_hunk, "take hunk" },
-    { k.finish, "finish" },
-    { k.accept_all, "accept all" },
-    { k.accept_always, "always" },
-    { k.reject_all, "reject" },
-  }) do
-    if pair[1] then
-      table.insert(hints, pair[1] .. " " .. pair[2])
-    end
-  end
   local files = review.params.files
-  local name = vim.fn.fnamemodify(file_path(files[review.index].uri), ":~:.")
-  return string.format("agent-lsp review %d/%d: %s  —  %s", review.index, #files, name, table.concat(hints, " · "))
+  local name = panel.display_name(files[review.index].uri)
+  return string.format("agent-lsp review %d/%d: %s  —  %s", review.index, #files, name, panel.keys_hint())
 end
 
 local function close(review)
@@ -101,7 +56,7 @@ local function close(review)
       vim.cmd("tabclose")
     end
   end
-  for _, buf in ipairs(review.bufs or {}) do
+  for _, buf in ipairs(vim.list_extend({ review.panel_buf }, review.bufs or {})) do
     if vim.api.nvim_buf_is_valid(buf) then
       pcall(vim.api.nvim_buf_delete, buf, { force = true })
     end
@@ -120,14 +75,18 @@ local function answer(review, result)
   review.done(result)
 end
 
---- The answer after every file was reviewed: nothing taken is a rejection, everything taken is a
---- plain yes, and a mix names the final text of every file.
-local function finish_all(review)
-  local files = review.params.files
+--- The result text of a file: what was finished, else the draft being edited, else the current.
+local function result_of(review, i)
+  return review.results[i] or review.drafts[i] or review.params.files[i].oldText
+end
+
+--- The answer for the final texts of every file: nothing taken is a rejection, everything
+--- taken is a plain yes (`option_id`), and a mix names the final text of every file.
+local function answer_with(review, option_id)
   local all_new, all_old = true, true
   local accepted = {}
-  for i, f in ipairs(files) do
-    local text = review.results[i]
+  for i, f in ipairs(review.params.files) do
+    local text = result_of(review, i)
     all_new = all_new and text == f.newText
     all_old = all_old and text == f.oldText
     table.insert(accepted, { uri = f.uri, text = text })
@@ -135,32 +94,77 @@ local function finish_all(review)
   if all_old then
     answer(review, { optionId = "reject" })
   elseif all_new then
-    answer(review, { optionId = "allow_once" })
+    answer(review, { optionId = option_id })
   else
-    answer(review, { optionId = "allow_once", accepted = accepted })
+    answer(review, { optionId = option_id, accepted = accepted })
   end
+end
+
+--- The text of the result window, with the file's line ends.
+local function current_text(review)
+  local f = review.params.files[review.index]
+  local old_lines, shape = to_lines(f.oldText)
+  local new_lines, new_shape = to_lines(f.newText)
+  local result = vim.api.nvim_buf_get_lines(review.bufs[1], 0, -1, false)
+  if lines_equal(result, new_lines) then
+    return f.newText
+  elseif lines_equal(result, old_lines) then
+    return f.oldText
+  end
+  return from_lines(result, { crlf = shape.crlf, eol = new_shape.eol })
+end
+
+local function state_of(f, text)
+  if text == f.newText then
+    return "accepted"
+  elseif text == f.oldText then
+    return "declined"
+  end
+  return "partial"
+end
+
+--- True when the user took something: a finished file or the open draft differs from now.
+local function took_something(review)
+  for i, f in ipairs(review.params.files) do
+    local text = i == review.index and current_text(review) or result_of(review, i)
+    if text ~= f.oldText then
+      return true
+    end
+  end
+  return false
 end
 
 local show_file
 
---- Records the current file's result and moves on (or answers after the last file).
-local function finish_file(review)
-  local f = review.params.files[review.index]
-  local old_lines, shape = to_lines(f.oldText)
-  local new_lines = to_lines(f.newText)
-  local result = vim.api.nvim_buf_get_lines(review.bufs[1], 0, -1, false)
-  if lines_equal(result, new_lines) then
-    review.results[review.index] = f.newText
-  elseif lines_equal(result, old_lines) then
-    review.results[review.index] = f.oldText
-  else
-    local _, new_shape = to_lines(f.newText)
-    review.results[review.index] = from_lines(result, { crlf = shape.crlf, eol = new_shape.eol })
+--- Keeps what the result window holds as the file's draft (moving to another file).
+local function keep_draft(review)
+  if not review.results[review.index] then
+    review.drafts[review.index] = current_text(review)
   end
-  if review.index < #review.params.files then
-    show_file(review, review.index + 1)
+end
+
+--- The next file not finished yet after the current one (wrapping), or nil.
+local function next_open(review)
+  local n = #review.params.files
+  for step = 1, n do
+    local i = (review.index - 1 + step) % n + 1
+    if not review.results[i] then
+      return i
+    end
+  end
+  return nil
+end
+
+--- Records `text` as the current file's result and moves on (or answers after the last file).
+local function finish_file(review, text)
+  local f = review.params.files[review.index]
+  review.results[review.index] = text or current_text(review)
+  review.states[review.index] = state_of(f, review.results[review.index])
+  local nxt = next_open(review)
+  if nxt then
+    show_file(review, nxt)
   else
-    finish_all(review)
+    answer_with(review, "allow_once")
   end
 end
 
@@ -176,55 +180,76 @@ local function accept_hunk(review)
   pcall(vim.cmd, "normal! ]c")
 end
 
---- Takes this file and every later one whole; files already finished keep their result.
+--- Takes every file not finished yet whole (the current one too); finished files keep their result.
 local function accept_rest(review, option_id)
-  local files = review.params.files
-  for i = review.index, #files do
-    review.results[i] = files[i].newText
+  for i, f in ipairs(review.params.files) do
+    if not review.results[i] then
+      review.results[i] = f.newText
+    end
   end
-  local whole = true
-  local accepted = {}
-  for i, f in ipairs(files) do
-    whole = whole and review.results[i] == f.newText
-    table.insert(accepted, { uri = f.uri, text = review.results[i] })
+  answer_with(review, option_id)
+end
+
+local function move(review, delta)
+  local n = #review.params.files
+  if n == 1 then
+    util.notify("this change has one file")
+    return
   end
-  answer(review, whole and { optionId = option_id } or { optionId = option_id, accepted = accepted })
+  keep_draft(review)
+  show_file(review, (review.index - 1 + delta) % n + 1)
+end
+
+--- `q`: rejects at once when nothing was taken; else asks what to do with what was taken.
+local function quit(review)
+  if not took_something(review) then
+    answer(review, { optionId = "reject" })
+    return
+  end
+  local choices = {
+    { id = "reject", name = "Reject everything (drop the hunks you took)" },
+    { id = "apply", name = "Apply only what you took" },
+    { id = "stay", name = "Keep reviewing" },
+  }
+  vim.ui.select(choices, {
+    prompt = "agent-lsp review: you took part of the change",
+    kind = "agent_lsp.review_quit",
+    format_item = function(c)
+      return c.name
+    end,
+  }, function(choice)
+    if review.finished or not choice or choice.id == "stay" then
+      return
+    end
+    if choice.id == "reject" then
+      answer(review, { optionId = "reject" })
+    else
+      keep_draft(review)
+      answer_with(review, "allow_once")
+    end
+  end)
 end
 
 local function set_keymaps(review, buf)
   local k = config.options.keymaps.review
-  util.map(buf, "n", k.accept_all, function()
-    accept_rest(review, "allow_once")
-  end, "agent-lsp review: accept the proposal (this file and the next ones)")
-  util.map(buf, "n", k.accept_always, function()
-    accept_rest(review, "allow_always")
-  end, "agent-lsp review: accept, and do not ask again")
-  util.map(buf, "n", k.reject_all, function()
-    answer(review, { optionId = "reject" })
-  end, "agent-lsp review: reject the proposal")
-  util.map(buf, "n", k.quit, function()
-    answer(review, { optionId = "reject" })
-  end, "agent-lsp review: reject and close")
-  util.map(buf, "n", k.accept_hunk, function()
-    accept_hunk(review)
-  end, "agent-lsp review: take the hunk under the cursor")
-  util.map(buf, "n", k.finish, function()
-    finish_file(review)
-  end, "agent-lsp review: finish with the hunks taken so far")
+  local maps = {
+    { k.accept_all, function() accept_rest(review, "allow_once") end, "accept every file not finished yet" },
+    { k.accept_always, function() accept_rest(review, "allow_always") end, "accept, and do not ask again" },
+    { k.reject_all, function() answer(review, { optionId = "reject" }) end, "reject the whole change" },
+    { k.quit, function() quit(review) end, "reject and close (asks when you took hunks)" },
+    { k.accept_hunk, function() accept_hunk(review) end, "take the hunk under the cursor" },
+    { k.accept_file, function() finish_file(review, review.params.files[review.index].newText) end, "take this file whole" },
+    { k.finish, function() finish_file(review) end, "finish this file with the hunks taken so far" },
+    { k.next_file, function() move(review, 1) end, "next file" },
+    { k.prev_file, function() move(review, -1) end, "previous file" },
+  }
+  for _, m in ipairs(maps) do
+    util.map(buf, "n", m[1], m[2], "agent-lsp review: " .. m[3])
+  end
 end
 
-local function review_buffer(review, label, lines, ft, modifiable)
-  local f = review.params.files[review.index]
-  local name = string.format("agent-lsp://review/%d/%s (%s)", review.index, vim.fn.fnamemodify(file_path(f.uri), ":~:."), label)
-  local buf = util.scratch_buffer(name, nil)
-  vim.bo[buf].bufhidden = "wipe"
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  vim.bo[buf].modifiable = modifiable
-  if ft then
-    vim.bo[buf].filetype = ft
-  end
-  set_keymaps(review, buf)
-  -- Closing the tab by hand (or wiping a buffer) before answering is a rejection.
+--- Closing the tab by hand (or wiping a buffer) before answering is a rejection.
+local function reject_on_wipe(review, buf)
   vim.api.nvim_create_autocmd("BufWipeout", {
     buffer = buf,
     once = true,
@@ -236,7 +261,32 @@ local function review_buffer(review, label, lines, ft, modifiable)
       end
     end,
   })
+end
+
+local function review_buffer(review, label, lines, ft, modifiable)
+  local f = review.params.files[review.index]
+  local name = string.format("agent-lsp://review/%d/%s (%s)", review.index, panel.display_name(f.uri), label)
+  local buf = util.scratch_buffer(name, nil)
+  vim.bo[buf].bufhidden = "wipe"
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = modifiable
+  if ft then
+    vim.bo[buf].filetype = ft
+  end
+  set_keymaps(review, buf)
+  reject_on_wipe(review, buf)
   return buf
+end
+
+--- Labels a diff window: a winbar from 0.8 on, else the start of its statusline.
+local function label_window(win, label, status)
+  local escaped = status:gsub("%%", "%%%%")
+  if util.has("0.8") then
+    vim.wo[win].winbar = "%#Title#" .. label
+    vim.wo[win].statusline = escaped
+  else
+    vim.wo[win].statusline = label .. "  │  " .. escaped
+  end
 end
 
 show_file = function(review, index)
@@ -244,13 +294,13 @@ show_file = function(review, index)
   review.index = index
   local f = review.params.files[index]
   local ft = filetype_of(file_path(f.uri))
-  local old_lines = to_lines(f.oldText)
+  local result_lines = to_lines(result_of(review, index))
   local new_lines = to_lines(f.newText)
   vim.api.nvim_set_current_tabpage(review.tab)
   vim.cmd("diffoff!")
   local previous = review.bufs or {}
   review.bufs = {
-    review_buffer(review, "current", old_lines, ft, true),
+    review_buffer(review, "current", result_lines, ft, true),
     review_buffer(review, "proposed", new_lines, ft, false),
   }
   vim.api.nvim_win_set_buf(review.left, review.bufs[1])
@@ -260,14 +310,16 @@ show_file = function(review, index)
       pcall(vim.api.nvim_buf_delete, buf, { force = true })
     end
   end
-  local status = help_line(review):gsub("%%", "%%%%")
+  local status = help_line(review)
+  label_window(review.left, M.LABELS.current, status)
+  label_window(review.right, M.LABELS.proposed, status)
   for _, win in ipairs({ review.left, review.right }) do
     vim.api.nvim_win_call(win, function()
       vim.cmd("diffthis")
     end)
-    vim.wo[win].statusline = status
     vim.wo[win].foldlevel = 99
   end
+  panel.draw(review)
   vim.api.nvim_set_current_win(review.left)
   vim.api.nvim_win_set_cursor(review.left, { 1, 0 })
   -- Start on the first hunk: line 1 itself when it changed, else the next change.
@@ -275,6 +327,27 @@ show_file = function(review, index)
     pcall(vim.cmd, "normal! ]c")
   end
   review.switching = false
+end
+
+--- The panel on top of the tab: the explanation, the files, the keys.
+local function open_panel(review)
+  review.panel_buf = panel.create()
+  set_keymaps(review, review.panel_buf)
+  vim.cmd("topleft split")
+  review.panel_win = vim.api.nvim_get_current_win()
+  vim.api.nvim_win_set_buf(review.panel_win, review.panel_buf)
+  vim.wo[review.panel_win].winfixheight = true
+  vim.wo[review.panel_win].wrap = true
+  vim.wo[review.panel_win].number = false
+  vim.wo[review.panel_win].statusline = "agent-lsp review: the change set"
+end
+
+--- What the agent said before proposing the change (its chat keeps the latest message).
+local function explanation_of(client_id, session_id)
+  local ok, chat = pcall(function()
+    return require("agent_lsp.chat").get(client_id, session_id)
+  end)
+  return ok and chat and chat.explanation or nil
 end
 
 --- Opens the review of an agent/requestPermission that carries `files`.
@@ -287,6 +360,9 @@ function M.review(opts)
     done = opts.done,
     index = 1,
     results = {},
+    drafts = {},
+    states = {},
+    explanation = explanation_of(opts.client_id, opts.params.sessionId),
     origin = vim.api.nvim_get_current_win(),
     finished = false,
     switching = false,
@@ -297,6 +373,7 @@ function M.review(opts)
   local scratch = vim.api.nvim_get_current_buf()
   vim.cmd("rightbelow vsplit")
   review.right = vim.api.nvim_get_current_win()
+  open_panel(review)
   show_file(review, 1)
   if vim.api.nvim_buf_is_valid(scratch) and scratch ~= review.bufs[1] and scratch ~= review.bufs[2] then
     pcall(vim.api.nvim_buf_delete, scratch, { force = true })

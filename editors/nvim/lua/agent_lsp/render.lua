@@ -93,6 +93,15 @@ local function heading(chat)
   end
 end
 
+--- Keeps the text of the model's latest message: it explains the tool calls that follow it, and
+--- the diff review shows it on top. Text after a tool call starts the next message's.
+local function remember_explanation(chat, text)
+  if chat.explanation_done then
+    chat.explanation, chat.explanation_done = "", false
+  end
+  chat.explanation = (chat.explanation or "") .. text
+end
+
 --- Appends streamed text; `prefix` starts every new line ("> " for thoughts).
 local function stream(chat, kind, text, prefix)
   heading(chat)
@@ -152,6 +161,7 @@ end
 local function tool_call(chat, u)
   heading(chat)
   chat.stream_kind = nil
+  chat.explanation_done = true
   local entry = { title = (u.title ~= nil and u.title ~= "") and u.title or u.name, status = u.status or "pending", result_lines = 0 }
   local lines = { header(entry) }
   vim.list_extend(lines, input_lines(u.input))
@@ -253,6 +263,7 @@ function M.user_message(chat, text)
   end
   chat.stream_kind = nil
   chat.plan = nil
+  chat.explanation, chat.explanation_done = "", false
   local lines = { "## You" }
   vim.list_extend(lines, vim.split(text, "\n", { plain = true }))
   block(chat, lines)
@@ -269,6 +280,7 @@ function M.update(chat, u)
   end
   local kind = u.kind
   if kind == "text" then
+    remember_explanation(chat, u.text or "")
     stream(chat, "text", u.text or "", "")
   elseif kind == "thought" then
     stream(chat, "thought", u.text or "", "> ")
