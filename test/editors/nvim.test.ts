@@ -71,7 +71,7 @@ function nvimCases(editor: NvimEditor): void {
     expect(readFileSync(project.file("other.txt"), "utf8")).toBe("one\ntwo\n");
   });
 
-  it("review: ask mode opens the diff review; one hunk of two is accepted; q asks after a hunk was taken; ga takes all", { timeout: TIMEOUT }, async () => {
+  it("review: ask mode opens the diff review; one hunk of two is accepted; q asks after a hunk was taken, gR rejects with a reason; ga takes all", { timeout: TIMEOUT }, async () => {
     const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
     const { fake, project } = await setup({ "app.txt": `${lines.join("\n")}\n` });
     const proposal = lines.map((l, i) => (i === 1 || i === 8 ? `${l} changed` : l));
@@ -87,6 +87,10 @@ function nvimCases(editor: NvimEditor): void {
     expectPassed(await runSpec(editor, "review_spec.lua", { fake, project, safety: "ask" }), "review_spec.lua");
     // The model was told the rejection; the disk never changed (the file is open in the editor).
     expect(JSON.stringify(fake.requests[4]!.body.messages.at(-1))).toMatch(/reject|declin|denied|refus/i);
+    expect(JSON.stringify(fake.requests[4]!.body.messages.at(-1))).toContain("keep line 5 as it is");
+    // The partial accept of the first review is told hunk by hunk.
+    expect(JSON.stringify(fake.requests[2]!.body.messages.at(-1))).toContain("declined part of it");
+    expect(JSON.stringify(fake.requests[2]!.body.messages.at(-1))).toContain("app.txt line 9");
     expect(readFileSync(project.file("app.txt"), "utf8")).toBe(`${lines.join("\n")}\n`);
     expect(fake.requests).toHaveLength(7);
     expect(fake.violations).toEqual([]);
@@ -122,7 +126,7 @@ function nvimCases(editor: NvimEditor): void {
     expect(readFileSync(project.file("a.txt"), "utf8")).toBe(`${lines.join("\n")}\n`); // open: changed in the buffer only
   });
 
-  it("permission: a prompt without files is a vim.ui.select; don't ask again sticks, No refuses", { timeout: TIMEOUT }, async () => {
+  it("permission: a prompt without files is a vim.ui.select; don't ask again sticks, a refusal's reason reaches the model", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     const run = (command: string) => ({ toolCalls: [{ name: "execute_command", input: { command } }] });
     fake.enqueue(run("echo from-the-agent"), run("echo from-the-agent"), { text: "Ran it twice." }, run("printf other"), { text: "Not run." });
@@ -130,6 +134,7 @@ function nvimCases(editor: NvimEditor): void {
     const results = JSON.stringify(fake.requests[2]!.body.messages.at(-1));
     expect(results).toContain("from-the-agent");
     expect(JSON.stringify(fake.requests[4]!.body.messages.at(-1))).toMatch(/declined|not done/i);
+    expect(JSON.stringify(fake.requests[4]!.body.messages.at(-1))).toContain('The user said: \\"use echo instead\\"');
   });
 
   it("ask user: choices through vim.ui.select, free text through vim.ui.input, answers to the model", { timeout: TIMEOUT }, async () => {

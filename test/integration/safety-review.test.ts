@@ -51,6 +51,44 @@ describe("agent/requestPermission", () => {
     expect(h.fake.violations).toEqual([]);
   });
 
+  it("after a partial accept the tool result names, hunk by hunk, what the user declined", async () => {
+    h = await safetyHarness("ask", { capabilities: richCapabilities() });
+    useDiffAuthorizingWriteFile();
+    const before = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
+    const file = writeProjectFile(h, "notes.txt", `${before.join("\n")}\n`);
+    const proposal = before.map((l, i) => (i === 1 || i === 8 ? `${l} changed` : l));
+    const kept = before.map((l, i) => (i === 1 ? `${l} changed` : l));
+    h.client.script.requestPermission = () => ({ optionId: "allow_once", accepted: [{ uri: `file://${file}`, text: `${kept.join("\n")}\n` }] });
+    h.fake.enqueue(
+      { toolCalls: [{ name: "read_file", input: { path: "notes.txt" } }] },
+      { toolCalls: [{ name: "write_file", input: { path: "notes.txt", content: `${proposal.join("\n")}\n` } }] },
+      { text: "done" },
+    );
+    await h.prompt(await h.newSession(), "edit it");
+    expect(readFileSync(file, "utf8")).toBe(`${kept.join("\n")}\n`);
+    const result = toolResultsSent(h).at(-1)!.text;
+    expect(result).toContain("declined part of it");
+    expect(result).toContain('notes.txt line 9: the file keeps "line 9"; you proposed "line 9 changed"');
+    expect(result).not.toContain("line 2: the file keeps");
+  });
+
+  it("a refusal with a reason passes the user's words to the model", async () => {
+    h = await safetyHarness("ask", { capabilities: richCapabilities() });
+    useDiffAuthorizingWriteFile();
+    const file = writeProjectFile(h, "notes.txt", "one\n");
+    h.client.script.requestPermission = () => ({ optionId: "reject", reason: "  use tabs, not spaces  " });
+    h.fake.enqueue(
+      { toolCalls: [{ name: "read_file", input: { path: "notes.txt" } }] },
+      { toolCalls: [{ name: "write_file", input: { path: "notes.txt", content: "two\n" } }] },
+      { text: "ok" },
+    );
+    await h.prompt(await h.newSession(), "edit it");
+    expect(readFileSync(file, "utf8")).toBe("one\n");
+    const result = toolResultsSent(h).at(-1)!;
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain('The user said: "use tabs, not spaces"');
+  });
+
   it("an outside write is asked once, in the same prompt as its diff", async () => {
     h = await safetyHarness("ask", { capabilities: richCapabilities() });
     useDiffAuthorizingWriteFile();

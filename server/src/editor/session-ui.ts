@@ -30,6 +30,8 @@ export interface PermissionRequest {
 export interface PermissionAnswer {
   optionId: PermissionOptionId;
   accepted?: { uri: string; text: string }[];
+  /** The user's own words with a refusal ("No, and tell the agent..."), passed on to the model. */
+  reason?: string;
   /** Set when the client could not answer (MethodNotFound, null, timeout, cancel). */
   note?: string;
 }

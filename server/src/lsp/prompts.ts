@@ -62,13 +62,14 @@ export async function requestPermissionOverLsp(
 
 function readRichAnswer(value: unknown): PermissionAnswer {
   if (!value || typeof value !== "object") return { optionId: "reject", note: "The editor gave no answer to the permission request." };
-  const v = value as { optionId?: unknown; accepted?: unknown };
+  const v = value as { optionId?: unknown; accepted?: unknown; reason?: unknown };
   const optionId = PERMISSION_OPTIONS.find((o) => o.optionId === v.optionId)?.optionId;
   if (!optionId) return { optionId: "reject", note: `The editor answered with an unknown option ${JSON.stringify(v.optionId)}.` };
   const accepted = Array.isArray(v.accepted)
     ? v.accepted.filter((a): a is { uri: string; text: string } => typeof a?.uri === "string" && typeof a?.text === "string")
     : undefined;
-  return { optionId, ...(accepted ? { accepted } : {}) };
+  const reason = typeof v.reason === "string" && v.reason.trim() ? v.reason.trim() : undefined;
+  return { optionId, ...(accepted ? { accepted } : {}), ...(reason ? { reason } : {}) };
 }
 
 function readPlainAnswer(item: MessageActionItem | null): PermissionAnswer {

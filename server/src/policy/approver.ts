@@ -118,7 +118,7 @@ export class Approver {
     if (signal.aborted) return cancelled();
     if (answer.optionId === "reject") {
       if (answer.note) this.status(p, `No answer to the permission prompt for ${p.summary}: ${answer.note} Counted as No.`);
-      return { allowed: false, reason: declined(p.summary, answer.note) };
+      return { allowed: false, reason: declined(p.summary, answer.note, answer.reason) };
     }
     if (answer.optionId === "allow_always") await this.remember(p);
     return answer.accepted ? { allowed: true, accepted: answer.accepted } : ALLOW;
@@ -180,9 +180,15 @@ function promptSummary(p: Proposal): string {
   return never.length ? `${p.summary} (${never.join("; ")})` : p.summary;
 }
 
-/** The reason a model gets when the user did not approve. */
-export function declined(summary: string, note?: string): string {
+/**
+ * The reason a model gets when the user did not approve; the user's own words, when they gave
+ * some, are quoted so the model can act on them instead of asking again.
+ */
+export function declined(summary: string, note?: string, userReason?: string): string {
   const why = note ? ` — ${note.replace(/\.$/, "")}` : "";
+  if (userReason) {
+    return `The user declined ${summary}${why}. It was not done. The user said: ${JSON.stringify(userReason)}. Follow what they said; do not retry it as it is.`;
+  }
   return `The user declined ${summary}${why}. It was not done. Do not retry it as it is; ask the user what they want, or take another approach.`;
 }
 

@@ -141,9 +141,9 @@ export const METHODS: MethodSpec[] = [
     direction: "server → client",
     kind: "request",
     summary:
-      "Asks the user to allow a gated action; sent only to clients that declare `capabilities.experimental.agent.requestPermission`. Others get `window/showMessageRequest` with the actions `Yes`, `Yes, don't ask again`, `No`. `accepted` lets a client that reviewed the diff hunk by hunk say which final text each file gets; the server applies that instead of the proposal. An error, `null`, or no answer within `approval_timeout_s` counts as `reject`.",
+      "Asks the user to allow a gated action; sent only to clients that declare `capabilities.experimental.agent.requestPermission`. Others get `window/showMessageRequest` with the actions `Yes`, `Yes, don't ask again`, `No`. `accepted` lets a client that reviewed the diff hunk by hunk say which final text each file gets; the server applies that instead of the proposal, and the tool result tells the model, hunk by hunk, what the user declined. `reason` (with `reject`) is the user's own words, passed on to the model with the refusal. An error, `null`, or no answer within `approval_timeout_s` counts as `reject`.",
     paramsText: "{ sessionId, toolCall: {id, name, title, input, toolKind?, locations?, command?}, summary: string, diff?: string, files?: [{uri, oldText, newText}], options: [{optionId, name, kind}] }",
-    result: "{ optionId: \"allow_once\" | \"allow_always\" | \"reject\", accepted?: [{ uri, text }] }",
+    result: "{ optionId: \"allow_once\" | \"allow_always\" | \"reject\", accepted?: [{ uri, text }], reason?: string }",
     errors: [],
     example: {
       params: {

@@ -11,6 +11,7 @@ import { IncompleteRollback } from "./atomic.js";
 import { commitPlan, type CommitContext, type CommitOutcome } from "./commit.js";
 import { breather } from "../util/breathe.js";
 import { MAX_DIFF_CHARS, unifiedDiff, type FileDiff } from "./diff.js";
+import { declinedHunksNote } from "./declined-hunks.js";
 import { EditOutcomeUnknown } from "./editor-steps.js";
 import { keepLineEndings } from "./encoding.js";
 import { WorkspaceError } from "./errors.js";
@@ -71,6 +72,16 @@ function takeAccepted(plan: Plan, accepted: NonNullable<Extract<GateDecision, { 
     return { ...c, after: keepLineEndings(c.before.exists ? c.before.text : undefined, text) };
   });
   return withoutNoOps({ ...plan, changes });
+}
+
+/** Each proposed file's text beside what the review kept of it (a file the review dropped keeps its old text). */
+function reviewedFiles(proposed: Plan, kept: Plan): { path: string; proposed: string; kept: string }[] {
+  const keptByUri = new Map(kept.changes.map((c) => [c.path.uri, c.after]));
+  return proposed.changes.flatMap((c) => {
+    if (c.after === null) return [];
+    const after = keptByUri.has(c.path.uri) ? keptByUri.get(c.path.uri) : c.before.text;
+    return after === null || after === undefined ? [] : [{ path: c.path.rel, proposed: c.after, kept: after }];
+  });
 }
 
 /** The result entry of each change (the old side of a move is folded into its new side). */
@@ -187,9 +198,12 @@ export async function applyChangeSet(core: WorkspaceCore, set: ChangeSet, opts: 
   const external = plan.changes.some((c) => c.path.external) || plan.dirs.some((d) => d.external);
   const decision = await opts.authorize?.({ kind: "file_change", summary: shown.summary, diff: shown.diff, files, external });
   if (decision && !decision.allowed) throw new WorkspaceError(`The change was not applied: ${decision.reason}`);
+  let reviewNotes: string[] = [];
   if (decision?.accepted) {
+    const proposed = plan;
     plan = takeAccepted(plan, decision.accepted);
     if (!plan.changes.length && !plan.dirs.length) return unchanged(["The review kept none of the change."]);
+    reviewNotes = declinedHunksNote(reviewedFiles(proposed, plan));
     shown = await showPlan(set.tool, plan);
   }
   return core.exclusive(async () => {
@@ -199,6 +213,7 @@ export async function applyChangeSet(core: WorkspaceCore, set: ChangeSet, opts: 
     const meta = { sessionId: opts.sessionId, tool: set.tool, kind: "change" as const, signal: opts.signal };
     const { result, hashes } = await commitRecorded(core, current.plan, meta, shown);
     await rememberWrites(core, opts.sessionId, current.plan, result, hashes);
-    return current.notes.length ? { ...result, notes: [...current.notes, ...result.notes] } : result;
+    const notes = [...current.notes, ...reviewNotes];
+    return notes.length ? { ...result, notes: [...notes, ...result.notes] } : result;
   });
 }

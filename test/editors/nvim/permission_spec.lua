@@ -1,6 +1,6 @@
 -- A permission request without file changes is a vim.ui.select of the server's options:
 -- "Yes, don't ask again" runs the command and the same command is not asked about again;
--- "No" refuses it.
+-- "No, and tell the agent…" refuses it with a line of text that reaches the model.
 local T = dofile(vim.env.AGENT_LSP_TEST_HELPERS)
 
 T.run(function()
@@ -14,19 +14,28 @@ T.run(function()
     return T.text(chat.buf):find("Ran it twice.", 1, true) ~= nil
   end)
   T.eq(#seen, 1, "asked once: the second run was allowed by the answer")
-  T.eq(seen[1].items, { "Yes", "Yes, don't ask again", "No" }, "the server's options, in order")
+  T.eq(seen[1].items, { "Yes", "Yes, don't ask again", "No", "No, and tell the agent…" }, "the server's options, in order, and a refusal with a reason")
   T.contains(seen[1].prompt, "agent-lsp wants to:", "the prompt says what is asked")
   T.contains(seen[1].prompt, "echo from-the-agent", "and names the command")
   local text = T.text(chat.buf)
   local _, done = text:gsub("▸ %[done%] Run echo from%-the%-agent", "")
   T.eq(done, 2, "both runs done:\n" .. text)
 
-  seen = T.stub_select("^No$")
+  seen = T.stub_select("^No, and tell the agent")
+  local asked
+  vim.ui.input = function(opts, on_confirm)
+    asked = opts.prompt
+    vim.schedule(function()
+      on_confirm("use echo instead")
+    end)
+  end
   T.send(chat, "Run something else")
   T.wait_idle(chat)
   T.wait("the refusal answer", function()
     return T.text(chat.buf):find("Not run.", 1, true) ~= nil
   end)
   T.eq(#seen, 1, "the other command is asked about")
+  T.eq(seen[1].items, { "Yes", "Yes, don't ask again", "No", "No, and tell the agent…" }, "a refusal with a reason is offered")
+  T.contains(asked or "", "Tell the agent why", "the reason is asked for")
   T.contains(T.text(chat.buf), "▸ [failed] Run printf other", "a refused command fails")
 end)

@@ -1,6 +1,7 @@
 -- In ask mode a file change opens the diff review: current and proposed side by side; taking
 -- the first of two hunks and finishing applies only that hunk. A second proposal is rejected
--- with q, which asks because a hunk was taken; a third is taken whole with ga.
+-- with gR and a reason, after q asked (a hunk was taken) and "Keep reviewing" kept it open; a
+-- third is taken whole with ga.
 local T = dofile(vim.env.AGENT_LSP_TEST_HELPERS)
 
 local function find_review()
@@ -68,8 +69,13 @@ T.run(function()
   T.eq(#seen, 1, "q asks after a hunk was taken")
   T.contains(seen[1].prompt, "you took part of the change", "the question says why")
   T.truthy(find_review() ~= nil, "Keep reviewing leaves the review open")
-  T.stub_select("Reject everything")
-  T.feed("q")
+  -- gR refuses with the user's words (the model gets them).
+  vim.ui.input = function(_, on_confirm)
+    vim.schedule(function()
+      on_confirm("keep line 5 as it is")
+    end)
+  end
+  T.feed("gR")
   T.wait_idle(chat)
   T.eq(T.text(buf), accepted, "a rejected proposal changes nothing")
   T.eq(#vim.api.nvim_list_tabpages(), tabs, "the review tab is closed")

@@ -11,6 +11,7 @@ local M = {}
 ---@field accept_all string|false     take the whole proposal
 ---@field accept_always string|false  take it, and do not ask again for this kind of change
 ---@field reject_all string|false     refuse the whole proposal
+---@field reject_reason string|false  refuse it with a line of text for the agent
 ---@field accept_hunk string|false    take the hunk under the cursor into the result
 ---@field accept_file string|false    take the current file whole and go to the next one
 ---@field finish string|false         finish the file with the hunks taken so far
@@ -67,6 +68,7 @@ M.defaults = {
       accept_all = "ga",
       accept_always = "gA",
       reject_all = "gr",
+      reject_reason = "gR",
       accept_hunk = "gh",
       accept_file = "gy",
       finish = "<CR>",

@@ -230,12 +230,23 @@ local function quit(review)
   end)
 end
 
+--- Asks for the user's words and rejects the whole change with them (an empty line keeps reviewing).
+local function reject_with_reason(review)
+  vim.ui.input({ prompt = "Tell the agent why (or what to do instead): " }, function(text)
+    if review.finished or not text or vim.trim(text) == "" then
+      return
+    end
+    answer(review, { optionId = "reject", reason = vim.trim(text) })
+  end)
+end
+
 local function set_keymaps(review, buf)
   local k = config.options.keymaps.review
   local maps = {
     { k.accept_all, function() accept_rest(review, "allow_once") end, "accept every file not finished yet" },
     { k.accept_always, function() accept_rest(review, "allow_always") end, "accept, and do not ask again" },
     { k.reject_all, function() answer(review, { optionId = "reject" }) end, "reject the whole change" },
+    { k.reject_reason, function() reject_with_reason(review) end, "reject, and tell the agent why" },
     { k.quit, function() quit(review) end, "reject and close (asks when you took hunks)" },
     { k.accept_hunk, function() accept_hunk(review) end, "take the hunk under the cursor" },
     { k.accept_file, function() finish_file(review, review.params.files[review.index].newText) end, "take this file whole" },

@@ -11,6 +11,9 @@ local M = {}
 
 local OTHER = "Something else…"
 
+--- The extra choice that refuses with the user's words for the model.
+M.REJECT_WITH_REASON = "No, and tell the agent…"
+
 local DEFAULT_OPTIONS = {
   { optionId = "allow_once", name = "Yes" },
   { optionId = "allow_always", name = "Yes, don't ask again" },
@@ -83,8 +86,26 @@ local function ask_blocking(params)
   return { optionId = picked and picked.optionId or "reject" }
 end
 
+--- Asks for a line of text and refuses with it; an empty or cancelled line still refuses.
+---@param done fun(result: table)
+function M.reject_with_reason(done)
+  vim.ui.input({ prompt = "Tell the agent why (or what to do instead): " }, function(text)
+    if text and vim.trim(text) ~= "" then
+      done({ optionId = "reject", reason = vim.trim(text) })
+    else
+      done({ optionId = "reject" })
+    end
+  end)
+end
+
 local function select_option(params, done)
   local options = options_of(params)
+  for _, o in ipairs(options) do
+    if o.optionId == "reject" then
+      table.insert(options, { optionId = "reject", name = M.REJECT_WITH_REASON, with_reason = true })
+      break
+    end
+  end
   vim.ui.select(options, {
     prompt = title(params),
     kind = "agent_lsp.permission",
@@ -92,6 +113,10 @@ local function select_option(params, done)
       return o.name
     end,
   }, function(choice)
+    if choice and choice.with_reason then
+      M.reject_with_reason(done)
+      return
+    end
     done({ optionId = choice and choice.optionId or "reject" })
   end)
 end
