@@ -137,6 +137,16 @@ function nvimCases(editor: NvimEditor): void {
     expect(JSON.stringify(fake.requests[4]!.body.messages.at(-1))).toContain('The user said: \\"use echo instead\\"');
   });
 
+  it("status: a spinner until the first token, status() during a turn, a pending approval shown", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    fake.enqueue(
+      { text: "Slowly said.", usage: { input: 12, output: 5 }, stall: { afterEvents: 0, forMs: 1500 } },
+      { toolCalls: [{ name: "execute_command", input: { command: "echo waiting-for-you" } }] },
+      { text: "Ran it." },
+    );
+    expectPassed(await runSpec(editor, "status_spec.lua", { fake, project, safety: "ask" }), "status_spec.lua");
+  });
+
   it("ask user: choices through vim.ui.select, free text through vim.ui.input, answers to the model", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     const ask = (input: object) => ({ toolCalls: [{ name: "ask_user_question", input }] });

@@ -6,6 +6,7 @@
 local client = require("agent_lsp.client")
 local config = require("agent_lsp.config")
 local render = require("agent_lsp.render")
+local status = require("agent_lsp.status")
 local util = require("agent_lsp.util")
 
 local M = {}
@@ -24,6 +25,11 @@ local M = {}
 ---@field stream_kind string|nil
 ---@field plan table|nil
 ---@field commands table[]|nil the session's slash commands (agent/listCommands), for completion
+---@field turn integer|nil the number of the turn this Neovim sent last
+---@field answering boolean|nil the model's current message has begun (no spinner needed)
+---@field pending_approval string|nil what waits for the user's answer
+---@field tokens integer|nil tokens in and out of the session, as seen here
+---@field cost number|nil cost of the session, when known
 ---@field explanation string|nil the text of the model's latest message (shown atop a review)
 ---@field explanation_done boolean|nil a tool call followed it: the next text starts anew
 
@@ -358,8 +364,11 @@ function M.run_turn(chat, opts)
   end
   render.user_message(chat, opts.label)
   chat.busy = true
+  chat.turn = (chat.turn or 0) + 1
+  chat.answering = false
   local sent = client.request(chat.client_id, opts.method, opts.params, function(err, result)
     chat.busy = false
+    status.refresh(chat)
     require("agent_lsp.permission").close_session(chat.client_id, chat.session_id)
     if err then
       render.note(chat, "**Error:** " .. util.error_text(err))
@@ -374,6 +383,7 @@ function M.run_turn(chat, opts)
   if not sent then
     chat.busy = false
   end
+  status.refresh(chat)
   M.follow(chat)
   return sent
 end
@@ -430,6 +440,7 @@ function M.on_update(client_id, params)
   end
   local chat = chats[client_id] and chats[client_id][sid] or M.create(client_id, sid)
   util.try("rendering an agent update", render.update, chat, params.update)
+  status.on_update(chat, params.update)
   M.follow(chat)
 end
 
@@ -439,12 +450,26 @@ function M.on_exit(client_id, code)
   for _, chat in pairs(chats[client_id] or {}) do
     if vim.api.nvim_buf_is_valid(chat.buf) then
       chat.busy = false
+      chat.pending_approval = nil
+      status.refresh(chat)
       render.note(chat, string.format("_(the agent-lsp server stopped, exit code %s; :AgentChat starts a new one)_", tostring(code)))
     end
     by_buf[chat.buf] = nil
   end
   chats[client_id] = nil
   current[client_id] = nil
+end
+
+--- Every open chat, of every client.
+---@return agent_lsp.Chat[]
+function M.list()
+  local out = {}
+  for _, by_session in pairs(chats) do
+    for _, chat in pairs(by_session) do
+      table.insert(out, chat)
+    end
+  end
+  return out
 end
 
 --- Sets the current chat of a client to a session that already has one.

@@ -9,6 +9,7 @@
 ---   set_mode(opts)    {mode = "read_only"|"plan"|"ask"|"auto"|"full_access"}
 ---   ask(opts)         {text, range?, line1?, line2?}: prompt with the buffer (and lines) as context
 ---   actions(opts)     {range?, line1?, line2?}: the agent's code actions for the line or lines
+---   status()          {running, mode, model, tokens, cost, pending_approval, activity} for statuslines
 
 local config = require("agent_lsp.config")
 local util = require("agent_lsp.util")
@@ -187,6 +188,43 @@ function M.set_mode(opts)
     require("agent_lsp.render").note(chat, "_mode: " .. chat.mode .. "_")
     util.notify("mode: " .. chat.mode)
   end)
+end
+
+--- The chat a statusline speaks of: the one in the current window, else the current project's,
+--- else one waiting for an approval or running, else any.
+local function status_chat()
+  local chat_mod = require("agent_lsp.chat")
+  local here = chat_mod.by_buffer(vim.api.nvim_get_current_buf())
+  if here then
+    return here
+  end
+  local buf = vim.api.nvim_get_current_buf()
+  local all = chat_mod.list()
+  for _, c in ipairs(all) do
+    if vim.lsp.buf_is_attached(buf, c.client_id) and chat_mod.current(c.client_id) == c then
+      return c
+    end
+  end
+  for _, c in ipairs(all) do
+    if c.pending_approval then
+      return c
+    end
+  end
+  for _, c in ipairs(all) do
+    if c.busy then
+      return c
+    end
+  end
+  return all[1]
+end
+
+--- The state of the agent for statuslines: cheap, never starts a server, never errors.
+---@return agent_lsp.Status
+function M.status(_)
+  local ok, result = pcall(function()
+    return require("agent_lsp.status").of(status_chat())
+  end)
+  return ok and result or { running = false, tokens = 0 }
 end
 
 --- Prompts with the current buffer (and the given lines) as context.

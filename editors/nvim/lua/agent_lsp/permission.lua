@@ -121,6 +121,27 @@ local function select_option(params, done)
   end)
 end
 
+--- Shows in the session's chat (and in `status()`) that an approval waits, until `done` runs.
+---@param client_id integer
+---@param params table the request
+---@param done fun(result: table)
+---@return fun(result: table) done that also clears the mark
+function M.mark_pending(client_id, params, done)
+  local chat = require("agent_lsp.chat").get(client_id, params.sessionId)
+  if not chat then
+    return done
+  end
+  local status = require("agent_lsp.status")
+  local what = title(params):gsub("^agent%-lsp wants to: ", "")
+  chat.pending_approval = what
+  status.refresh(chat)
+  return function(result)
+    chat.pending_approval = nil
+    status.refresh(chat)
+    done(result)
+  end
+end
+
 --- Handler of agent/requestPermission.
 ---@param params table {sessionId, toolCall, summary, diff?, files?, options}
 ---@param ctx table handler context (client_id)
@@ -132,7 +153,8 @@ function M.request_permission(params, ctx)
   if not reply.can_defer() then
     return ask_blocking(params)
   end
-  return reply.async(function(done)
+  return reply.async(function(answer)
+    local done = M.mark_pending(ctx.client_id, params, answer)
     local files = params.files
     if type(files) == "table" and #files > 0 then
       local ok, err = pcall(require("agent_lsp.diff").review, { params = params, client_id = ctx.client_id, done = done })

@@ -162,7 +162,7 @@ local function tool_call(chat, u)
   heading(chat)
   chat.stream_kind = nil
   chat.explanation_done = true
-  local entry = { title = (u.title ~= nil and u.title ~= "") and u.title or u.name, status = u.status or "pending", result_lines = 0 }
+  local entry = { title = (u.title ~= nil and u.title ~= "") and u.title or u.name, status = u.status or "pending", result_lines = 0, turn = chat.turn }
   local lines = { header(entry) }
   vim.list_extend(lines, input_lines(u.input))
   local row = block(chat, lines)
