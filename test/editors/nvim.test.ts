@@ -147,6 +147,13 @@ function nvimCases(editor: NvimEditor): void {
     expectPassed(await runSpec(editor, "status_spec.lua", { fake, project, safety: "ask" }), "status_spec.lua");
   });
 
+  it("chat window: toggles, reuses its window, marks role headers, ]]/[[ between turns, <C-s> sends, float", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    fake.enqueue({ text: "## Plan\n\n1. Look." }, { text: "Second answer." }, { text: "Third answer." });
+    expectPassed(await runSpec(editor, "chat_window_spec.lua", { fake, project }), "chat_window_spec.lua");
+    expect(lastUserText(fake, 2)).toContain("Sent from insert mode");
+  });
+
   it("ask user: choices through vim.ui.select, free text through vim.ui.input, answers to the model", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     const ask = (input: object) => ({ toolCalls: [{ name: "ask_user_question", input }] });

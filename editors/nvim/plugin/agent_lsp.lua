@@ -20,8 +20,8 @@ local function command(name, fn, opts)
 end
 
 command("AgentChat", function()
-  agent().chat({ focus = true })
-end, { desc = "agent-lsp: open the chat of this project" })
+  agent().chat({ focus = true, toggle = true })
+end, { desc = "agent-lsp: show or hide the chat of this project" })
 
 command("AgentNew", function()
   agent().new_session({})

@@ -6,6 +6,7 @@
 local client = require("agent_lsp.client")
 local config = require("agent_lsp.config")
 local render = require("agent_lsp.render")
+local windows = require("agent_lsp.chat_window")
 local status = require("agent_lsp.status")
 local util = require("agent_lsp.util")
 
@@ -40,55 +41,22 @@ local current = {}
 ---@type table<integer, agent_lsp.Chat> buffer -> chat
 local by_buf = {}
 
--- Folds: a tool call's header opens a fold that holds its detail lines.
-local FOLDEXPR = [[getline(v:lnum)=~#'^▸ \['?'>1':(getline(v:lnum)=~#'^  │'?'1':'0')]]
-
-local function set_win_option(win, name, value)
-  if util.has("0.8") then
-    vim.api.nvim_set_option_value(name, value, { win = win, scope = "local" })
-  else
-    vim.wo[win][name] = value
-  end
-end
-
-local function setup_window(win)
-  for name, value in pairs({
-    wrap = true,
-    linebreak = true,
-    number = false,
-    relativenumber = false,
-    signcolumn = "no",
-    foldmethod = "expr",
-    foldexpr = FOLDEXPR,
-    foldtext = "getline(v:foldstart)",
-    foldlevel = 0,
-    foldminlines = 0,
-    foldenable = true,
-  }) do
-    set_win_option(win, name, value)
-  end
-end
-
 local function prompt_text()
   local keys = config.options.keymaps.chat
   local hints = {}
-  if keys.send then
-    table.insert(hints, keys.send .. " sends")
+  if keys.send or keys.send_insert then
+    local send = {}
+    for _, k in ipairs({ keys.send, keys.send_insert }) do
+      if k then
+        table.insert(send, k)
+      end
+    end
+    table.insert(hints, table.concat(send, "/") .. " sends")
   end
   if keys.cancel then
     table.insert(hints, keys.cancel .. " cancels")
   end
   return "─── Prompt" .. (#hints > 0 and (" (" .. table.concat(hints, ", ") .. ")") or "") .. " ───"
-end
-
-local function windows_of(buf)
-  local out = {}
-  for _, win in ipairs(vim.api.nvim_list_wins()) do
-    if vim.api.nvim_win_get_buf(win) == buf then
-      table.insert(out, win)
-    end
-  end
-  return out
 end
 
 --- Keeps chat windows other than the one the user is in scrolled to the end.
@@ -98,7 +66,7 @@ function M.follow(chat)
     return
   end
   local here = vim.api.nvim_get_current_win()
-  for _, win in ipairs(windows_of(chat.buf)) do
+  for _, win in ipairs(windows.all(chat.buf)) do
     if win ~= here then
       vim.api.nvim_win_set_cursor(win, { vim.api.nvim_buf_line_count(chat.buf), 0 })
     end
@@ -120,11 +88,21 @@ local function set_keymaps(chat)
   util.map(chat.buf, "n", keys.send, function()
     M.send_input(chat)
   end, "agent-lsp: send the prompt")
+  util.map(chat.buf, { "n", "i" }, keys.send_insert, function()
+    vim.cmd("stopinsert")
+    M.send_input(chat)
+  end, "agent-lsp: send the prompt (insert mode too)")
+  util.map(chat.buf, "n", keys.next_turn, function()
+    render.jump_turn(chat, 1)
+  end, "agent-lsp: next turn")
+  util.map(chat.buf, "n", keys.prev_turn, function()
+    render.jump_turn(chat, -1)
+  end, "agent-lsp: previous turn")
   util.map(chat.buf, { "n", "i" }, keys.cancel, function()
     M.cancel(chat)
   end, "agent-lsp: cancel the running turn")
   util.map(chat.buf, "n", keys.close, function()
-    for _, win in ipairs(windows_of(chat.buf)) do
+    for _, win in ipairs(windows.all(chat.buf)) do
       if #vim.api.nvim_list_wins() > 1 then
         vim.api.nvim_win_close(win, false)
       end
@@ -177,7 +155,7 @@ function M.create(client_id, session_id, info)
     group = group,
     buffer = buf,
     callback = function()
-      setup_window(vim.api.nvim_get_current_win())
+      windows.setup(vim.api.nvim_get_current_win())
     end,
   })
   vim.api.nvim_create_autocmd("BufWipeout", {
@@ -191,32 +169,48 @@ function M.create(client_id, session_id, info)
   return chat
 end
 
---- Shows a chat in a split (reusing a window that already shows it).
+--- Shows a chat: in the window of this tab that shows it, else in the tab's chat window (in
+--- place of the chat shown there), else in a new window of the configured layout.
 ---@param chat agent_lsp.Chat
 ---@param focus boolean move the cursor into the chat, to the end
 function M.show(chat, focus)
   current[chat.client_id] = chat.session_id
-  local win = windows_of(chat.buf)[1]
+  local win = windows.in_tab(chat.buf)[1]
   if not win then
-    local here = vim.api.nvim_get_current_win()
-    local opts = config.options.chat
-    local cmd = ({ right = "botright vsplit", left = "topleft vsplit", bottom = "botright split", top = "topleft split" })[opts.position]
-    vim.cmd(cmd)
-    win = vim.api.nvim_get_current_win()
-    vim.api.nvim_win_set_buf(win, chat.buf)
-    setup_window(win)
-    if opts.position == "right" or opts.position == "left" then
-      vim.api.nvim_win_set_width(win, opts.size)
+    win = windows.chat_window(function(buf)
+      return by_buf[buf] ~= nil
+    end)
+    if win then
+      vim.api.nvim_win_set_buf(win, chat.buf)
     else
-      vim.api.nvim_win_set_height(win, opts.size)
+      local here = vim.api.nvim_get_current_win()
+      win = windows.open(chat.buf)
+      if not focus then
+        vim.api.nvim_set_current_win(here)
+      end
     end
-    if not focus then
-      vim.api.nvim_set_current_win(here)
-    end
+    windows.setup(win)
   end
   vim.api.nvim_win_set_cursor(win, { vim.api.nvim_buf_line_count(chat.buf), 0 })
   if focus then
     vim.api.nvim_set_current_win(win)
+  end
+end
+
+--- Hides the chat when this tab shows it, else shows it and goes to it (:AgentChat).
+---@param chat agent_lsp.Chat
+function M.toggle(chat)
+  local shown = windows.in_tab(chat.buf)
+  if #shown == 0 then
+    M.show(chat, true)
+    return
+  end
+  for _, win in ipairs(shown) do
+    if #vim.api.nvim_tabpage_list_wins(0) > 1 then
+      vim.api.nvim_win_close(win, false)
+    else
+      util.notify("the chat is the only window of this tab")
+    end
   end
 end
 
@@ -261,17 +255,6 @@ function M.with_chat(client_id, callback)
   else
     M.new_session(client_id, callback)
   end
-end
-
-local function stop_note(result)
-  if result.stopReason == "end_turn" then
-    return nil
-  elseif result.stopReason == "cancelled" then
-    return "_(cancelled)_"
-  elseif result.stopReason == "error" then
-    return nil -- the error update already said why
-  end
-  return "_(stopped: " .. tostring(result.stopReason) .. ")_"
 end
 
 --- Fetches the session's slash commands (built-in and MCP prompts) for completion. The server
@@ -326,80 +309,9 @@ function M.complete_command(findstart, base)
   return items
 end
 
-local function run_command(chat, text)
-  local words = vim.split(vim.trim(text), "%s+")
-  local name = table.remove(words, 1)
-  render.user_message(chat, text)
-  chat.need_heading = false
-  -- An MCP prompt's command runs a whole turn: the chat is busy (and cancellable) meanwhile.
-  chat.busy = true
-  local sent = client.request(chat.client_id, "agent/command", { sessionId = chat.session_id, command = name, args = words }, function(err, result)
-    chat.busy = false
-    -- A command may change what there is (/mode, a server that became ready): fetch the list again.
-    M.fetch_commands(chat)
-    local message = err and ("**Error:** " .. util.error_text(err)) or (result and result.message or "")
-    if message ~= "" then
-      render.note(chat, message)
-    end
-    M.follow(chat)
-  end)
-  if not sent then
-    chat.busy = false
-  end
-end
-
---- Runs one turn of the chat's session: shows `label` as the user's message and sends `method`
---- (agent/prompt, or workspace/executeCommand for a code action); the answer ({stopReason})
---- ends the turn and closes the reviews it left open. One turn at a time per chat.
----@param chat agent_lsp.Chat
----@param opts {label: string, method: string, params: table, busy_hint: string|nil, show: boolean|nil}
----@return boolean sent
-function M.run_turn(chat, opts)
-  if chat.busy then
-    util.warn(opts.busy_hint or "the agent is still answering; cancel with :AgentCancel")
-    return false
-  end
-  if opts.show then
-    M.show(chat, false)
-  end
-  render.user_message(chat, opts.label)
-  chat.busy = true
-  chat.turn = (chat.turn or 0) + 1
-  chat.answering = false
-  local sent = client.request(chat.client_id, opts.method, opts.params, function(err, result)
-    chat.busy = false
-    status.refresh(chat)
-    require("agent_lsp.permission").close_session(chat.client_id, chat.session_id)
-    if err then
-      render.note(chat, "**Error:** " .. util.error_text(err))
-    elseif type(result) == "table" then
-      local note = stop_note(result)
-      if note then
-        render.note(chat, note)
-      end
-    end
-    M.follow(chat)
-  end)
-  if not sent then
-    chat.busy = false
-  end
-  status.refresh(chat)
-  M.follow(chat)
-  return sent
-end
-
---- Sends a prompt in a chat. `context` is the agent/prompt context ({uri, range, diagnostics}).
----@param chat agent_lsp.Chat
----@param opts {text: string, context: table|nil}
----@return boolean sent
-function M.prompt(chat, opts)
-  if not chat.busy and opts.text:match("^/") and not opts.context then
-    run_command(chat, opts.text)
-    return true
-  end
-  local params = { sessionId = chat.session_id, prompt = opts.text, context = opts.context }
-  return M.run_turn(chat, { label = opts.text, method = "agent/prompt", params = params })
-end
+local turn = require("agent_lsp.chat_turn")
+M.run_turn = turn.run_turn
+M.prompt = turn.prompt
 
 --- Sends the text under the prompt line.
 ---@param chat agent_lsp.Chat

@@ -4,6 +4,9 @@ local M = {}
 
 ---@class agent_lsp.ChatKeymaps
 ---@field send string|false      send the text under the prompt line (normal mode)
+---@field send_insert string|false  send it from insert mode too (and normal mode)
+---@field next_turn string|false  go to the next "## You" header
+---@field prev_turn string|false  go to the previous one
 ---@field cancel string|false    cancel the running turn (normal and insert mode)
 ---@field close string|false     close the chat window
 
@@ -30,8 +33,9 @@ local M = {}
 ---@field global agent_lsp.GlobalKeymaps
 
 ---@class agent_lsp.ChatConfig
----@field position "right"|"left"|"top"|"bottom"  where the chat split opens
----@field size integer  width (left/right) or height (top/bottom) of the split
+---@field layout "vsplit"|"split"|"float"|nil  how the chat opens; nil: from `position`
+---@field position "right"|"left"|"top"|"bottom"  which side a split opens on
+---@field size number  width (vsplit) or height (split): a share of the editor below 1, else a count
 
 ---@class agent_lsp.Config
 ---@field cmd string[]             command that starts the server
@@ -61,9 +65,9 @@ M.defaults = {
   root_markers = { ".agent-lsp", ".git", ".hg", ".svn" },
   autostart = true,
   filetypes = nil,
-  chat = { position = "right", size = 80 },
+  chat = { layout = nil, position = "right", size = 0.4 },
   keymaps = {
-    chat = { send = "<CR>", cancel = "<C-c>", close = "q" },
+    chat = { send = "<CR>", send_insert = "<C-s>", cancel = "<C-c>", close = "q", next_turn = "]]", prev_turn = "[[" },
     review = {
       accept_all = "ga",
       accept_always = "gA",
@@ -136,6 +140,12 @@ function M.resolve(opts)
   end
   if not vim.tbl_contains({ "right", "left", "top", "bottom" }, merged.chat.position) then
     return nil, "chat.position: expected right, left, top or bottom"
+  end
+  if merged.chat.layout ~= nil and not vim.tbl_contains({ "vsplit", "split", "float" }, merged.chat.layout) then
+    return nil, "chat.layout: expected vsplit, split or float"
+  end
+  if type(merged.chat.size) ~= "number" or merged.chat.size <= 0 then
+    return nil, "chat.size: expected a number above 0 (below 1: a share of the editor)"
   end
   return merged, nil
 end

@@ -289,17 +289,6 @@ local function review_buffer(review, label, lines, ft, modifiable)
   return buf
 end
 
---- Labels a diff window: a winbar from 0.8 on, else the start of its statusline.
-local function label_window(win, label, status)
-  local escaped = status:gsub("%%", "%%%%")
-  if util.has("0.8") then
-    vim.wo[win].winbar = "%#Title#" .. label
-    vim.wo[win].statusline = escaped
-  else
-    vim.wo[win].statusline = label .. "  │  " .. escaped
-  end
-end
-
 show_file = function(review, index)
   review.switching = true
   review.index = index
@@ -322,8 +311,8 @@ show_file = function(review, index)
     end
   end
   local status = help_line(review)
-  label_window(review.left, M.LABELS.current, status)
-  label_window(review.right, M.LABELS.proposed, status)
+  panel.label_window(review.left, M.LABELS.current, status)
+  panel.label_window(review.right, M.LABELS.proposed, status)
   for _, win in ipairs({ review.left, review.right }) do
     vim.api.nvim_win_call(win, function()
       vim.cmd("diffthis")

@@ -2,7 +2,7 @@
 ---
 --- Public API (every function takes one table of options):
 ---   setup(opts)       configure; attach file buffers to one server per project root
----   chat(opts)        open the chat of the current project ({focus = true})
+---   chat(opts)        open the chat of the current project ({focus = true, toggle = false})
 ---   new_session()     start a fresh session in a new chat
 ---   cancel()          cancel the running turn of the current chat
 ---   sessions()        pick a saved session and load it (history replayed into a chat)
@@ -78,7 +78,8 @@ local function current_client()
 end
 
 --- Opens (or shows) the chat of the current project.
----@param opts {focus: boolean|nil}|nil
+--- With `toggle`, hides it instead when this tab shows it (:AgentChat).
+---@param opts {focus: boolean|nil, toggle: boolean|nil}|nil
 function M.chat(opts)
   opts = opts or {}
   local id = current_client()
@@ -87,7 +88,11 @@ function M.chat(opts)
   end
   local chat = require("agent_lsp.chat")
   chat.with_chat(id, function(c)
-    chat.show(c, opts.focus ~= false)
+    if opts.toggle then
+      chat.toggle(c)
+    else
+      chat.show(c, opts.focus ~= false)
+    end
   end)
 end
 

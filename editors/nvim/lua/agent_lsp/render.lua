@@ -10,6 +10,32 @@ local util = require("agent_lsp.util")
 local M = {}
 
 M.ns = vim.api.nvim_create_namespace("agent_lsp_chat")
+--- The role headers ("## You", "## Agent") the plugin wrote: a heading in the model's own text
+--- is never one of them, so the highlight and ]] / [[ cannot be fooled by it.
+M.roles_ns = vim.api.nvim_create_namespace("agent_lsp_roles")
+M.ROLE_HL = { you = "AgentLspRoleYou", agent = "AgentLspRoleAgent" }
+vim.cmd("highlight default link AgentLspRoleYou Title")
+vim.cmd("highlight default link AgentLspRoleAgent Special")
+
+--- Marks the role header at `row` with its highlight.
+local function mark_role(chat, row, role)
+  local line = vim.api.nvim_buf_get_lines(chat.buf, row, row + 1, false)[1] or ""
+  vim.api.nvim_buf_set_extmark(chat.buf, M.roles_ns, row, 0, { end_row = row, end_col = #line, hl_group = M.ROLE_HL[role], priority = 200 })
+end
+
+--- Rows (0-based) of the role headers of `role` ("you" starts each turn).
+---@param chat table
+---@param role "you"|"agent"
+---@return integer[]
+function M.role_rows(chat, role)
+  local rows = {}
+  for _, m in ipairs(vim.api.nvim_buf_get_extmarks(chat.buf, M.roles_ns, 0, -1, { details = true })) do
+    if m[4].hl_group == M.ROLE_HL[role] then
+      table.insert(rows, m[2])
+    end
+  end
+  return rows
+end
 
 --- Prefix of a tool call's header line; the fold expression keys on it.
 M.TOOL_PREFIX = "▸ "
@@ -54,6 +80,24 @@ function M.mark_prompt(buf, row, text, id)
   return vim.api.nvim_buf_set_extmark(buf, M.ns, row, 0, { id = id, hl_group = "Comment", end_row = row, end_col = #text })
 end
 
+--- Moves the cursor to the next (1) or previous (-1) "## You" header.
+---@param chat agent_lsp.Chat
+---@param direction integer
+function M.jump_turn(chat, direction)
+  local row = vim.api.nvim_win_get_cursor(0)[1] - 1
+  local rows = M.role_rows(chat, "you")
+  local target
+  for i = direction > 0 and 1 or #rows, direction > 0 and #rows or 1, direction do
+    if (direction > 0 and rows[i] > row) or (direction < 0 and rows[i] < row) then
+      target = rows[i]
+      break
+    end
+  end
+  if target then
+    vim.api.nvim_win_set_cursor(0, { target + 1, 0 })
+  end
+end
+
 --- Inserts lines at the end of the transcript; returns the row of the first one.
 ---@param chat table
 ---@param lines string[]
@@ -89,7 +133,7 @@ end
 local function heading(chat)
   if chat.need_heading then
     chat.need_heading = false
-    block(chat, { "## Agent" })
+    mark_role(chat, block(chat, { "## Agent" }), "agent")
   end
 end
 
@@ -266,7 +310,7 @@ function M.user_message(chat, text)
   chat.explanation, chat.explanation_done = "", false
   local lines = { "## You" }
   vim.list_extend(lines, vim.split(text, "\n", { plain = true }))
-  block(chat, lines)
+  mark_role(chat, block(chat, lines), "you")
   chat.need_heading = true
 end
 

@@ -66,6 +66,20 @@ function M.lines(review)
   return lines, first
 end
 
+--- Labels a diff window: a winbar from 0.8 on, else the start of its statusline.
+---@param win integer
+---@param label string
+---@param status string the status line text (not yet escaped)
+function M.label_window(win, label, status)
+  local escaped = status:gsub("%%", "%%%%")
+  if util.has("0.8") then
+    vim.wo[win].winbar = "%#Title#" .. label
+    vim.wo[win].statusline = escaped
+  else
+    vim.wo[win].statusline = label .. "  │  " .. escaped
+  end
+end
+
 --- Creates the panel's buffer.
 ---@return integer buf
 function M.create()

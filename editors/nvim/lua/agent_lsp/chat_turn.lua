@@ -1,0 +1,96 @@
+---@mod agent_lsp.chat_turn One turn of a chat: a prompt or a slash command, and its end.
+
+local client = require("agent_lsp.client")
+local render = require("agent_lsp.render")
+local status = require("agent_lsp.status")
+local util = require("agent_lsp.util")
+
+local M = {}
+
+local function stop_note(result)
+  if result.stopReason == "end_turn" then
+    return nil
+  elseif result.stopReason == "cancelled" then
+    return "_(cancelled)_"
+  elseif result.stopReason == "error" then
+    return nil -- the error update already said why
+  end
+  return "_(stopped: " .. tostring(result.stopReason) .. ")_"
+end
+
+local function run_command(chat, text)
+  local words = vim.split(vim.trim(text), "%s+")
+  local name = table.remove(words, 1)
+  render.user_message(chat, text)
+  chat.need_heading = false
+  -- An MCP prompt's command runs a whole turn: the chat is busy (and cancellable) meanwhile.
+  chat.busy = true
+  local sent = client.request(chat.client_id, "agent/command", { sessionId = chat.session_id, command = name, args = words }, function(err, result)
+    chat.busy = false
+    -- A command may change what there is (/mode, a server that became ready): fetch the list again.
+    require("agent_lsp.chat").fetch_commands(chat)
+    local message = err and ("**Error:** " .. util.error_text(err)) or (result and result.message or "")
+    if message ~= "" then
+      render.note(chat, message)
+    end
+    require("agent_lsp.chat").follow(chat)
+  end)
+  if not sent then
+    chat.busy = false
+  end
+end
+
+--- Runs one turn of the chat's session: shows `label` as the user's message and sends `method`
+--- (agent/prompt, or workspace/executeCommand for a code action); the answer ({stopReason})
+--- ends the turn and closes the reviews it left open. One turn at a time per chat.
+---@param chat agent_lsp.Chat
+---@param opts {label: string, method: string, params: table, busy_hint: string|nil, show: boolean|nil}
+---@return boolean sent
+function M.run_turn(chat, opts)
+  if chat.busy then
+    util.warn(opts.busy_hint or "the agent is still answering; cancel with :AgentCancel")
+    return false
+  end
+  if opts.show then
+    require("agent_lsp.chat").show(chat, false)
+  end
+  render.user_message(chat, opts.label)
+  chat.busy = true
+  chat.turn = (chat.turn or 0) + 1
+  chat.answering = false
+  local sent = client.request(chat.client_id, opts.method, opts.params, function(err, result)
+    chat.busy = false
+    status.refresh(chat)
+    require("agent_lsp.permission").close_session(chat.client_id, chat.session_id)
+    if err then
+      render.note(chat, "**Error:** " .. util.error_text(err))
+    elseif type(result) == "table" then
+      local note = stop_note(result)
+      if note then
+        render.note(chat, note)
+      end
+    end
+    require("agent_lsp.chat").follow(chat)
+  end)
+  if not sent then
+    chat.busy = false
+  end
+  status.refresh(chat)
+  require("agent_lsp.chat").follow(chat)
+  return sent
+end
+
+--- Sends a prompt in a chat. `context` is the agent/prompt context ({uri, range, diagnostics}).
+---@param chat agent_lsp.Chat
+---@param opts {text: string, context: table|nil}
+---@return boolean sent
+function M.prompt(chat, opts)
+  if not chat.busy and opts.text:match("^/") and not opts.context then
+    run_command(chat, opts.text)
+    return true
+  end
+  local params = { sessionId = chat.session_id, prompt = opts.text, context = opts.context }
+  return M.run_turn(chat, { label = opts.text, method = "agent/prompt", params = params })
+end
+
+return M
