@@ -50,13 +50,9 @@ end
 ---@param buf integer
 ---@return integer[]
 function M.all(buf)
-  local out = {}
-  for _, win in ipairs(vim.api.nvim_list_wins()) do
-    if vim.api.nvim_win_get_buf(win) == buf then
-      table.insert(out, win)
-    end
-  end
-  return out
+  return vim.tbl_filter(function(win)
+    return vim.api.nvim_win_get_buf(win) == buf
+  end, vim.api.nvim_list_wins())
 end
 
 --- The layout of the options: `layout`, else derived from `position` (top/bottom split).
@@ -83,13 +79,9 @@ end
 ---@param buf integer
 ---@return integer[]
 function M.in_tab(buf)
-  local out = {}
-  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
-    if vim.api.nvim_win_get_buf(win) == buf then
-      table.insert(out, win)
-    end
-  end
-  return out
+  return vim.tbl_filter(function(win)
+    return vim.api.nvim_win_get_buf(win) == buf
+  end, vim.api.nvim_tabpage_list_wins(0))
 end
 
 --- A window of the current tab that shows some chat (`is_chat(buf)`), to reuse.
