@@ -154,6 +154,15 @@ function nvimCases(editor: NvimEditor): void {
     expect(lastUserText(fake, 2)).toContain("Sent from insert mode");
   });
 
+  it("history: <Up>/<Down> walk the prompts, :AgentRetry and <C-r> send the last again, /new and /clear", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    fake.enqueue({ text: "One." }, { text: "Two." }, { text: "Three." }, { text: "Four." });
+    expectPassed(await runSpec(editor, "history_spec.lua", { fake, project }), "history_spec.lua");
+    expect(fake.requests).toHaveLength(4);
+    expect(lastUserText(fake, 2)).toContain("second prompt");
+    expect(lastUserText(fake, 3)).toContain("second prompt");
+  });
+
   it("ask user: choices through vim.ui.select, free text through vim.ui.input, answers to the model", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     const ask = (input: object) => ({ toolCalls: [{ name: "ask_user_question", input }] });

@@ -27,6 +27,10 @@ command("AgentNew", function()
   agent().new_session({})
 end, { desc = "agent-lsp: start a new session" })
 
+command("AgentRetry", function()
+  agent().retry({})
+end, { desc = "agent-lsp: send the last prompt again" })
+
 command("AgentCancel", function()
   agent().cancel({})
 end, { desc = "agent-lsp: cancel the running turn" })

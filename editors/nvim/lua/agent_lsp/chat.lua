@@ -31,6 +31,9 @@ local M = {}
 ---@field pending_approval string|nil what waits for the user's answer
 ---@field tokens integer|nil tokens in and out of the session, as seen here
 ---@field cost number|nil cost of the session, when known
+---@field last_prompt {text: string, context: table|nil}|nil what :AgentRetry sends again
+---@field history_index integer|nil where <Up>/<Down> are in the prompt history
+---@field history_draft string|nil the half-typed prompt <Down> brings back
 ---@field explanation string|nil the text of the model's latest message (shown atop a review)
 ---@field explanation_done boolean|nil a tool call followed it: the next text starts anew
 
@@ -92,6 +95,16 @@ local function set_keymaps(chat)
     vim.cmd("stopinsert")
     M.send_input(chat)
   end, "agent-lsp: send the prompt (insert mode too)")
+  util.map(chat.buf, "n", keys.retry, function()
+    M.retry(chat)
+  end, "agent-lsp: send the last prompt again")
+  for _, walk in ipairs({ { keys.history_prev, -1, "<Up>" }, { keys.history_next, 1, "<Down>" } }) do
+    util.map(chat.buf, { "n", "i" }, walk[1], function()
+      if not require("agent_lsp.prompt_history").walk(chat, walk[2]) then
+        vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(walk[3], true, false, true), "n", false)
+      end
+    end, "agent-lsp: prompt history")
+  end
   util.map(chat.buf, "n", keys.next_turn, function()
     render.jump_turn(chat, 1)
   end, "agent-lsp: next turn")
@@ -312,6 +325,7 @@ end
 local turn = require("agent_lsp.chat_turn")
 M.run_turn = turn.run_turn
 M.prompt = turn.prompt
+M.retry = turn.retry
 
 --- Sends the text under the prompt line.
 ---@param chat agent_lsp.Chat

@@ -85,12 +85,47 @@ end
 ---@param opts {text: string, context: table|nil}
 ---@return boolean sent
 function M.prompt(chat, opts)
-  if not chat.busy and opts.text:match("^/") and not opts.context then
-    run_command(chat, opts.text)
-    return true
+  local history = require("agent_lsp.prompt_history")
+  history.push(opts.text)
+  history.reset(chat)
+  if not chat.busy and not opts.context then
+    local command = vim.trim(opts.text)
+    if command == "/clear" or command == "/new" then
+      M.fresh_session(chat, command == "/clear")
+      return true
+    elseif command:match("^/") then
+      run_command(chat, opts.text)
+      return true
+    end
   end
+  chat.last_prompt = { text = opts.text, context = opts.context }
   local params = { sessionId = chat.session_id, prompt = opts.text, context = opts.context }
   return M.run_turn(chat, { label = opts.text, method = "agent/prompt", params = params })
+end
+
+--- Sends the chat's last prompt again, with the same context (:AgentRetry).
+---@param chat agent_lsp.Chat
+---@return boolean sent
+function M.retry(chat)
+  if not chat.last_prompt then
+    util.notify("nothing to retry: this chat has sent no prompt yet")
+    return false
+  end
+  return M.prompt(chat, chat.last_prompt)
+end
+
+--- /new and /clear: a fresh session shown in this chat's window; /clear also closes this chat
+--- (its session stays saved: :AgentSessions loads it again).
+---@param chat agent_lsp.Chat
+---@param close_old boolean
+function M.fresh_session(chat, close_old)
+  local chats = require("agent_lsp.chat")
+  chats.new_session(chat.client_id, function(fresh)
+    chats.show(fresh, true)
+    if close_old and vim.api.nvim_buf_is_valid(chat.buf) then
+      pcall(vim.api.nvim_buf_delete, chat.buf, { force = true })
+    end
+  end)
 end
 
 return M

@@ -5,6 +5,9 @@ local M = {}
 ---@class agent_lsp.ChatKeymaps
 ---@field send string|false      send the text under the prompt line (normal mode)
 ---@field send_insert string|false  send it from insert mode too (and normal mode)
+---@field retry string|false     send the last prompt again (:AgentRetry)
+---@field history_prev string|false  older prompt (on the input's first line; else moves up)
+---@field history_next string|false  newer prompt (on the input's last line; else moves down)
 ---@field next_turn string|false  go to the next "## You" header
 ---@field prev_turn string|false  go to the previous one
 ---@field cancel string|false    cancel the running turn (normal and insert mode)
@@ -67,7 +70,8 @@ M.defaults = {
   filetypes = nil,
   chat = { layout = nil, position = "right", size = 0.4 },
   keymaps = {
-    chat = { send = "<CR>", send_insert = "<C-s>", cancel = "<C-c>", close = "q", next_turn = "]]", prev_turn = "[[" },
+    chat = { send = "<CR>", send_insert = "<C-s>", cancel = "<C-c>", close = "q", next_turn = "]]", prev_turn = "[[",
+      retry = "<C-r>", history_prev = "<Up>", history_next = "<Down>" },
     review = {
       accept_all = "ga",
       accept_always = "gA",

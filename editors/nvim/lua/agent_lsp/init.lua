@@ -5,6 +5,7 @@
 ---   chat(opts)        open the chat of the current project ({focus = true, toggle = false})
 ---   new_session()     start a fresh session in a new chat
 ---   cancel()          cancel the running turn of the current chat
+---   retry()           send the current chat's last prompt again
 ---   sessions()        pick a saved session and load it (history replayed into a chat)
 ---   set_mode(opts)    {mode = "read_only"|"plan"|"ask"|"auto"|"full_access"}
 ---   ask(opts)         {text, range?, line1?, line2?}: prompt with the buffer (and lines) as context
@@ -108,15 +109,25 @@ function M.new_session(_)
   end)
 end
 
---- Cancels the running turn of the current chat.
-function M.cancel(_)
+--- Runs `action` of agent_lsp.chat on the current chat, or says there is none.
+local function on_current_chat(action, what)
   local id = current_client()
   local chat = id and require("agent_lsp.chat").current(id)
   if not chat then
-    util.notify("no chat to cancel")
+    util.notify("no chat to " .. what)
     return
   end
-  require("agent_lsp.chat").cancel(chat)
+  require("agent_lsp.chat")[action](chat)
+end
+
+--- Sends the current chat's last prompt again.
+function M.retry(_)
+  on_current_chat("retry", "retry in")
+end
+
+--- Cancels the running turn of the current chat.
+function M.cancel(_)
+  on_current_chat("cancel", "cancel")
 end
 
 local function load_session(id, session)
