@@ -18,7 +18,9 @@ Usage:
   agent-lsp tool NAME --input JSON [--mode M]
                                       Run one tool through the policy gate; prints
                                       {"isError": bool, "content": [...]}; exit 1 on error.
-  agent-lsp doctor                    Config files, provider credentials, MCP servers, tools.
+  agent-lsp doctor [--live]           Config files, provider credentials, MCP servers, tools;
+                                      --live also calls the model once and checks local
+                                      servers listen.
   agent-lsp mcp list [--json]         Start the configured MCP servers and say how each one is.
   agent-lsp mcp add NAME --url URL [--header "K: V"]... [--project]
   agent-lsp mcp add NAME [--env K=V]... [--project] -- COMMAND ARGS...

@@ -5,12 +5,25 @@
  * installed skips its cases, or fails them under AGENT_LSP_REQUIRE_ALL=1 (CI).
  */
 import { existsSync, readFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MODERN, nodeServer } from "../helpers/mcp/servers.js";
 import { expectPassed, findEditors, runSpec, SERVER_BUNDLE, type NvimEditor } from "./nvim-harness.js";
 import { lastUserText, useSpecFixture } from "./run-detached.js";
 
 const TIMEOUT = 90_000;
+
+/** A local port nothing listens on (bound, then closed). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 const requireAll = process.env.AGENT_LSP_REQUIRE_ALL === "1";
 
 beforeAll(() => {
@@ -163,6 +176,16 @@ function nvimCases(editor: NvimEditor): void {
     expect(lastUserText(fake, 3)).toContain("second prompt");
   });
 
+  it("errors: a refused key names its source, a refused connection its URL, a missing server its fix once", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    fake.enqueue({ error: { status: 401, message: "invalid x-api-key" } });
+    expectPassed(await runSpec(editor, "errors_spec.lua", { fake, project, data: { phase: "auth" } }), "errors_spec.lua (auth)");
+    const port = await closedPort();
+    expectPassed(await runSpec(editor, "errors_spec.lua", { fake, project, data: { phase: "refused", port } }), "errors_spec.lua (refused)");
+    expectPassed(await runSpec(editor, "errors_spec.lua", { fake, project, data: { phase: "missing" } }), "errors_spec.lua (missing)");
+    expectPassed(await runSpec(editor, "errors_spec.lua", { fake, project, data: { phase: "unbuilt" } }), "errors_spec.lua (unbuilt)");
+  });
+
   it("ask user: choices through vim.ui.select, free text through vim.ui.input, answers to the model", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     const ask = (input: object) => ({ toolCalls: [{ name: "ask_user_question", input }] });
@@ -234,7 +257,7 @@ function nvimCases(editor: NvimEditor): void {
     expectPassed(await runSpec(editor, "doc_spec.lua", { fake, project }), "doc_spec.lua");
   });
 
-  it("health: :checkhealth agent_lsp reports no error, and an error for a missing server", { timeout: TIMEOUT }, async () => {
+  it("health: :checkhealth agent_lsp reports no error, an error for a missing server, and live checks when asked", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({});
     expectPassed(await runSpec(editor, "health_spec.lua", { fake, project }), "health_spec.lua");
     const broken = await runSpec(editor, "health_spec.lua", {
@@ -244,6 +267,10 @@ function nvimCases(editor: NvimEditor): void {
       env: { AGENT_LSP_TEST_CMD: JSON.stringify(["/nonexistent/agent-lsp", "--stdio"]) },
     });
     expectPassed(broken, "health_spec.lua (broken)");
+    fake.enqueue({ text: "pong" }, { text: "pong" });
+    const live = await runSpec(editor, "health_spec.lua", { fake, project, data: { live: true }, env: { ANTHROPIC_BASE_URL: fake.url } });
+    expectPassed(live, "health_spec.lua (live)");
+    expect(fake.requests).toHaveLength(2);
   });
 }
 

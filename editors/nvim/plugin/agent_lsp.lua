@@ -31,6 +31,16 @@ command("AgentRetry", function()
   agent().retry({})
 end, { desc = "agent-lsp: send the last prompt again" })
 
+command("AgentDoctor", function(args)
+  agent().doctor({ live = args.args == "live" })
+end, {
+  nargs = "?",
+  complete = function()
+    return { "live" }
+  end,
+  desc = "agent-lsp: the server's doctor report (live: call the model, check local servers)",
+})
+
 command("AgentCancel", function()
   agent().cancel({})
 end, { desc = "agent-lsp: cancel the running turn" })

@@ -6,12 +6,17 @@ import { credentialStatus, knownProviders, parseModelRef } from "../providers/re
 import type { Runtime } from "../agent/runtime.js";
 import { outsideToolStatus } from "../tools/outside-tools.js";
 import { createImageGenerator } from "../providers/image-generation.js";
+import { liveReport } from "./doctor-live.js";
 import { createHeadlessRuntime } from "./headless-runtime.js";
 import { CLI_NEED, reportLogger, statusLine } from "./mcp.js";
 
-/** Prints the report; exit 1 when something is broken (bad config, unknown model), else 0. */
-export async function doctorCommand(_argv: string[]): Promise<number> {
+/**
+ * Prints the report; exit 1 when something is broken (bad config, unknown model, with `--live`
+ * a model call that failed), else 0.
+ */
+export async function doctorCommand(argv: string[]): Promise<number> {
   const lines = await doctorReport(process.cwd());
+  if (argv.includes("--live")) lines.push(...(await liveReport(loadConfig({ root: process.cwd() }).config)));
   process.stdout.write(`${lines.join("\n")}\n`);
   return lines.some((l) => l.startsWith("ERROR")) ? 1 : 0;
 }

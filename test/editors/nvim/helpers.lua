@@ -149,6 +149,23 @@ function T.stub_select(pattern)
   return seen
 end
 
+--- Records every error vim.notify shows, in the returned list. Headless Neovim turns a printed
+--- error into an exception: with `silent` they are only recorded.
+function T.record_errors(silent)
+  local errors = {}
+  local notify = vim.notify
+  vim.notify = function(msg, level, opts)
+    if level == vim.log.levels.ERROR then
+      table.insert(errors, msg)
+      if silent then
+        return
+      end
+    end
+    return notify(msg, level, opts)
+  end
+  return errors
+end
+
 --- Fails the spec when a prompt would block headless Neovim (inputlist, input).
 function T.forbid_blocking_prompts()
   vim.fn.inputlist = function(lines)

@@ -3,14 +3,7 @@
 local T = dofile(vim.env.AGENT_LSP_TEST_HELPERS)
 
 T.run(function()
-  local errors = {}
-  local notify = vim.notify
-  vim.notify = function(msg, level, opts)
-    if level == vim.log.levels.ERROR then
-      table.insert(errors, msg)
-    end
-    return notify(msg, level, opts)
-  end
+  local errors = T.record_errors(false)
   local buf = T.open("notes.txt")
   local chat = T.open_chat()
   local session = chat.session_id

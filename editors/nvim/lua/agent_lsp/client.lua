@@ -132,15 +132,36 @@ local function start(cfg, bufnr)
   return vim.lsp.start_client(cfg)
 end
 
+---@type table<string, boolean> messages of a broken server command already shown
+local reported = {}
+
+--- Says once per Neovim session (per setup()) that the server cannot start, and how to fix it;
+--- a command the user runs (`opts.explicit`) says it again.
+local function report_broken(broken, opts)
+  local msg = require("agent_lsp.server_cmd").message(broken)
+  if reported[msg] and not (opts and opts.explicit) then
+    return
+  end
+  reported[msg] = true
+  util.error(msg)
+end
+
+--- Forgets which start failures were reported (setup() changed the command).
+function M.reset_reports()
+  reported = {}
+end
+
 --- The client serving `bufnr`'s project, started (and the buffer attached) when needed.
 ---@param bufnr integer
+---@param opts {explicit: boolean|nil}|nil explicit: the user asked (a command), not autostart
 ---@return integer|nil client_id
-function M.ensure(bufnr)
+function M.ensure(bufnr, opts)
   local root = M.root_for(bufnr)
   local id = by_root[root]
   if not M.get(id) then
-    if vim.fn.executable(config.options.cmd[1]) ~= 1 then
-      util.error(string.format("cannot start the server: %q is not executable (see :checkhealth agent_lsp)", config.options.cmd[1]))
+    local broken = require("agent_lsp.server_cmd").check()
+    if broken then
+      report_broken(broken, opts)
       return nil
     end
     id = start(client_config(root), bufnr)
@@ -178,7 +199,7 @@ function M.current()
   if chat and M.get(chat.client_id) then
     return chat.client_id
   end
-  return M.ensure(buf)
+  return M.ensure(buf, { explicit = true })
 end
 
 --- Every running agent client id.

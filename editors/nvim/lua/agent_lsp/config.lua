@@ -49,11 +49,12 @@ local M = {}
 ---@field root_markers string[]    files or folders that mark a project root
 ---@field autostart boolean        attach the server to file buffers as they are opened
 ---@field filetypes string[]|nil   with autostart, only these filetypes (nil: every file buffer)
+---@field live boolean            :checkhealth makes the live checks (one model call, local servers)
 ---@field chat agent_lsp.ChatConfig
 ---@field keymaps agent_lsp.Keymaps
 
 --- Every option setup() takes (the documented ones, see :help agent_lsp-options).
-M.NAMES = { "cmd", "mode", "model", "init_options", "cmd_env", "root_markers", "autostart", "filetypes", "chat", "keymaps" }
+M.NAMES = { "cmd", "mode", "model", "init_options", "cmd_env", "root_markers", "autostart", "filetypes", "live", "chat", "keymaps" }
 
 --- The safety modes the server knows, least to most permissive.
 M.MODES = { "read_only", "plan", "ask", "auto", "full_access" }
@@ -68,6 +69,7 @@ M.defaults = {
   root_markers = { ".agent-lsp", ".git", ".hg", ".svn" },
   autostart = true,
   filetypes = nil,
+  live = false,
   chat = { layout = nil, position = "right", size = 0.4 },
   keymaps = {
     chat = { send = "<CR>", send_insert = "<C-s>", cancel = "<C-c>", close = "q", next_turn = "]]", prev_turn = "[[",
@@ -125,6 +127,7 @@ function M.resolve(opts)
     { "cmd_env", "table", true },
     { "root_markers", "table" },
     { "autostart", "boolean" },
+    { "live", "boolean" },
     { "filetypes", "table", true },
     { "chat", "table" },
     { "keymaps", "table" },

@@ -24,15 +24,20 @@ local TIMEOUT_MS = 20000
 ---@param opts {cwd: string|nil, env: table|nil}
 ---@return integer|nil code
 ---@return string[] lines
-local function run(cmd, opts)
-  local lines = {}
-  local function collect(_, data)
+--- A job's output callback that appends the non-empty lines to `lines`.
+local function collector(lines)
+  return function(_, data)
     for _, l in ipairs(data or {}) do
       if l ~= "" then
         table.insert(lines, (l:gsub("\r$", "")))
       end
     end
   end
+end
+
+local function run(cmd, opts)
+  local lines = {}
+  local collect = collector(lines)
   local ok, job = pcall(vim.fn.jobstart, cmd, {
     cwd = opts.cwd,
     env = opts.env,
@@ -63,6 +68,50 @@ local function program()
   return out
 end
 
+--- The command line of `agent-lsp doctor` (with `--live`), for :AgentDoctor.
+---@param live boolean
+---@return string[]
+function M.doctor_cmd(live)
+  local cmd = program()
+  table.insert(cmd, "doctor")
+  if live then
+    table.insert(cmd, "--live")
+  end
+  return cmd
+end
+
+--- Runs `agent-lsp doctor` for the current project without blocking, and shows the report in
+--- a split when it ends (:AgentDoctor).
+---@param opts {live: boolean}
+function M.show_doctor(opts)
+  local util = require("agent_lsp.util")
+  local cmd = M.doctor_cmd(opts.live)
+  local ok_root, root = pcall(require("agent_lsp.client").root_for, vim.api.nvim_get_current_buf())
+  local lines = {}
+  util.notify("running " .. table.concat(cmd, " ") .. " …")
+  local ok, job = pcall(vim.fn.jobstart, cmd, {
+    cwd = ok_root and root or nil,
+    env = config.options.cmd_env,
+    stdout_buffered = true,
+    stderr_buffered = true,
+    on_stdout = collector(lines),
+    on_stderr = collector(lines),
+    on_exit = function(_, code)
+      vim.schedule(function()
+        local buf = util.scratch_buffer("agent-lsp://doctor", nil)
+        table.insert(lines, 1, string.format("agent-lsp doctor%s: exit %d", opts.live and " --live" or "", code))
+        vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+        vim.bo[buf].modifiable = false
+        vim.cmd("botright split")
+        vim.api.nvim_win_set_buf(0, buf)
+      end)
+    end,
+  })
+  if not ok or job <= 0 then
+    util.error("could not run " .. table.concat(cmd, " ") .. (ok and "" or (": " .. tostring(job))))
+  end
+end
+
 local function with(cmd, extra)
   local out = vim.deepcopy(cmd)
   table.insert(out, extra)
@@ -84,11 +133,9 @@ end
 local function check_server(cwd)
   h.start("Server")
   local cmd = program()
-  if vim.fn.executable(cmd[1]) ~= 1 then
-    h.error(string.format("%q is not executable", cmd[1]), {
-      "install the server: npm install -g agent-lsp",
-      "or point setup({cmd = {...}}) at it",
-    })
+  local broken = require("agent_lsp.server_cmd").check()
+  if broken then
+    h.error(broken.problem, broken.fix)
     return false
   end
   local code, lines = run(with(cmd, "--version"), { cwd = cwd, env = config.options.cmd_env })
@@ -101,8 +148,15 @@ local function check_server(cwd)
 end
 
 local function check_doctor(cwd)
-  h.start("agent-lsp doctor (" .. cwd .. ")")
-  local code, lines = run(with(program(), "doctor"), { cwd = cwd, env = config.options.cmd_env })
+  local live = config.options.live
+  h.start("agent-lsp doctor" .. (live and " --live" or "") .. " (" .. cwd .. ")")
+  local cmd = with(program(), "doctor")
+  if live then
+    table.insert(cmd, "--live")
+  else
+    h.info("live checks (a model call, local servers listening) are off: setup({ live = true }) or :AgentDoctor live")
+  end
+  local code, lines = run(cmd, { cwd = cwd, env = config.options.cmd_env })
   if code == nil then
     h.error(table.concat(lines, "\n"))
     return

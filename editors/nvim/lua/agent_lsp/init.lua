@@ -10,6 +10,7 @@
 ---   set_mode(opts)    {mode = "read_only"|"plan"|"ask"|"auto"|"full_access"}
 ---   ask(opts)         {text, range?, line1?, line2?}: prompt with the buffer (and lines) as context
 ---   actions(opts)     {range?, line1?, line2?}: the agent's code actions for the line or lines
+---   doctor(opts)      {live?}: agent-lsp doctor's report in a buffer (:AgentDoctor [live])
 ---   status()          {running, mode, model, tokens, cost, pending_approval, activity} for statuslines
 
 local config = require("agent_lsp.config")
@@ -48,6 +49,7 @@ function M.setup(opts)
   end
   config.options = resolved
   did_setup = true
+  require("agent_lsp.client").reset_reports()
   local client = require("agent_lsp.client")
   local group = vim.api.nvim_create_augroup("agent_lsp", { clear = true })
   vim.api.nvim_create_autocmd({ "BufReadPost", "BufNewFile" }, {
@@ -241,6 +243,14 @@ function M.status(_)
     return require("agent_lsp.status").of(status_chat())
   end)
   return ok and result or { running = false, tokens = 0 }
+end
+
+--- Runs `agent-lsp doctor` (with `live`: one model call, local servers) for the current project
+--- and shows its report in a scratch buffer when it ends.
+---@param opts {live: boolean|nil}|nil
+function M.doctor(opts)
+  ensure_setup()
+  require("agent_lsp.health").show_doctor({ live = opts and opts.live or false })
 end
 
 --- Prompts with the current buffer (and the given lines) as context.

@@ -314,6 +314,22 @@ function M.user_message(chat, text)
   chat.need_heading = true
 end
 
+--- What to do about a turn's error, when its text says what kind it is: a refused key (the
+--- server names where the key came from) or a server that could not be reached (it names the
+--- base URL).
+---@param message string
+---@return string hint starting with a space, or ""
+function M.error_hint(message)
+  local lower = message:lower()
+  if lower:find("the key came from", 1, true) or lower:find("no api key", 1, true) or lower:find("401", 1, true) or lower:find("403", 1, true) then
+    return " — check the key: :checkhealth agent_lsp (:AgentDoctor live makes one call with it)"
+  end
+  if lower:find("could not reach", 1, true) or lower:find("the connection to", 1, true) then
+    return " — is the server running at that base URL? :AgentDoctor live checks it"
+  end
+  return ""
+end
+
 --- Renders one agent/update.
 ---@param chat table
 ---@param u table the update
@@ -339,7 +355,9 @@ function M.update(chat, u)
   elseif kind == "status" then
     M.note(chat, "_" .. (u.text or "") .. "_")
   elseif kind == "error" then
-    M.note(chat, "**Error:** " .. (u.message or "unknown error"))
+    local message = (u.message or "unknown error") .. M.error_hint(u.message or "")
+    M.note(chat, "**Error:** " .. message)
+    util.error(message)
   elseif kind == "user_message" then
     M.user_message(chat, u.text or "")
   end
