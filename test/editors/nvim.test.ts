@@ -231,7 +231,7 @@ function nvimCases(editor: NvimEditor): void {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     fake.enqueue({ text: "Answer one." }, { text: "Answer two." });
     expectPassed(await runSpec(editor, "sessions_spec.lua", { fake, project, data: { phase: 1 } }), "sessions_spec.lua (1)");
-    expectPassed(await runSpec(editor, "sessions_spec.lua", { fake, project, data: { phase: 2 } }), "sessions_spec.lua (2)");
+    expectPassed(await runSpec(editor, "sessions_spec.lua", { fake, project, data: { phase: 2 }, env: { TZ: "Asia/Kolkata" } }), "sessions_spec.lua (2)");
     expect(fake.requests[1]!.body.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user"]);
   });
 

@@ -63,7 +63,13 @@ describe("code actions", () => {
     expect(all[0]).toMatchObject({ kind: "quickfix", diagnostics: [diagnostic], command: { command: "agent.fix", arguments: [{ uri, range, diagnostics: [diagnostic] }] } });
     expect(all.map((a) => a.command.command)).toEqual(["agent.fix", "agent.explain", "agent.refactor", "agent.tests"]);
     const cursor = { start: range.start, end: range.start };
-    expect(await codeActions(uri, cursor)).toEqual([]);
+    // A bare cursor with no diagnostic: the line itself is offered.
+    const bare = await codeActions(uri, cursor);
+    expect(bare.map((a) => a.title)).toEqual(["Ask agent about this line"]);
+    expect(bare[0]!.command).toMatchObject({
+      command: "agent.explain",
+      arguments: [{ uri, range: { start: { line: cursor.start.line, character: 0 }, end: { line: cursor.start.line + 1, character: 0 } } }],
+    });
     expect((await codeActions(uri, cursor, [diagnostic])).map((a) => a.command.command)).toEqual(["agent.fix"]);
     expect((await codeActions(uri, range, [diagnostic], ["quickfix"])).map((a) => a.kind)).toEqual(["quickfix"]);
     expect((await codeActions(uri, range, [diagnostic], ["refactor"])).map((a) => a.command.command)).toEqual(["agent.explain", "agent.refactor"]);

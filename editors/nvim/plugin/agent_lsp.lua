@@ -52,7 +52,7 @@ end, { desc = "agent-lsp: load a saved session" })
 command("AgentMode", function(args)
   agent().set_mode({ mode = args.args })
 end, {
-  nargs = 1,
+  nargs = "?",
   complete = function()
     return { "read_only", "plan", "ask", "auto", "full_access" }
   end,

@@ -27,7 +27,10 @@ export interface AgentActionArgs {
 
 const TITLE_MAX = 80;
 
-/** The actions offered for a range: fix for diagnostics, the rest for a non-empty selection. */
+/**
+ * The actions offered for a range: fix for diagnostics, the rest for a non-empty selection, and
+ * "about this line" for a cursor where nothing else applies.
+ */
 function agentCodeActions(params: CodeActionParams): CodeAction[] {
   const { textDocument, range, context } = params;
   const diagnostics = context.diagnostics ?? [];
@@ -40,6 +43,10 @@ function agentCodeActions(params: CodeActionParams): CodeAction[] {
     actions.push(action("Ask agent: explain", "agent.explain", args));
     actions.push(action("Ask agent: refactor...", "agent.refactor", args));
     actions.push(action("Ask agent: write tests", "agent.tests", args));
+  } else if (!diagnostics.length) {
+    // A bare cursor with nothing reported: the menu would be empty, so offer the line itself.
+    const line = { start: { line: range.start.line, character: 0 }, end: { line: range.start.line + 1, character: 0 } };
+    actions.push(action("Ask agent about this line", "agent.explain", { ...args, range: line }));
   }
   const only = context.only;
   return only?.length ? actions.filter((a) => only.some((k) => kindIncludes(k, a.kind!))) : actions;

@@ -1,5 +1,5 @@
 -- :'<,'>AgentAsk sends the question with the file and the visual selection as context, and
--- :AgentMode switches the chat session's mode.
+-- :AgentMode switches the chat session's mode; without an argument it offers the modes.
 local T = dofile(vim.env.AGENT_LSP_TEST_HELPERS)
 
 T.run(function()
@@ -19,4 +19,13 @@ T.run(function()
     return chat.mode == "read_only"
   end)
   T.contains(T.text(chat.buf), "_mode: read_only_", "the chat notes the mode")
+
+  -- Without an argument :AgentMode shows the current mode and offers the others.
+  local seen = T.stub_select("^plan$")
+  vim.cmd("AgentMode")
+  T.wait("the mode picked", function()
+    return chat.mode == "plan"
+  end)
+  T.contains(seen[1].prompt, "now: read_only", "the prompt names the current mode")
+  T.truthy(vim.tbl_contains(seen[1].items, "read_only  (current)"), "the current mode marked: " .. table.concat(seen[1].items, ", "))
 end)

@@ -42,6 +42,14 @@ T.run(function()
   _, count = T.text(chat.buf):gsub("## You\nsecond prompt", "")
   T.eq(count, 3, "<C-r> too")
 
+  -- /help is a table, with the plugin's own commands.
+  T.send(chat, "/help")
+  T.wait("the help table", function()
+    return T.text(chat.buf):find("| Command | What it does |", 1, true) ~= nil
+  end)
+  T.contains(T.text(chat.buf), "| `/help` | List the slash commands. |", "a server command as a row")
+  T.contains(T.text(chat.buf), "| `/clear` |", "the plugin's own commands too")
+
   local win = vim.api.nvim_get_current_win()
   local old = chat.buf
   T.send(chat, "/new")

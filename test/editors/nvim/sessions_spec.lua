@@ -21,6 +21,9 @@ T.run(function()
     return chat ~= nil and T.text(chat.buf):find("Answer one.", 1, true) ~= nil
   end)
   T.eq(#seen[1].items, 1, "one saved session listed")
+  T.truthy(seen[1].items[1]:match("^  %d%d%d%d%-%d%d%-%d%d %d%d:%d%d  First question$"), "local time and title: " .. seen[1].items[1])
+  -- The time is local: TZ is Asia/Kolkata (UTC+5:30) in this run.
+  T.eq(require("agent_lsp.util").local_time("2026-01-15T10:00:00.000Z"), "2026-01-15 15:30", "UTC shown as local time")
   local text = T.text(chat.buf)
   T.contains(text, "## You\nFirst question", "the replayed prompt")
   T.contains(text, "## Agent\nAnswer one.", "the replayed answer")
@@ -29,4 +32,10 @@ T.run(function()
   T.wait("the new answer", function()
     return T.text(chat.buf):find("Answer two.", 1, true) ~= nil
   end)
+  seen = T.stub_select("^nothing$")
+  vim.cmd("AgentSessions")
+  T.wait("the list again", function()
+    return #seen == 1
+  end)
+  T.truthy(seen[1].items[1]:match("^● "), "the current session is marked: " .. seen[1].items[1])
 end)

@@ -31,6 +31,7 @@ local M = {}
 ---@field pending_approval string|nil what waits for the user's answer
 ---@field tokens integer|nil tokens in and out of the session, as seen here
 ---@field cost number|nil cost of the session, when known
+---@field declined table<string, boolean>|nil tool calls the user said No to
 ---@field last_prompt {text: string, context: table|nil}|nil what :AgentRetry sends again
 ---@field history_index integer|nil where <Up>/<Down> are in the prompt history
 ---@field history_draft string|nil the half-typed prompt <Down> brings back

@@ -18,6 +18,37 @@ local function stop_note(result)
   return "_(stopped: " .. tostring(result.stopReason) .. ")_"
 end
 
+--- The commands the plugin answers itself, for /help.
+local OWN_COMMANDS = {
+  { "/new", "Start a fresh session in this window (the old chat stays)." },
+  { "/clear", "Start a fresh session in this window and close this chat." },
+}
+
+--- The server's /help ("/usage   summary" per line) as a markdown table, with the plugin's own
+--- commands; a text of another shape comes back as it is.
+---@param message string
+---@return string
+function M.help_table(message)
+  local rows = { "| Command | What it does |", "| --- | --- |" }
+  local function row(command, summary)
+    table.insert(rows, string.format("| `%s` | %s |", vim.trim(command), (summary:gsub("|", "\\|"))))
+  end
+  for _, line in ipairs(vim.split(vim.trim(message), "\n", { plain = true })) do
+    local command, summary = line:match("^(/.-)%s%s+(%S.*)$")
+    if not command then
+      command, summary = line:match("^(/%S+)%s+(%S.*)$")
+    end
+    if not command then
+      return message
+    end
+    row(command, summary)
+  end
+  for _, own in ipairs(OWN_COMMANDS) do
+    row(own[1], own[2])
+  end
+  return table.concat(rows, "\n")
+end
+
 local function run_command(chat, text)
   local words = vim.split(vim.trim(text), "%s+")
   local name = table.remove(words, 1)
@@ -29,7 +60,11 @@ local function run_command(chat, text)
     chat.busy = false
     -- A command may change what there is (/mode, a server that became ready): fetch the list again.
     require("agent_lsp.chat").fetch_commands(chat)
-    local message = err and ("**Error:** " .. util.error_text(err)) or (result and result.message or "")
+    local message = result and result.message or ""
+    if name == "/help" and not err then
+      message = M.help_table(message)
+    end
+    message = err and ("**Error:** " .. util.error_text(err)) or message
     if message ~= "" then
       render.note(chat, message)
     end

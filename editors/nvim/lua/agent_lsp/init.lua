@@ -167,11 +167,15 @@ function M.sessions(_)
       util.notify("no saved sessions in this project")
       return
     end
+    local chat_mod = require("agent_lsp.chat")
+    local here = chat_mod.current(id)
     vim.ui.select(sessions, {
       prompt = "Agent sessions",
       kind = "agent_lsp.sessions",
       format_item = function(s)
-        return string.format("%s  (%s)", s.title ~= "" and s.title or s.sessionId, s.updatedAt or "")
+        local mark = (here and here.session_id == s.sessionId) and "● " or "  "
+        local title = (type(s.title) == "string" and s.title ~= "") and s.title or s.sessionId
+        return string.format("%s%s  %s", mark, util.local_time(s.updatedAt), title)
       end,
     }, function(choice)
       if choice then
@@ -181,10 +185,33 @@ function M.sessions(_)
   end)
 end
 
---- Switches the safety mode of the current chat's session (or of the next session).
----@param opts {mode: string}
+--- Shows the current mode and offers the others (:AgentMode without an argument).
+local function pick_mode()
+  local id = current_client()
+  local chat = id and require("agent_lsp.chat").current(id)
+  local now = chat and chat.mode or config.options.mode
+  vim.ui.select(config.MODES, {
+    prompt = "Safety mode (now: " .. (now or "the server's default") .. ")",
+    kind = "agent_lsp.mode",
+    format_item = function(m)
+      return m == now and (m .. "  (current)") or m
+    end,
+  }, function(choice)
+    if choice and choice ~= now then
+      M.set_mode({ mode = choice })
+    end
+  end)
+end
+
+--- Switches the safety mode of the current chat's session (or of the next session); without a
+--- mode, shows the current one and offers the others.
+---@param opts {mode: string|nil}|nil
 function M.set_mode(opts)
   local mode = opts and opts.mode
+  if mode == nil or mode == "" then
+    pick_mode()
+    return
+  end
   if not vim.tbl_contains(config.MODES, mode) then
     util.error(string.format("unknown mode %q: one of %s", tostring(mode), table.concat(config.MODES, ", ")))
     return

@@ -135,7 +135,13 @@ function M.mark_pending(client_id, params, done)
   local what = title(params):gsub("^agent%-lsp wants to: ", "")
   chat.pending_approval = what
   status.refresh(chat)
+  local call_id = type(params.toolCall) == "table" and params.toolCall.id or nil
   return function(result)
+    if result.optionId == "reject" and call_id then
+      -- The call will fail because of this answer: the chat shows it as declined, not failed.
+      chat.declined = chat.declined or {}
+      chat.declined[call_id] = true
+    end
     chat.pending_approval = nil
     status.refresh(chat)
     done(result)

@@ -43,7 +43,7 @@ M.TOOL_PREFIX = "▸ "
 M.DETAIL = "  │ "
 
 local MAX_DETAIL_LINES = 200
-local STATUS_LABEL = { pending = "pending", running = "running", completed = "done", failed = "failed" }
+local STATUS_LABEL = { pending = "pending", running = "running", completed = "done", failed = "failed", declined = "declined" }
 
 ---@param chat table
 ---@return integer row 0-based row of the prompt line
@@ -223,6 +223,9 @@ local function tool_update(chat, u)
     entry = chat.tools[u.id]
   end
   entry.status = u.status or entry.status
+  if entry.status == "failed" and chat.declined and chat.declined[u.id] then
+    entry.status = "declined"
+  end
   local row = vim.api.nvim_buf_get_extmark_by_id(chat.buf, M.ns, entry.mark, {})[1]
   vim.api.nvim_buf_set_lines(chat.buf, row, row + 1, false, { header(entry) })
   vim.api.nvim_buf_set_extmark(chat.buf, M.ns, row, 0, { id = entry.mark })

@@ -87,6 +87,25 @@ function M.notify_server(client, method, params)
   return client.notify(method, params)
 end
 
+--- An ISO 8601 UTC time ("2026-11-30T14:05:09.123Z") as local time ("2026-11-30 15:05");
+--- anything else comes back as it is.
+---@param iso string|nil
+---@return string
+function M.local_time(iso)
+  if type(iso) ~= "string" then
+    return "?"
+  end
+  local y, mo, d, h, mi, s = iso:match("^(%d+)-(%d+)-(%d+)T(%d+):(%d+):(%d+)")
+  if not y then
+    return iso
+  end
+  local fields = { year = tonumber(y), month = tonumber(mo), day = tonumber(d), hour = tonumber(h), min = tonumber(mi), sec = tonumber(s) }
+  -- os.time reads the fields as local time; the difference to UTC at that moment corrects it.
+  local as_local = os.time(fields)
+  local utc_of_local = os.time(os.date("!*t", as_local))
+  return os.date("%Y-%m-%d %H:%M", as_local + (as_local - utc_of_local))
+end
+
 --- Splits text into lines on "\n"; a trailing newline does not make an empty last line.
 ---@param text string
 ---@return string[] lines
