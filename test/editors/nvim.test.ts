@@ -186,6 +186,18 @@ function nvimCases(editor: NvimEditor): void {
     expectPassed(await runSpec(editor, "errors_spec.lua", { fake, project, data: { phase: "unbuilt" } }), "errors_spec.lua (unbuilt)");
   });
 
+  it("context: #buffer, #selection, #diagnostics, #viewport and @file reach the model; completion; /file", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "first\nsecond\nthird\n", "src/helper.txt": "helper text\n", "build.log": "x\n", ".gitignore": "*.log\n" });
+    fake.enqueue({ text: "Seen." });
+    expectPassed(await runSpec(editor, "context_spec.lua", { fake, project }), "context_spec.lua");
+    const sent = JSON.stringify(fake.requests[0]!.body.messages.at(-1));
+    expect(sent).toContain("unsaved first line"); // #buffer: the buffer's text, not the disk's
+    expect(sent).toContain("Selected in notes.txt, lines 2-3");
+    expect(sent).toContain("line 3: warning [mylint]: third line looks odd");
+    expect(sent).toContain("Visible in notes.txt, lines 1-3");
+    expect(sent).toContain("helper text");
+  });
+
   it("ask user: choices through vim.ui.select, free text through vim.ui.input, answers to the model", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     const ask = (input: object) => ({ toolCalls: [{ name: "ask_user_question", input }] });

@@ -106,6 +106,16 @@ local function set_keymaps(chat)
       end
     end, "agent-lsp: prompt history")
   end
+  for _, sigil in ipairs({ "#", "@" }) do
+    util.map(chat.buf, "i", sigil, function()
+      local row = vim.api.nvim_win_get_cursor(0)[1] - 1
+      local keys_typed = sigil
+      if row > render.prompt_row(chat) then
+        keys_typed = sigil .. vim.api.nvim_replace_termcodes("<C-x><C-u>", true, false, true)
+      end
+      vim.api.nvim_feedkeys(keys_typed, "n", false)
+    end, "agent-lsp: complete " .. sigil)
+  end
   util.map(chat.buf, "n", keys.next_turn, function()
     render.jump_turn(chat, 1)
   end, "agent-lsp: next turn")
@@ -164,6 +174,7 @@ function M.create(client_id, session_id, info)
   set_keymaps(chat)
   vim.bo[buf].omnifunc = "v:lua.require'agent_lsp.chat'.complete_command"
   M.fetch_commands(chat)
+  require("agent_lsp.complete").attach(buf)
   local group = vim.api.nvim_create_augroup("agent_lsp_chat_" .. buf, { clear = true })
   vim.api.nvim_create_autocmd("BufWinEnter", {
     group = group,

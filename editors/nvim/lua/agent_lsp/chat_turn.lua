@@ -7,6 +7,12 @@ local util = require("agent_lsp.util")
 
 local M = {}
 
+--- The project root of a chat's server (for @paths and /file).
+local function root_of(chat)
+  local c = vim.lsp.get_client_by_id(chat.client_id)
+  return c and c.config.root_dir or vim.fn.getcwd()
+end
+
 local function stop_note(result)
   if result.stopReason == "end_turn" then
     return nil
@@ -128,14 +134,58 @@ function M.prompt(chat, opts)
     if command == "/clear" or command == "/new" then
       M.fresh_session(chat, command == "/clear")
       return true
+    elseif command == "/file" or command == "/buffer" then
+      M.pick(chat, command)
+      return true
     elseif command:match("^/") then
       run_command(chat, opts.text)
       return true
     end
   end
   chat.last_prompt = { text = opts.text, context = opts.context }
-  local params = { sessionId = chat.session_id, prompt = opts.text, context = opts.context }
-  return M.run_turn(chat, { label = opts.text, method = "agent/prompt", params = params })
+  local items, problems = require("agent_lsp.context").collect(opts.text, root_of(chat))
+  local prompt = opts.text
+  if #items > 0 then
+    prompt = { { type = "text", text = opts.text } }
+    for _, item in ipairs(items) do
+      table.insert(prompt, item.block)
+    end
+  end
+  local params = { sessionId = chat.session_id, prompt = prompt, context = opts.context }
+  local sent = M.run_turn(chat, { label = opts.text, method = "agent/prompt", params = params })
+  if sent then
+    render.attachments(chat, items, problems)
+  end
+  return sent
+end
+
+--- /file and /buffer: pick a project file or a buffer and put `@path` / `#buffer:name` into the
+--- input, to send with the next prompt.
+---@param chat agent_lsp.Chat
+---@param command string
+function M.pick(chat, command)
+  local complete = require("agent_lsp.complete")
+  local choices, prefix
+  if command == "/file" then
+    choices, prefix = complete.project_files(root_of(chat)), "@"
+  else
+    choices, prefix = {}, "#buffer:"
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      if vim.bo[b].buflisted and util.is_file_buffer(b) then
+        table.insert(choices, vim.fn.fnamemodify(vim.api.nvim_buf_get_name(b), ":."))
+      end
+    end
+  end
+  vim.ui.select(choices, { prompt = command == "/file" and "Attach a file" or "Attach a buffer", kind = "agent_lsp.context" }, function(choice)
+    if not choice or not vim.api.nvim_buf_is_valid(chat.buf) then
+      return
+    end
+    local row = render.prompt_row(chat)
+    local lines = vim.api.nvim_buf_get_lines(chat.buf, row + 1, -1, false)
+    local last = #lines > 0 and lines[#lines] or ""
+    local line = (last == "" and "" or (last .. " ")) .. prefix .. choice .. " "
+    vim.api.nvim_buf_set_lines(chat.buf, row + math.max(#lines, 1), -1, false, { line })
+  end)
 end
 
 --- Sends the chat's last prompt again, with the same context (:AgentRetry).

@@ -52,6 +52,12 @@ function M.setup(opts)
   require("agent_lsp.client").reset_reports()
   local client = require("agent_lsp.client")
   local group = vim.api.nvim_create_augroup("agent_lsp", { clear = true })
+  vim.api.nvim_create_autocmd({ "BufEnter", "WinEnter" }, {
+    group = group,
+    callback = function(args)
+      require("agent_lsp.context").track(args.buf)
+    end,
+  })
   vim.api.nvim_create_autocmd({ "BufReadPost", "BufNewFile" }, {
     group = group,
     callback = function(args)

@@ -333,6 +333,24 @@ function M.error_hint(message)
   return ""
 end
 
+--- One folded line per attachment of the prompt just sent, and a note for what was not found.
+---@param chat table
+---@param items {label: string}[]
+---@param problems string[]
+function M.attachments(chat, items, problems)
+  if not vim.api.nvim_buf_is_valid(chat.buf) or (#items == 0 and #problems == 0) then
+    return
+  end
+  local lines = {}
+  for _, item in ipairs(items) do
+    table.insert(lines, M.TOOL_PREFIX .. "[attached] " .. item.label)
+  end
+  for _, p in ipairs(problems) do
+    table.insert(lines, "_not attached: " .. p .. "_")
+  end
+  M.insert(chat, lines)
+end
+
 --- Renders one agent/update.
 ---@param chat table
 ---@param u table the update

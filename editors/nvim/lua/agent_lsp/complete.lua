@@ -1,0 +1,135 @@
+---@mod agent_lsp.complete Completion in the chat's input: #words, @files and /commands.
+---
+--- A 'completefunc' (so <C-x><C-u>, and typing # or @ opens it), usable by completion plugins
+--- through `items()`. Project files come from git (tracked and untracked, .gitignore respected)
+--- and, outside git, from a walk that skips hidden folders.
+
+local context = require("agent_lsp.context")
+
+local M = {}
+
+--- Slash commands known without asking the server (the server's built-ins and the plugin's own).
+M.BUILTIN_COMMANDS = {
+  "/help", "/model", "/mode", "/usage", "/tools", "/logs", "/stop", "/undo", "/restore", "/checkpoints",
+  "/compact", "/context", "/doctor", "/new", "/clear", "/file", "/buffer",
+}
+
+local MAX_FILES = 5000
+
+--- The project's files relative to `root`, .gitignore respected.
+---@param root string
+---@return string[]
+function M.project_files(root)
+  local out = vim.fn.systemlist({ "git", "-C", root, "ls-files", "--cached", "--others", "--exclude-standard" })
+  if vim.v.shell_error == 0 then
+    return vim.list_slice(out, 1, MAX_FILES)
+  end
+  local files = {}
+  for _, f in ipairs(vim.fn.globpath(root, "**/*", false, true)) do
+    if vim.fn.isdirectory(f) == 0 then
+      table.insert(files, f:sub(#root + 2))
+    end
+    if #files >= MAX_FILES then
+      break
+    end
+  end
+  return files
+end
+
+--- The commands the chat's server lists (agent/listCommands, fetched by the chat) and the
+--- plugin's own; the built-ins until the server has answered.
+---@param chat table|nil agent_lsp.Chat
+---@return string[]
+local function commands(chat)
+  if not (chat and type(chat.commands) == "table") then
+    return M.BUILTIN_COMMANDS
+  end
+  local list = {}
+  for _, c in ipairs(chat.commands) do
+    if type(c) == "table" and type(c.name) == "string" then
+      table.insert(list, "/" .. c.name)
+    end
+  end
+  vim.list_extend(list, { "/new", "/clear", "/file", "/buffer" })
+  return list
+end
+
+local function root_of(chat)
+  local client = chat and vim.lsp.get_client_by_id(chat.client_id)
+  return client and client.config.root_dir or vim.fn.getcwd()
+end
+
+--- Completion candidates for the word before the cursor (`#bu`, `@src/ma`, `/he`).
+---@param word string
+---@param chat table|nil agent_lsp.Chat
+---@return string[]
+function M.items(word, chat)
+  local out = {}
+  local function add(candidate)
+    if candidate:sub(1, #word) == word then
+      table.insert(out, candidate)
+    end
+  end
+  local sigil = word:sub(1, 1)
+  if sigil == "#" then
+    local names = vim.tbl_keys(context.HASH_WORDS)
+    table.sort(names)
+    for _, name in ipairs(names) do
+      add("#" .. name)
+    end
+    if word:match("^#%a+:") then
+      for _, b in ipairs(vim.api.nvim_list_bufs()) do
+        if vim.bo[b].buflisted and vim.api.nvim_buf_get_name(b) ~= "" then
+          add(word:match("^#%a+:") .. vim.fn.fnamemodify(vim.api.nvim_buf_get_name(b), ":."))
+        end
+      end
+    end
+  elseif sigil == "@" then
+    for _, f in ipairs(M.project_files(root_of(chat))) do
+      add("@" .. f)
+    end
+  elseif sigil == "/" then
+    for _, c in ipairs(commands(chat)) do
+      add(c)
+    end
+  end
+  return out
+end
+
+--- The start column (0-based) of the word being completed: from its #, @ or / sigil.
+local function word_start(line, col)
+  local before = line:sub(1, col)
+  local start = before:find("[#@][^%s]*$") or before:find("^%s*/[^%s]*$")
+  if start and before:sub(start, start):match("%s") then
+    start = before:find("/", start, true)
+  end
+  return start and start - 1 or -3
+end
+
+--- The 'completefunc' of the chat buffer.
+---@param findstart integer
+---@param base string
+---@return integer|string[]
+function M.completefunc(findstart, base)
+  if findstart == 1 then
+    local line = vim.api.nvim_get_current_line()
+    return word_start(line, vim.api.nvim_win_get_cursor(0)[2])
+  end
+  local chat = require("agent_lsp.chat").by_buffer(vim.api.nvim_get_current_buf())
+  return M.items(base, chat)
+end
+
+--- Sets the chat buffer's 'completefunc' (a Vimscript shim: 0.7 cannot name a Lua module there).
+---@param buf integer
+function M.attach(buf)
+  if vim.fn.exists("*AgentLspComplete") == 0 then
+    vim.cmd([[
+      function! AgentLspComplete(findstart, base) abort
+        return luaeval("require('agent_lsp.complete').completefunc(_A[1], _A[2])", [a:findstart, a:base])
+      endfunction
+    ]])
+  end
+  vim.bo[buf].completefunc = "AgentLspComplete"
+end
+
+return M
