@@ -25,6 +25,9 @@ T.run(function()
   vim.api.nvim_buf_set_lines(chat.buf, row + 1, -1, false, { "see @src/he" })
   vim.api.nvim_win_set_cursor(0, { row + 2, #"see @src/he" })
   T.eq(vim.fn.AgentLspComplete(1, ""), #"see ", "the completed word starts at its @")
+  T.feed("A<Tab><Esc>")
+  T.eq(vim.api.nvim_buf_get_lines(chat.buf, row + 1, row + 2, false)[1], "see @src/helper.txt", "<Tab> completes the @path")
+  vim.api.nvim_buf_set_lines(chat.buf, row + 1, -1, false, { "" })
 
   -- /file puts the picked file into the input.
   T.stub_select("helper")

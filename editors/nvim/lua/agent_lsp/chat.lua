@@ -102,20 +102,21 @@ local function set_keymaps(chat)
   for _, walk in ipairs({ { keys.history_prev, -1, "<Up>" }, { keys.history_next, 1, "<Down>" } }) do
     util.map(chat.buf, { "n", "i" }, walk[1], function()
       if not require("agent_lsp.prompt_history").walk(chat, walk[2]) then
-        vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(walk[3], true, false, true), "n", false)
+        vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(walk[3], true, false, true), "ni", false)
       end
     end, "agent-lsp: prompt history")
   end
-  for _, sigil in ipairs({ "#", "@" }) do
-    util.map(chat.buf, "i", sigil, function()
-      local row = vim.api.nvim_win_get_cursor(0)[1] - 1
-      local keys_typed = sigil
-      if row > render.prompt_row(chat) then
-        keys_typed = sigil .. vim.api.nvim_replace_termcodes("<C-x><C-u>", true, false, true)
-      end
-      vim.api.nvim_feedkeys(keys_typed, "n", false)
-    end, "agent-lsp: complete " .. sigil)
-  end
+  util.map(chat.buf, "i", keys.complete, function()
+    -- On a #word, @path or /command in the input: complete it; anywhere else the key is itself.
+    local row, col = unpack(vim.api.nvim_win_get_cursor(0))
+    local word = require("agent_lsp.complete").word_start(vim.api.nvim_get_current_line(), col)
+    local keys_typed = keys.complete
+    if row - 1 > render.prompt_row(chat) and word >= 0 then
+      keys_typed = "<C-x><C-u>"
+    end
+    -- "i": before what is already typed ahead, so keys typed quickly after it come after it.
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys_typed, true, false, true), "ni", false)
+  end, "agent-lsp: complete #words, @files and /commands")
   util.map(chat.buf, "n", keys.next_turn, function()
     render.jump_turn(chat, 1)
   end, "agent-lsp: next turn")

@@ -1,6 +1,6 @@
 ---@mod agent_lsp.complete Completion in the chat's input: #words, @files and /commands.
 ---
---- A 'completefunc' (so <C-x><C-u>, and typing # or @ opens it), usable by completion plugins
+--- A 'completefunc' (<C-x><C-u>, or <Tab> on such a word), usable by completion plugins
 --- through `items()`. Project files come from git (tracked and untracked, .gitignore respected)
 --- and, outside git, from a walk that skips hidden folders.
 
@@ -96,8 +96,12 @@ function M.items(word, chat)
   return out
 end
 
---- The start column (0-based) of the word being completed: from its #, @ or / sigil.
-local function word_start(line, col)
+--- The start column (0-based) of the word being completed, from its #, @ or / sigil; negative
+--- when the cursor is not on one.
+---@param line string
+---@param col integer 0-based byte column of the cursor
+---@return integer
+function M.word_start(line, col)
   local before = line:sub(1, col)
   local start = before:find("[#@][^%s]*$") or before:find("^%s*/[^%s]*$")
   if start and before:sub(start, start):match("%s") then
@@ -113,7 +117,7 @@ end
 function M.completefunc(findstart, base)
   if findstart == 1 then
     local line = vim.api.nvim_get_current_line()
-    return word_start(line, vim.api.nvim_win_get_cursor(0)[2])
+    return M.word_start(line, vim.api.nvim_win_get_cursor(0)[2])
   end
   local chat = require("agent_lsp.chat").by_buffer(vim.api.nvim_get_current_buf())
   return M.items(base, chat)

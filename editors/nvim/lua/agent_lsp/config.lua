@@ -6,6 +6,7 @@ local M = {}
 ---@field send string|false      send the text under the prompt line (normal mode)
 ---@field send_insert string|false  send it from insert mode too (and normal mode)
 ---@field retry string|false     send the last prompt again (:AgentRetry)
+---@field complete string|false  insert mode, on a #word, @path or /command: complete it
 ---@field history_prev string|false  older prompt (on the input's first line; else moves up)
 ---@field history_next string|false  newer prompt (on the input's last line; else moves down)
 ---@field next_turn string|false  go to the next "## You" header
@@ -73,7 +74,7 @@ M.defaults = {
   chat = { layout = nil, position = "right", size = 0.4 },
   keymaps = {
     chat = { send = "<CR>", send_insert = "<C-s>", cancel = "<C-c>", close = "q", next_turn = "]]", prev_turn = "[[",
-      retry = "<C-r>", history_prev = "<Up>", history_next = "<Down>" },
+      retry = "<C-r>", complete = "<Tab>", history_prev = "<Up>", history_next = "<Down>" },
     review = {
       accept_all = "ga",
       accept_always = "gA",

@@ -41,7 +41,8 @@ local file_path, filetype_of = rtext.file_path, rtext.filetype_of
 local function help_line(review)
   local files = review.params.files
   local name = panel.display_name(files[review.index].uri)
-  return string.format("agent-lsp review %d/%d: %s  —  %s", review.index, #files, name, panel.keys_hint())
+  -- The keys are listed in the panel on top: a status line that long would be cut.
+  return string.format("agent-lsp review %d/%d: %s", review.index, #files, name)
 end
 
 local function close(review)
@@ -381,7 +382,6 @@ function M.review(opts)
   review.untrack = require("agent_lsp.permission").track(opts.client_id, opts.params.sessionId, function()
     answer(review, { optionId = "reject" })
   end)
-  util.notify(help_line(review))
   return review
 end
 

@@ -57,7 +57,9 @@ function M.lines(review)
   end
   local first = #lines
   for i, f in ipairs(review.params.files) do
-    local state = review.states[i] or "pending"
+    local draft = review.drafts[i]
+    -- A file left with hunks taken (not finished yet) shows as taken in part.
+    local state = review.states[i] or ((draft and draft ~= f.oldText) and "partial" or "pending")
     local cursor = i == review.index and "> " or "  "
     table.insert(lines, string.format("%s%s %s", cursor, M.MARKS[state], M.display_name(f.uri)))
   end
@@ -76,7 +78,7 @@ function M.label_window(win, label, status)
     vim.wo[win].winbar = "%#Title#" .. label
     vim.wo[win].statusline = escaped
   else
-    vim.wo[win].statusline = label .. "  │  " .. escaped
+    vim.wo[win].statusline = label .. "  │  " .. escaped .. "%="
   end
 end
 
@@ -99,7 +101,13 @@ function M.draw(review)
   vim.api.nvim_buf_set_lines(review.panel_buf, 0, -1, false, lines)
   vim.bo[review.panel_buf].modifiable = false
   if review.panel_win and vim.api.nvim_win_is_valid(review.panel_win) then
-    local height = math.max(3, math.min(#lines, math.floor(vim.o.lines / 3)))
+    -- Wrapped lines take several screen rows: count those, not the lines.
+    local width = math.max(1, vim.api.nvim_win_get_width(review.panel_win))
+    local rows = 0
+    for _, l in ipairs(lines) do
+      rows = rows + math.max(1, math.ceil(vim.fn.strdisplaywidth(l) / width))
+    end
+    local height = math.max(3, math.min(rows, math.floor(vim.o.lines / 3)))
     vim.api.nvim_win_set_height(review.panel_win, height)
   end
 end
