@@ -283,56 +283,13 @@ function M.with_chat(client_id, callback)
   end
 end
 
---- Fetches the session's slash commands (built-in and MCP prompts) for completion. The server
---- starts the session's MCP servers first, so the answer may take a moment; it never blocks.
----@param chat agent_lsp.Chat
-function M.fetch_commands(chat)
-  client.request(chat.client_id, "agent/listCommands", { sessionId = chat.session_id }, function(err, result)
-    if not err and type(result) == "table" and type(result.commands) == "table" then
-      chat.commands = result.commands
-    end
-  end)
+--- The session's slash commands for completion (agent_lsp.complete has the details).
+M.fetch_commands = function(chat)
+  require("agent_lsp.complete").fetch_commands(chat)
 end
-
-local function command_usage(command)
-  local words = { "/" .. command.name }
-  for _, arg in ipairs(command.arguments or {}) do
-    table.insert(words, arg.required and ("<" .. arg.name .. ">") or ("[" .. arg.name .. "]"))
-  end
-  return table.concat(words, " ")
-end
-
---- 'omnifunc' of the chat buffer: completes a `/command` at the start of the input (<C-x><C-o>),
---- from the session's commands (agent/listCommands), with each one's usage and description.
----@param findstart integer
----@param base string
----@return integer|table
-function M.complete_command(findstart, base)
-  local chat = by_buf[vim.api.nvim_get_current_buf()]
-  if findstart == 1 then
-    local row, col = unpack(vim.api.nvim_win_get_cursor(0))
-    local before = vim.api.nvim_get_current_line():sub(1, col)
-    -- Only the first word of the input, under the prompt line, is a command.
-    if not chat or row - 1 ~= render.prompt_row(chat) + 1 or not before:match("^/[%w_%-]*$") then
-      return -3
-    end
-    return 0
-  end
-  if not chat then
-    return {}
-  end
-  if not chat.commands then
-    M.fetch_commands(chat)
-    return {}
-  end
-  local items = {}
-  local prefix = base:gsub("^/", "")
-  for _, command in ipairs(chat.commands) do
-    if command.name:sub(1, #prefix) == prefix then
-      table.insert(items, { word = "/" .. command.name, menu = command.description, info = command_usage(command), icase = 0 })
-    end
-  end
-  return items
+--- The chat buffer's 'omnifunc': `/command` completion (agent_lsp.complete).
+M.complete_command = function(findstart, base)
+  return require("agent_lsp.complete").complete_command(findstart, base)
 end
 
 local turn = require("agent_lsp.chat_turn")
