@@ -52,7 +52,8 @@ describe("code actions", () => {
   });
 
   it("offers fix for a diagnostic and explain/refactor/tests for a selection, honouring only", async () => {
-    const uri = await start();
+    // A client with its own agent UI; plain clients get the chat-file list (chat-file.test.ts).
+    const uri = await start({ ...defaultCapabilities(), ...LITERALS, experimental: { agent: {} } });
     const all = await codeActions(uri, range, [diagnostic]);
     expect(all.map((a) => a.title)).toEqual([
       "Ask agent to fix: add() subtracts: expected a + b",
@@ -177,7 +178,8 @@ describe("code actions", () => {
   });
 
   it("rejects bad arguments with InvalidParams", async () => {
-    const uri = await start();
+    // Without diagnostics agent.fix quotes the line instead, for plain clients only (chat-file.test.ts).
+    const uri = await start({ ...defaultCapabilities(), experimental: { agent: {} } });
     await expect(execute("agent.fix", [{ uri, range }])).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("diagnostics") });
     await expect(execute("agent.explain", [{ uri }])).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("range") });
     await expect(execute("agent.explain", [{ uri, range, sessionId: "s-nope" }])).rejects.toMatchObject({ code: -32602 });

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentHarness } from "../helpers/agent-setup.js";
+import { defaultCapabilities } from "../helpers/lsp-client.js";
 import { waitFor } from "../helpers/wait.js";
 import { safetyHarness, toolResultsSent } from "./safety-helpers.js";
 
@@ -77,8 +78,9 @@ describe("ask mode over window/showMessageRequest", () => {
     expect(h.client.updatesOf("tool_call_update").at(-1)).toMatchObject({ status: "failed", output: expect.stringContaining("declined") });
   });
 
-  it("a client answering MethodNotFound counts as No, and the update says why", async () => {
-    h = await safetyHarness("ask");
+  it("a client with an agent UI answering MethodNotFound counts as No, and the update says why", async () => {
+    // Without the agent protocol the chat file takes the question instead (chat-file.test.ts).
+    h = await safetyHarness("ask", { capabilities: { ...defaultCapabilities(), experimental: { agent: {} } } });
     h.client.script.showMessageRequest = () => "method-not-found";
     h.fake.enqueue({ toolCalls: [{ name: "execute_command", input: { command: "touch ran.txt" } }] }, { text: "ok" });
     const res = await h.prompt(await h.newSession(), "run it");

@@ -241,6 +241,14 @@ export const configSchema = z
         "Commands read the disk, so before one runs, the open files the agent changed and did not save are saved (through `agent/saveDocuments`, in editors that declare it). `\"ask\"`: the command's approval says so (\"and save 2 files first: a.ts, b.ts\"), and a Yes covers it; where no approval is asked (`full_access`, `auto`, a remembered rule) they are saved and a status line and the result say so. `\"always\"`: saved before every command, said in the result. `\"never\"`: not saved. Where nothing is saved (`\"never\"`, or an editor without `agent/saveDocuments`), the approval and the result name the open files whose agent changes the command will not see.",
       ),
     }),
+    editor: table({
+      chat_file: key(
+        z.boolean(),
+        false,
+        "boolean",
+        "Use the chat file `.agent-lsp/chat.md` (answers streamed into it, approvals and questions as code actions there) even when the editor declares the agent protocol. Editors that do not declare it (Helix, stock eglot) always get it (docs/helix.md).",
+      ),
+    }),
     log: table({
       level: key(z.enum(["error", "warn", "info", "debug"]), "info", "string", "`error`, `warn`, `info` or `debug`. Logs go to stderr and `.agent-lsp/logs/agent-lsp.log`, with keys redacted."),
     }),

@@ -61,12 +61,20 @@ export class AgentCommandRunner {
     const parsed = argsSchema.safeParse(rawArgs[0] ?? {});
     if (!parsed.success) throw new AgentRequestError(ErrorCodes.InvalidParams, describeParamsError(command, parsed.error));
     const args = parsed.data;
-    if (command === "agent.fix" && !args.diagnostics?.length) {
+    // A plain client (chat file on) may ask for a fix on a line without diagnostics.
+    if (command === "agent.fix" && !args.diagnostics?.length && !this.deps.chat?.()) {
       throw new AgentRequestError(ErrorCodes.InvalidParams, "agent.fix needs the diagnostics to fix (arguments[0].diagnostics).");
     }
     const sessionId = this.sessionFor(this.deps.agent(), args);
     const context = { uri: args.uri, range: args.range, ...(args.diagnostics ? { diagnostics: args.diagnostics } : {}) };
-    return this.start({ ...this.describeTask(command, args, sessionId), sessionId, context }, args.wait === true, token);
+    const task = command === "agent.fix" && !args.diagnostics?.length ? await this.describeLineFix(args) : this.describeTask(command, args, sessionId);
+    return this.start({ ...task, sessionId, context }, args.wait === true, token);
+  }
+
+  /** A free prompt in `sessionId` whose words the chat file shows as `chatText` (null: already there). */
+  chatTurn(sessionId: string, prompt: string, chatText: string | null): Promise<AgentActionResult> {
+    this.deps.agent().get(sessionId);
+    return this.start({ sessionId, title: `Agent: ${oneLine(prompt, PROMPT_TITLE_MAX)}`, prompt: async () => prompt, chatText }, false);
   }
 
   /** `agent.prompt` [sessionId, prompt, context?]: a free prompt, optionally about a file and range. */
@@ -116,6 +124,17 @@ export class AgentCommandRunner {
     const { sessionId } = agent.newSession({});
     this.documentSessions.set(key, sessionId);
     return sessionId;
+  }
+
+  /**
+   * Fix without diagnostics (Helix sends a server only its own): the prompt quotes the line, so
+   * the model knows what the user pointed at.
+   */
+  private async describeLineFix(args: ActionArgs): Promise<Pick<RunRequest, "title" | "prompt">> {
+    const where = `${uriFileName(args.uri)}:${args.range.start.line + 1}`;
+    const text = (await this.deps.editor.readDocument(args.uri))?.text.split("\n")[args.range.start.line] ?? "";
+    const prompt = `Fix the problem at ${where}, whose line reads: ${JSON.stringify(text.trim())}. Find what is wrong there, make the smallest change that fixes it, editing the file with your tools, then say in one or two sentences what you changed.`;
+    return { title: `Agent: fix ${where}`, prompt: async () => prompt };
   }
 
   /** The title and prompt of a code-action command. */

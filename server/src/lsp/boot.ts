@@ -12,6 +12,7 @@ import { registerCodeActions } from "./code-actions.js";
 import type { ObservableDocuments } from "./document-sync.js";
 import { registerExecuteCommands } from "./execute-commands.js";
 import { LspEditor } from "./lsp-editor.js";
+import { ChatFile } from "./chat/chat-file.js";
 
 /** A handler the deferred dispatch calls. */
 export type Handler = (params: unknown, token?: unknown) => unknown;
@@ -39,6 +40,10 @@ export function boot(ctx: BootContext): Booted {
   const { logger, root } = ctx;
   const editor = new LspEditor(ctx.connection, ctx.documents, logger);
   editor.capabilities = ctx.params.capabilities;
+  // The chat file is for clients without the agent protocol, or on request ([editor] chat_file).
+  const declaresAgent = Boolean((ctx.params.capabilities.experimental as { agent?: unknown } | undefined)?.agent);
+  let chatWanted = !declaresAgent;
+  let chat: ChatFile | undefined;
   const runtime = buildRuntime({
     editor,
     root,
@@ -46,12 +51,30 @@ export function boot(ctx: BootContext): Booted {
     logger,
     onConfig: (config, errors) => {
       editor.approvalTimeoutS = config.approval_timeout_s;
+      chatWanted = !declaresAgent || config.editor.chat_file;
+      if (chat) setChatMode(chat, chatWanted);
       editor.applyEditSettings.timeoutMs = config.apply_edit_timeout_s * 1000;
       if (errors.length) editor.showMessage("error", `agent-lsp configuration: ${errors.join("; ")}`);
     },
     ...(ctx.createRuntime ? { create: ctx.createRuntime } : {}),
   });
   editor.events = runtime.events;
+  chat = new ChatFile({
+    root,
+    connection: ctx.connection,
+    host: editor,
+    ui: editor,
+    capabilities: () => editor.capabilities,
+    events: runtime.events,
+    agent: () => runtime.agent,
+    log: logger,
+    timeoutS: () => editor.approvalTimeoutS,
+  });
+  const setChatMode = (c: ChatFile, on: boolean) => {
+    c.enabled = on;
+    editor.chatPrompts = on ? c.prompts : undefined;
+  };
+  setChatMode(chat, chatWanted);
   // The client sees the stream as agent/update; how a turn ended is the agent/prompt answer.
   runtime.events.subscribe((sessionId, event) => {
     if (event.kind !== "turn_end") editor.sendUpdate(sessionId, event);
@@ -59,10 +82,10 @@ export function boot(ctx: BootContext): Booted {
   const handlers = new Map<string, Handler>();
   const capture = capturingConnection(ctx.connection, handlers);
   const agent = () => runtime.agent;
-  const runs = registerCodeActions(capture, agent, editor, logger);
+  const runs = registerCodeActions(capture, agent, editor, logger, chat);
   // agent/cancel also withdraws what a run asks before its turn starts (the refactor goal).
   registerAgentMethods(capture, agent, logger, (sessionId) => runs.cancel(sessionId));
-  registerExecuteCommands(capture, agent, logger, runs);
+  registerExecuteCommands(capture, agent, logger, runs, chat, editor);
   handlers.set("workspace/didChangeConfiguration", () => runtime.reloadConfig());
   return { runtime, editor, handlers };
 }

@@ -23,14 +23,20 @@ export const AGENT_ACTION_KINDS: Record<AgentActionCommand, string> = {
   "agent.tests": "source.agent.tests",
 };
 
+/** The kind of the chat file's actions (Send to agent, Approve...; lsp/chat/). */
+export const CHAT_ACTION_KIND = "source.agent.chat";
+
+/** The commands of the chat file (lsp/chat/chat-actions.ts), for clients without the agent protocol. */
+export const CHAT_COMMANDS = ["agent.send", "agent.openChat", "agent.addSelection", "agent.answer", "agent.setMode", "agent.command"] as const;
+
 /** What the server advertises as `codeActionProvider`. */
 const CODE_ACTION_PROVIDER: CodeActionOptions = {
-  codeActionKinds: [...new Set(Object.values(AGENT_ACTION_KINDS))],
+  codeActionKinds: [...new Set([...Object.values(AGENT_ACTION_KINDS), CHAT_ACTION_KIND])],
   resolveProvider: false,
 };
 
 /** Commands advertised in executeCommandProvider. */
-export const EXECUTE_COMMANDS = ["agent.newSession", "agent.prompt", "agent.cancel", ...AGENT_ACTION_COMMANDS] as const;
+export const EXECUTE_COMMANDS = ["agent.newSession", "agent.prompt", "agent.cancel", ...AGENT_ACTION_COMMANDS, ...CHAT_COMMANDS] as const;
 
 /** Requests served once the agent has loaded (every other method is -32601). */
 export const DEFERRED_REQUESTS = [...CLIENT_REQUESTS, "workspace/executeCommand", "textDocument/codeAction"] as const;

@@ -17,38 +17,59 @@ import type { Agent } from "../agent/agent.js";
 import type { Logger } from "../util/log.js";
 import { AgentCommandRunner, type CommandEditor } from "./agent-commands.js";
 import { AGENT_ACTION_KINDS, type AgentActionCommand } from "./capabilities.js";
+import { chatCodeActions } from "./chat/chat-actions.js";
+import type { ChatFile } from "./chat/chat-file.js";
 
 /** The single argument every agent action command carries. */
 export interface AgentActionArgs {
   uri: string;
   range: Range;
   diagnostics?: Diagnostic[];
+  /** agent.refactor: how to refactor. */
+  instruction?: string;
 }
 
 const TITLE_MAX = 80;
 
 /**
- * The actions offered for a range: fix for diagnostics, the rest for a non-empty selection, and
- * "about this line" for a cursor where nothing else applies.
+ * The refactorings offered one action each to clients that cannot show a follow-up question
+ * (Helix): the menu entry is the question's answer.
  */
-function agentCodeActions(params: CodeActionParams): CodeAction[] {
+export const REFACTORINGS = ["Make it simpler and clearer", "Improve the names", "Split it into smaller functions", "Make it faster"];
+
+/**
+ * The actions offered for a range: fix for diagnostics, the rest for a non-empty selection, and
+ * "about this line" for a cursor where nothing else applies. `plain` (the chat-file mode) also
+ * offers fix on a line without diagnostics (Helix sends a server only its own) and one refactor
+ * action per refactoring instead of a question.
+ */
+function agentCodeActions(params: CodeActionParams, plain: boolean): CodeAction[] {
   const { textDocument, range, context } = params;
   const diagnostics = context.diagnostics ?? [];
   const args: AgentActionArgs = { uri: textDocument.uri, range, ...(diagnostics.length ? { diagnostics } : {}) };
   const actions: CodeAction[] = [];
   if (diagnostics.length) {
     actions.push(action(`Ask agent to fix: ${oneLine(diagnostics[0]!.message)}`, "agent.fix", args, diagnostics));
+  } else if (plain) {
+    actions.push(action(`Ask agent to fix line ${range.start.line + 1}`, "agent.fix", args));
   }
   if (!isEmptyRange(range)) {
     actions.push(action("Ask agent: explain", "agent.explain", args));
-    actions.push(action("Ask agent: refactor...", "agent.refactor", args));
+    if (plain) {
+      for (const instruction of REFACTORINGS) actions.push(action(`Ask agent to refactor: ${instruction.toLowerCase()}`, "agent.refactor", { ...args, instruction }));
+    } else {
+      actions.push(action("Ask agent: refactor...", "agent.refactor", args));
+    }
     actions.push(action("Ask agent: write tests", "agent.tests", args));
   } else if (!diagnostics.length) {
     // A bare cursor with nothing reported: the menu would be empty, so offer the line itself.
     const line = { start: { line: range.start.line, character: 0 }, end: { line: range.start.line + 1, character: 0 } };
     actions.push(action("Ask agent about this line", "agent.explain", { ...args, range: line }));
   }
-  const only = context.only;
+  return actions;
+}
+
+function onlyKinds(actions: CodeAction[], only: string[] | undefined): CodeAction[] {
   return only?.length ? actions.filter((a) => only.some((k) => kindIncludes(k, a.kind!))) : actions;
 }
 
@@ -56,13 +77,19 @@ function agentCodeActions(params: CodeActionParams): CodeAction[] {
  * Registers textDocument/codeAction and returns the runner for the action commands, which
  * execute-commands.ts routes to (one workspace/executeCommand handler serves every command).
  */
-export function registerCodeActions(connection: Connection, agent: () => Agent, editor: CommandEditor, log: Logger): AgentCommandRunner {
-  connection.onCodeAction((params) => {
-    const actions = agentCodeActions(params);
+export function registerCodeActions(connection: Connection, agent: () => Agent, editor: CommandEditor, log: Logger, chat?: ChatFile): AgentCommandRunner {
+  const runner = new AgentCommandRunner({ agent, editor, log, ...(chat ? { chat: () => (chat.enabled ? chat.renderer : undefined) } : {}) });
+  connection.onCodeAction(async (params) => {
+    const plain = chat?.enabled === true;
+    const inChat = plain && chat.isChat(params.textDocument.uri);
+    const running = plain && agent().all().some((s) => s.turn && !s.turn.controller.signal.aborted);
+    const ours = inChat ? [] : agentCodeActions(params, plain);
+    const chatActions = chat ? await chatCodeActions(chat, params, running) : [];
+    const actions = onlyKinds(inChat ? chatActions : [...ours, ...chatActions], params.context.only);
     // Clients without code-action literals (pre-3.8) only understand bare Commands.
     return literalSupport(editor.capabilities) ? actions : actions.map((a) => a.command as Command);
   });
-  return new AgentCommandRunner({ agent, editor, log });
+  return runner;
 }
 
 function action(title: string, command: AgentActionCommand, args: AgentActionArgs, diagnostics?: Diagnostic[]): CodeAction {

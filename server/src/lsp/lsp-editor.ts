@@ -8,14 +8,14 @@ import { MessageType, ShowMessageNotification, type ClientCapabilities, type Con
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { ApplyEditOptions, ApplyEditResult, FileChange, OpenDocument, SaveResult } from "../editor/document-host.js";
 import type { Editor } from "../editor/editor.js";
-import type { PermissionAnswer, PermissionRequest, ProgressHandle, Question } from "../editor/session-ui.js";
+import type { PermissionAnswer, PermissionRequest, ProgressHandle, Question, SessionUI } from "../editor/session-ui.js";
 import type { SessionUpdate } from "../protocol/updates.js";
 import type { Logger } from "../util/log.js";
 import { applyWorkspaceEdit, type ApplyEditSettings } from "./apply-edit.js";
 import type { ObservableDocuments } from "./document-sync.js";
 import { NoticeBox, settlementNews } from "./edit-notices.js";
 import { EditTracker, type Settlement, type TrackedEdit } from "./edit-tracker.js";
-import { askUserOverLsp, requestPermissionOverLsp } from "./prompts.js";
+import { askUserOverLsp, requestPermissionOverLsp, type PlainAnswer } from "./prompts.js";
 import type { SessionEvents } from "../editor/session-events.js";
 import { startProgress } from "./progress.js";
 import { saveDocumentsOverLsp } from "./save-documents.js";
@@ -36,6 +36,13 @@ export class LspEditor implements Editor {
    * in a session (waiting for an answer, an edit found skipped) goes there like any update.
    */
   events: SessionEvents | undefined;
+  /**
+   * Where prompts go when the client cannot answer window/showMessageRequest (Helix 25.01):
+   * blocks in the chat file, answered with code actions. Set when the chat file is on.
+   */
+  chatPrompts: Pick<SessionUI, "requestPermission" | "askUser"> | undefined;
+  /** The client answered window/showMessageRequest with MethodNotFound: not asked again. */
+  private noMessageRequest = false;
   private readonly tracker: EditTracker;
   private readonly notices = new NoticeBox();
   private readonly documents: ObservableDocuments["documents"];
@@ -105,21 +112,33 @@ export class LspEditor implements Editor {
   }
 
   async requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
+    const rich = this.experimental("requestPermission");
+    if (!rich && this.noMessageRequest && this.chatPrompts) return this.chatPrompts.requestPermission(request, signal);
     const stop = this.waitNotice(request.sessionId, WAITING_FOR_USER);
+    let answer: PlainAnswer<PermissionAnswer>;
     try {
-      return await requestPermissionOverLsp(this.connection, this.experimental("requestPermission"), request, signal, this.approvalTimeoutS * 1000);
+      answer = await requestPermissionOverLsp(this.connection, rich, request, signal, this.approvalTimeoutS * 1000);
     } finally {
       stop();
     }
+    if (!answer.unsupported || rich) return answer;
+    this.noMessageRequest = true;
+    return this.chatPrompts ? this.chatPrompts.requestPermission(request, signal) : answer;
   }
 
   async askUser(question: Question, signal: AbortSignal): Promise<string | undefined> {
+    const rich = this.experimental("askUser");
+    if (!rich && this.noMessageRequest && this.chatPrompts) return this.chatPrompts.askUser(question, signal);
     const stop = this.waitNotice(question.sessionId, WAITING_FOR_USER);
+    let answer: PlainAnswer<{ answer?: string }>;
     try {
-      return await askUserOverLsp(this.connection, this.experimental("askUser"), question, signal, this.approvalTimeoutS * 1000);
+      answer = await askUserOverLsp(this.connection, rich, question, signal, this.approvalTimeoutS * 1000);
     } finally {
       stop();
     }
+    if (!answer.unsupported || rich) return answer.answer;
+    this.noMessageRequest = true;
+    return this.chatPrompts ? this.chatPrompts.askUser(question, signal) : undefined;
   }
 
   /** Sends one session update to the client (the front end subscribes this to the event stream). */

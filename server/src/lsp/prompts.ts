@@ -33,7 +33,7 @@ export async function requestPermissionOverLsp(
   request: PermissionRequest,
   signal: AbortSignal,
   timeoutMs: number,
-): Promise<PermissionAnswer> {
+): Promise<PlainAnswer<PermissionAnswer>> {
   // Nothing to remember (a sensitive place, a shell line): do not offer "don't ask again".
   const options = request.rememberable === false ? PERMISSION_OPTIONS.filter((o) => o.optionId !== "allow_always") : PERMISSION_OPTIONS;
   const outcome = await sendCancellable(signal, timeoutMs, (token) =>
@@ -56,7 +56,7 @@ export async function requestPermissionOverLsp(
           token,
         ),
   );
-  if (outcome.kind !== "answer") return { optionId: "reject", note: outcome.note };
+  if (outcome.kind !== "answer") return { optionId: "reject", note: outcome.note, ...(outcome.unsupported ? { unsupported: true } : {}) };
   return rich ? readRichAnswer(outcome.value) : readPlainAnswer(outcome.value as MessageActionItem | null);
 }
 
@@ -85,20 +85,27 @@ export async function askUserOverLsp(
   question: Question,
   signal: AbortSignal,
   timeoutMs: number,
-): Promise<string | undefined> {
-  if (!rich && !question.choices?.length) return undefined;
+): Promise<PlainAnswer<{ answer?: string }>> {
+  if (!rich && !question.choices?.length) return {};
   const outcome = await sendCancellable(signal, timeoutMs, (token) =>
     rich
       ? connection.sendRequest("agent/askUser", { sessionId: question.sessionId, question: question.question, choices: question.choices ?? [], allowFreeText: question.allowFreeText ?? true }, token)
       : connection.sendRequest(ShowMessageRequest.type, { type: MessageType.Info, message: question.question, actions: question.choices!.map((title) => ({ title })) }, token),
   );
-  if (outcome.kind !== "answer" || !outcome.value) return undefined;
+  if (outcome.kind !== "answer") return outcome.unsupported ? { unsupported: true } : {};
+  if (!outcome.value) return {};
   const v = outcome.value as { answer?: unknown; title?: unknown };
   const answer = rich ? v.answer : v.title;
-  return typeof answer === "string" ? answer : undefined;
+  return typeof answer === "string" ? { answer } : {};
 }
 
-type Outcome = { kind: "answer"; value: unknown } | { kind: "none"; note: string };
+/**
+ * An answer, marked `unsupported` when the client answered MethodNotFound: it cannot show the
+ * prompt at all, and the caller asks some other way from then on.
+ */
+export type PlainAnswer<T> = T & { unsupported?: true };
+
+type Outcome = { kind: "answer"; value: unknown } | { kind: "none"; note: string; unsupported: boolean };
 
 /** Sends a request that the turn's cancel or a timeout withdraws ($/cancelRequest). */
 async function sendCancellable(
@@ -108,11 +115,16 @@ async function sendCancellable(
 ): Promise<Outcome> {
   const outcome = await sendWithdrawable(signal, timeoutMs, send).outcome;
   if (outcome.kind === "answer") return outcome;
-  return { kind: "none", note: outcome.kind === "error" ? describeRequestError(outcome.error) : outcome.note };
+  if (outcome.kind !== "error") return { kind: "none", note: outcome.note, unsupported: false };
+  return { kind: "none", note: describeRequestError(outcome.error), unsupported: isMethodNotFound(outcome.error) };
+}
+
+function isMethodNotFound(err: unknown): boolean {
+  return err instanceof ResponseError && err.code === RpcErrorCodes.MethodNotFound;
 }
 
 function describeRequestError(err: unknown): string {
-  if (err instanceof ResponseError && err.code === RpcErrorCodes.MethodNotFound) {
+  if (isMethodNotFound(err)) {
     return "The editor cannot answer permission prompts (MethodNotFound).";
   }
   return `The editor could not show the prompt: ${(err as Error).message}`;

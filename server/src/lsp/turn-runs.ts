@@ -24,6 +24,11 @@ export interface TurnRunsDeps {
   agent: () => Agent;
   editor: CommandEditor;
   log: Logger;
+  /**
+   * The chat file, when it is on: each run's turn is written into it (the prompt under `## You`
+   * unless the prompt came from the file, then the answer under `## Agent`).
+   */
+  chat?: () => { follow(sessionId: string, prompt?: string): Promise<void> } | undefined;
 }
 
 /** One run to start. */
@@ -35,6 +40,8 @@ export interface RunRequest {
   prompt(signal: AbortSignal): Promise<string | undefined>;
   asks?: boolean;
   context?: PromptParams["context"];
+  /** What the chat file shows as the user's words: the title by default; null when already there. */
+  chatText?: string | null;
 }
 
 /** How a run ended, with the answer text. */
@@ -107,6 +114,8 @@ export class TurnRuns {
       begun();
       return { sessionId, stopReason: "cancelled", usage: ZERO_USAGE, answer: "" };
     }
+    const chat = this.deps.chat?.();
+    if (chat) await chat.follow(sessionId, request.chatText === null ? undefined : (request.chatText ?? request.title));
     const progress = this.deps.editor.progress(request.title);
     const watch = watchRun(this.deps.agent().deps.events, sessionId, progress);
     try {

@@ -1,0 +1,109 @@
+/**
+ * Permission prompts and questions as blocks in the chat file, for clients that cannot answer
+ * window/showMessageRequest (Helix 25.01). The block names what is asked; the user answers with
+ * a code action on it (chat-actions.ts), which settles the waiting promise here. No answer within
+ * the approval timeout, or the turn's cancel, counts as No.
+ */
+import type { PermissionAnswer, PermissionOptionId, PermissionRequest, Question } from "../../editor/session-ui.js";
+import { approvalHeading, questionHeading } from "./chat-text.js";
+
+/** How a block is written and the user told about it. */
+export interface BlockSink {
+  /** Appends the block to the chat file. */
+  write(text: string): Promise<void>;
+  /** Tells the user a block waits (status line, showDocument). */
+  announce(sessionId: string): void;
+}
+
+/** One waiting block. */
+export interface PendingBlock {
+  id: number;
+  kind: "approval" | "question";
+  /** Approval: whether "don't ask again" is offered. */
+  rememberable: boolean;
+  /** Question: the choices, one code action each. */
+  choices: string[];
+  settle(answer: string): void;
+}
+
+/** The labels of the approval answers, as the code actions show them. */
+export const APPROVAL_ANSWERS: readonly { optionId: PermissionOptionId; title: string }[] = [
+  { optionId: "allow_once", title: "Approve" },
+  { optionId: "allow_always", title: "Approve, don't ask again" },
+  { optionId: "reject", title: "Reject" },
+];
+
+/** The blocks waiting for an answer. */
+export class ChatPrompts {
+  private nextId = 1;
+  private readonly pending = new Map<number, PendingBlock>();
+
+  constructor(
+    private readonly sink: BlockSink,
+    private readonly timeoutMs: () => number,
+  ) {}
+
+  /** The waiting block with `id`, if it still waits. */
+  get(id: number): PendingBlock | undefined {
+    return this.pending.get(id);
+  }
+
+  /** Writes an approval block and waits for its answer. */
+  async requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
+    const body = request.diff ? `\n\`\`\`diff\n${request.diff.trimEnd()}\n\`\`\`\n` : commandBody(request);
+    const text = `${approvalHeading(this.nextId, request.summary)}\n${body}\nPick "Approve", "Approve, don't ask again" or "Reject" (space a) on this block.\n\n`;
+    const answer = await this.wait("approval", text, request.sessionId, signal, { rememberable: request.rememberable !== false, choices: [] });
+    if (answer.kind !== "answer") return { optionId: "reject", note: answer.note };
+    const optionId = answer.value as PermissionOptionId;
+    return { optionId };
+  }
+
+  /** Writes a question block and waits for a choice; undefined when none came. */
+  async askUser(question: Question, signal: AbortSignal): Promise<string | undefined> {
+    const choices = question.choices ?? [];
+    if (!choices.length) return undefined;
+    const list = choices.map((c) => `- ${c}`).join("\n");
+    const text = `${questionHeading(this.nextId, question.question)}\n\n${list}\n\nPick an answer (space a) on this block.\n\n`;
+    const answer = await this.wait("question", text, question.sessionId, signal, { rememberable: false, choices });
+    return answer.kind === "answer" ? answer.value : undefined;
+  }
+
+  private async wait(
+    kind: PendingBlock["kind"],
+    text: string,
+    sessionId: string,
+    signal: AbortSignal,
+    offer: Pick<PendingBlock, "rememberable" | "choices">,
+  ): Promise<{ kind: "answer"; value: string } | { kind: "none"; note: string }> {
+    const id = this.nextId++;
+    let settle!: (outcome: { kind: "answer"; value: string } | { kind: "none"; note: string }) => void;
+    const outcome = new Promise<{ kind: "answer"; value: string } | { kind: "none"; note: string }>((resolve) => (settle = resolve));
+    this.pending.set(id, { id, kind, ...offer, settle: (value) => settle({ kind: "answer", value }) });
+    const timer = setTimeout(() => settle({ kind: "none", note: `No answer in the chat file within ${Math.round(this.timeoutMs() / 1000)} s.` }), this.timeoutMs());
+    const onAbort = () => settle({ kind: "none", note: "Cancelled." });
+    signal.addEventListener("abort", onAbort, { once: true });
+    if (signal.aborted) onAbort();
+    try {
+      await this.sink.write(text);
+      this.sink.announce(sessionId);
+      const result = await outcome;
+      await this.sink.write(`_#${id}: ${result.kind === "answer" ? answerWord(kind, result.value) : result.note}_\n\n`);
+      return result;
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      this.pending.delete(id);
+    }
+  }
+}
+
+function commandBody(request: PermissionRequest): string {
+  const command = request.toolCall.command;
+  if (!command) return "";
+  return `\n\`\`\`sh\n${command.command}\n\`\`\`\nin ${command.cwd}\n`;
+}
+
+function answerWord(kind: PendingBlock["kind"], value: string): string {
+  if (kind === "question") return `answered "${value}"`;
+  return APPROVAL_ANSWERS.find((a) => a.optionId === value)?.title === "Reject" ? "rejected" : "approved";
+}

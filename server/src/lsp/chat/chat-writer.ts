@@ -1,0 +1,102 @@
+/**
+ * Appends to the chat file. While the editor has it open, text goes in as workspace/applyEdit at
+ * the end of the buffer's current text (so whatever the user typed meanwhile stays), batched to
+ * at most one edit per interval, each answered before the next is sent; while it is closed, the
+ * text is appended on disk. An edit the editor refuses (the user typed between our read and its
+ * arrival: a stale version) is tried again with the text read afresh.
+ */
+import { appendFile, mkdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { DocumentHost } from "../../editor/document-host.js";
+import type { Logger } from "../../util/log.js";
+import { CHAT_FILE, CHAT_PREAMBLE } from "./chat-text.js";
+
+/** Fewest milliseconds between two edits of the open chat buffer (about 10 a second). */
+export const CHAT_EDIT_INTERVAL_MS = 100;
+
+/** Attempts at one batch before the text is written on disk instead. */
+const MAX_REFUSALS = 20;
+
+/** The chat file's place and its appender. */
+export class ChatWriter {
+  readonly path: string;
+  readonly uri: string;
+  private pending = "";
+  private flushing: Promise<void> | undefined;
+
+  constructor(
+    root: string,
+    private readonly host: Pick<DocumentHost, "readDocument" | "applyEdit">,
+    private readonly log: Logger,
+    private readonly intervalMs = CHAT_EDIT_INTERVAL_MS,
+  ) {
+    this.path = path.join(root, CHAT_FILE);
+    this.uri = pathToFileURL(this.path).href;
+  }
+
+  /** Creates the file with its preamble when it does not exist (or is empty). */
+  async ensureExists(): Promise<void> {
+    const open = await this.host.readDocument(this.uri);
+    if (open) return;
+    const existing = await readFile(this.path, "utf8").catch(() => "");
+    if (existing) return;
+    await mkdir(path.dirname(this.path), { recursive: true });
+    await appendFile(this.path, CHAT_PREAMBLE);
+  }
+
+  /** The file's current text: the buffer when open, else the disk ("" when missing). */
+  async text(): Promise<string> {
+    const open = await this.host.readDocument(this.uri);
+    return open ? open.text : readFile(this.path, "utf8").catch(() => "");
+  }
+
+  /** Queues `text` to be appended; the returned promise settles once it is written. */
+  append(text: string): Promise<void> {
+    this.pending += text;
+    this.flushing ??= this.flushLoop().finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  /** Resolves once everything queued so far is written. */
+  async idle(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  private async flushLoop(): Promise<void> {
+    let refusals = 0;
+    while (this.pending) {
+      const batch = this.pending;
+      this.pending = "";
+      let written = false;
+      try {
+        written = await this.writeBatch(batch, refusals >= MAX_REFUSALS);
+      } catch (err) {
+        this.log.error(`chat file: ${(err as Error).message}`);
+        throw err;
+      }
+      if (written) refusals = 0;
+      else {
+        refusals++;
+        this.pending = batch + this.pending;
+      }
+      if (this.pending) await new Promise((r) => setTimeout(r, this.intervalMs));
+    }
+  }
+
+  /** Writes one batch; false when the editor refused it (to be tried again). */
+  private async writeBatch(batch: string, toDisk: boolean): Promise<boolean> {
+    const open = toDisk ? undefined : await this.host.readDocument(this.uri);
+    if (!open) {
+      await mkdir(path.dirname(this.path), { recursive: true });
+      const existing = await readFile(this.path, "utf8").catch(() => "");
+      await appendFile(this.path, existing ? batch : CHAT_PREAMBLE + batch);
+      return true;
+    }
+    const result = await this.host.applyEdit("agent chat", [
+      { kind: "edit", uri: open.uri, version: open.version, oldText: open.text, newText: open.text + batch },
+    ]);
+    if (!result.applied) this.log.debug(`chat file edit not applied (${result.reason ?? "no reason"}); trying again`);
+    return result.applied;
+  }
+}
