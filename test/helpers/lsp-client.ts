@@ -29,6 +29,8 @@ export type ApplyEditMode = "apply" | "refuse" | "lie" | "lazy" | "hang";
 /** What the client does when asked something. */
 export interface ClientScript {
   applyEdit?: ApplyEditMode;
+  /** Refuse an edit whose document version is not the buffer's (Helix does; "apply" alone does not check). */
+  strictVersions?: boolean;
   /** Answer to window/showMessageRequest: a button title, null (dismissed), or "method-not-found". */
   showMessageRequest?: (params: { message: string; actions?: { title: string }[] }) => string | null | "method-not-found" | Promise<string | null>;
   /** Answer to agent/requestPermission (only when the capability is declared). */
@@ -175,6 +177,8 @@ export class TestLspClient {
     const mode = this.script.applyEdit ?? "apply";
     if (mode === "refuse") return { applied: false, failureReason: "the user said no" };
     if (mode === "lie") return { applied: true };
+    const stale = this.script.strictVersions ? (edit.documentChanges ?? []).find((c) => "textDocument" in c && c.textDocument.version !== null && c.textDocument.version !== this.docs.get(c.textDocument.uri)?.version) : undefined;
+    if (stale) return { applied: false, failureReason: "stale version" };
     for (const change of edit.documentChanges ?? []) {
       if ("textDocument" in change) this.applyDocumentEdit(change, mode === "lazy");
       else this.applyFileOperation(change);

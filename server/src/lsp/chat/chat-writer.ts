@@ -15,8 +15,11 @@ import { CHAT_FILE, CHAT_PREAMBLE } from "./chat-text.js";
 /** Fewest milliseconds between two edits of the open chat buffer (about 10 a second). */
 export const CHAT_EDIT_INTERVAL_MS = 100;
 
-/** Attempts at one batch before the text is written on disk instead. */
-const MAX_REFUSALS = 20;
+/**
+ * Attempts at one batch (about 10 s) before the text is written on disk instead: an editor that
+ * never reports its buffer again must not keep the answer in memory forever.
+ */
+const MAX_REFUSALS = 100;
 
 /** The chat file's place and its appender. */
 export class ChatWriter {
@@ -24,6 +27,7 @@ export class ChatWriter {
   readonly uri: string;
   private pending = "";
   private flushing: Promise<void> | undefined;
+  private lastWrite = 0;
 
   constructor(
     root: string,
@@ -66,6 +70,10 @@ export class ChatWriter {
   private async flushLoop(): Promise<void> {
     let refusals = 0;
     while (this.pending) {
+      // At most one edit per interval: what streams in meanwhile joins this batch.
+      const wait = this.lastWrite + this.intervalMs - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      this.lastWrite = Date.now();
       const batch = this.pending;
       this.pending = "";
       let written = false;
@@ -80,13 +88,16 @@ export class ChatWriter {
         refusals++;
         this.pending = batch + this.pending;
       }
-      if (this.pending) await new Promise((r) => setTimeout(r, this.intervalMs));
     }
   }
 
   /** Writes one batch; false when the editor refused it (to be tried again). */
   private async writeBatch(batch: string, toDisk: boolean): Promise<boolean> {
     const open = toDisk ? undefined : await this.host.readDocument(this.uri);
+    if (toDisk) this.log.warn(`chat file: the editor took no edit for ${MAX_REFUSALS} tries; appending on disk`);
+    // Our last edit is not reported back yet: an edit now could only be unversioned, and would
+    // land at the wrong place if the user typed meanwhile. Wait for the report.
+    if (open && open.version === null) return false;
     if (!open) {
       await mkdir(path.dirname(this.path), { recursive: true });
       const existing = await readFile(this.path, "utf8").catch(() => "");

@@ -1,0 +1,167 @@
+/**
+ * The chat file (.agent-lsp/chat.md) on the in-process server, for a client without the agent
+ * protocol: Send to agent streams the answer into the open buffer through workspace/applyEdit
+ * (batched, appended after whatever the user typed meanwhile), or onto the disk when the file is
+ * closed; approvals and questions become blocks answered by code actions when the client answers
+ * window/showMessageRequest with MethodNotFound; Add selection quotes the selection.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ClientCapabilities } from "vscode-languageserver/node.js";
+import { startAgentHarness, type AgentHarness } from "../helpers/agent-setup.js";
+import { defaultCapabilities } from "../helpers/lsp-client.js";
+import { waitFor } from "../helpers/wait.js";
+
+let h: AgentHarness;
+afterEach(async () => {
+  await h?.dispose();
+});
+
+const LITERALS = { textDocument: { codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ["quickfix", "refactor", "source"] } } } } };
+const PLAIN = { ...defaultCapabilities(), ...LITERALS } as ClientCapabilities;
+const CHAT = ".agent-lsp/chat.md";
+
+async function start(options: Record<string, unknown> = {}, capabilities: ClientCapabilities = PLAIN): Promise<{ chatUri: string }> {
+  h = await startAgentHarness({ capabilities, options: { tools: { provider_native: false }, ...options } });
+  return { chatUri: pathToFileURL(path.join(h.root, CHAT)).href };
+}
+
+const execute = (command: string, args: unknown[] = []) => h.client.connection.sendRequest("workspace/executeCommand", { command, arguments: args }) as Promise<any>;
+const codeActions = (uri: string, line: number) =>
+  h.client.connection.sendRequest("textDocument/codeAction", {
+    textDocument: { uri },
+    range: { start: { line, character: 0 }, end: { line, character: 1 } },
+    context: { diagnostics: [] },
+  }) as Promise<any[]>;
+const titles = (actions: any[]) => actions.map((a) => a.title as string);
+
+/** Opens the chat file in the client with `prompt` under its `## You`. */
+async function openChatWith(chatUri: string, prompt: string): Promise<void> {
+  await execute("agent.openChat");
+  const text = readFileSync(path.join(h.root, CHAT), "utf8");
+  h.client.open(chatUri, `${text}${prompt}\n`, "markdown");
+}
+
+/** The line of the chat buffer that starts with `prefix`. */
+function lineOf(text: string, prefix: string): number {
+  return text.split("\n").findIndex((l) => l.startsWith(prefix));
+}
+
+describe("chat file", () => {
+  it("Send to agent streams the answer under ## Agent in the open buffer, tool lines, usage, a fresh ## You", async () => {
+    const { chatUri } = await start();
+    writeFileSync(path.join(h.root, "a.txt"), "hello\n");
+    h.fake.enqueue({ toolCalls: [{ name: "read_file", input: { path: "a.txt" } }] }, { text: "The file says hello." });
+    await openChatWith(chatUri, "What is in a.txt?");
+    expect(await execute("agent.send")).toMatchObject({ status: "started" });
+    await waitFor(() => /\n## You\n\n$/.test(h.client.text(chatUri)!.split("The file says hello.")[1] ?? ""), 10_000);
+    const text = h.client.text(chatUri)!;
+    expect(text).toMatch(/## You\n\nWhat is in a\.txt\?\n\n## Agent\n\n/);
+    expect(text).toMatch(/^- Read a\.txt ✓$/m);
+    expect(text).toMatch(/^_\d+ tokens in, \d+ out.*_$/m);
+    expect(JSON.stringify(h.fake.requests[0]!.body.messages.at(-1).content)).toContain("What is in a.txt?");
+    // Nothing went to disk behind the open buffer's back: every write was an applyEdit.
+    expect(readFileSync(path.join(h.root, CHAT), "utf8")).not.toContain("The file says hello.");
+  });
+
+  it("the user's typing during the stream is kept: each batch is appended to the current text", { timeout: 20_000 }, async () => {
+    const { chatUri } = await start();
+    h.client.script.strictVersions = true; // as Helix: an edit for an older version is refused
+    h.fake.enqueue({ text: "x".repeat(400), chunkSize: 4, chunkDelayMs: 5 });
+    await openChatWith(chatUri, "Stream a lot");
+    const started = Date.now();
+    await execute("agent.send");
+    await waitFor(() => (h.client.text(chatUri) ?? "").includes("xxxx"), 10_000);
+    // The user writes a note at the top while the answer streams.
+    h.client.change(chatUri, `NOTE from the user\n${h.client.text(chatUri)}`);
+    await waitFor(() => /x{400}\n+(_.*_\n+)?## You\n\n$/.test(h.client.text(chatUri)!), 10_000).catch((err: Error) => {
+      throw new Error(`${err.message}: ${JSON.stringify(h.client.text(chatUri))}`);
+    });
+    const elapsed = Date.now() - started;
+    expect(h.client.text(chatUri)!.startsWith("NOTE from the user\n")).toBe(true);
+    // 100 chunks arrived; edits are batched to about 10 a second.
+    const edits = h.client.requests.filter((r) => r.method === "workspace/applyEdit").length;
+    expect(edits).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 3);
+  });
+
+  it("a closed chat file is written on disk; Send with nothing pending says why in window/showMessage", async () => {
+    const { chatUri } = await start();
+    await expect(execute("agent.send")).rejects.toMatchObject({ code: -32602 });
+    expect(h.client.messages.at(-1)?.message).toMatch(/agent\.send: nothing to send/);
+    h.fake.enqueue({ text: "Answer on disk." });
+    await execute("agent.prompt", ["Say something"]);
+    await waitFor(() => existsSync(path.join(h.root, CHAT)) && /Answer on disk\.\n+(_.*_\n+)?## You\n\n$/.test(readFileSync(path.join(h.root, CHAT), "utf8")), 10_000);
+    expect(readFileSync(path.join(h.root, CHAT), "utf8")).toMatch(/## You\n\nSay something\n\n## Agent\n\nAnswer on disk\./);
+    expect(h.client.text(chatUri)).toBeUndefined();
+  });
+
+  it("ask mode, client without showMessageRequest: an approval block, Approve runs the change, the next one is not asked by message", async () => {
+    const { chatUri } = await start({ safety: "ask" });
+    h.client.script.showMessageRequest = () => "method-not-found";
+    h.fake.enqueue({ toolCalls: [{ name: "write_file", input: { path: "a.txt", content: "one\n" } }] }, { toolCalls: [{ name: "write_file", input: { path: "b.txt", content: "two\n" } }] }, { text: "Wrote both." });
+    await openChatWith(chatUri, "Write a.txt and b.txt");
+    await execute("agent.send");
+    await waitFor(() => (h.client.text(chatUri) ?? "").includes("### Approval needed (#1)"), 10_000);
+    expect(h.client.messages.map((m) => m.message)).toContain("agent-lsp: approval needed (see .agent-lsp/chat.md)");
+    const text = h.client.text(chatUri)!;
+    const actions = await codeActions(chatUri, lineOf(text, "### Approval needed (#1)") + 2);
+    expect(titles(actions).slice(0, 3)).toEqual(["Approve", "Approve, don't ask again", "Reject"]);
+    await execute(actions[0].command.command, actions[0].command.arguments);
+    await waitFor(() => (h.client.text(chatUri) ?? "").includes("### Approval needed (#2)"), 10_000);
+    expect(readFileSync(path.join(h.root, "a.txt"), "utf8")).toBe("one\n");
+    // MethodNotFound is remembered: the second approval went straight to the chat file.
+    expect(h.client.requests.filter((r) => r.method === "window/showMessageRequest")).toHaveLength(1);
+    // An answer to a block that no longer waits says so.
+    await expect(execute("agent.answer", [{ block: 1, answer: "allow_once" }])).rejects.toMatchObject({ message: expect.stringContaining("no longer waiting") });
+    const second = await codeActions(chatUri, lineOf(h.client.text(chatUri)!, "### Approval needed (#2)"));
+    await execute("agent.answer", second.find((a) => a.title === "Reject").command.arguments);
+    await waitFor(() => /Wrote both\./.test(h.client.text(chatUri)!), 10_000);
+    expect(existsSync(path.join(h.root, "b.txt"))).toBe(false);
+    expect(h.client.text(chatUri)).toMatch(/_#1: approved_/);
+    expect(h.client.text(chatUri)).toMatch(/_#2: rejected_/);
+  });
+
+  it("code actions: in the chat file the chat's own; elsewhere fix on any line, one per refactoring, add selection", async () => {
+    const { chatUri } = await start();
+    mkdirSync(path.join(h.root, "src"));
+    const source = "function add(a, b) {\n  return a - b;\n}\n";
+    const uri = pathToFileURL(path.join(h.root, "src/math.js")).href;
+    writeFileSync(path.join(h.root, "src/math.js"), source);
+    h.client.open(uri, source, "javascript");
+    const inFile = titles(await codeActions(uri, 1));
+    expect(inFile).toEqual([
+      "Ask agent to fix line 2",
+      "Ask agent: explain",
+      "Ask agent to refactor: make it simpler and clearer",
+      "Ask agent to refactor: improve the names",
+      "Ask agent to refactor: split it into smaller functions",
+      "Ask agent to refactor: make it faster",
+      "Ask agent: write tests",
+      "Add selection to agent chat",
+      "Open agent chat",
+    ]);
+    await openChatWith(chatUri, "");
+    expect(titles(await codeActions(chatUri, 0))).toEqual(expect.arrayContaining(["Send to agent", "New agent session", "Set safety mode: auto", "Undo last agent change", "Show checkpoints"]));
+    const add = (await codeActions(uri, 1)).find((a) => a.title === "Add selection to agent chat");
+    await execute(add.command.command, add.command.arguments);
+    await waitFor(() => (h.client.text(chatUri) ?? "").includes("src/math.js:2"), 5000);
+    expect(h.client.text(chatUri)).toContain("src/math.js:2\n\n```\n  return a - b;\n```\n");
+    h.fake.enqueue({ text: "Fixed." });
+    const fix = (await codeActions(uri, 1)).find((a) => a.title === "Ask agent to fix line 2");
+    await execute(fix.command.command, fix.command.arguments);
+    await waitFor(() => h.fake.requests.length === 1, 5000);
+    expect(JSON.stringify(h.fake.requests[0]!.body.messages.at(-1).content)).toContain("return a - b;");
+    expect(h.client.requests.filter((r) => r.method === "window/showMessageRequest")).toEqual([]);
+  });
+
+  it("a client with the agent protocol keeps its own UI unless [editor] chat_file = true", async () => {
+    const rich = { ...PLAIN, experimental: { agent: {} } } as ClientCapabilities;
+    const { chatUri } = await start({}, rich);
+    expect(titles(await codeActions(chatUri, 0))).not.toContain("Send to agent");
+    await h.dispose();
+    const forced = await start({ editor: { chat_file: true } }, rich);
+    expect(titles(await codeActions(forced.chatUri, 0))).toContain("Send to agent");
+  });
+});
