@@ -224,13 +224,24 @@ export class HelixSession {
       }
     }
     await this.sendKeys("Enter");
-    await this.waitForScreen((s) => !s.includes(selected), { what: "the code-action menu to close" });
+    // Closed when no highlighted entry is left (the title itself may be in the buffer: the chat file).
+    const deadline = Date.now() + DEFAULT_WAIT_MS;
+    while (reversedText(await this.pane.captureStyled()).some((r) => r.trim() === selected)) {
+      if (Date.now() > deadline) throw new Error(`the code-action menu did not close\n${await this.capture()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
     return selected;
   }
 
   /** The highlighted (reverse-video) entry of the open menu; the 1-cell cursor is not one. */
   async menuSelection(): Promise<string> {
-    const rows = reversedText(await this.pane.captureStyled()).map((r) => r.trim()).filter((r) => r.length > 1);
+    // The menu may be drawn a frame before its highlight: look again briefly before failing.
+    let rows: string[] = [];
+    for (let tries = 0; tries < 20; tries++) {
+      rows = reversedText(await this.pane.captureStyled()).map((r) => r.trim()).filter((r) => r.length > 1);
+      if (rows.length === 1) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
     if (rows.length !== 1) throw new Error(`expected one highlighted menu entry, found ${rows.length}: ${JSON.stringify(rows)}\n${await this.capture()}`);
     return rows[0]!;
   }
@@ -319,7 +330,11 @@ function testLanguagesToml(options: HelixOptions): string {
       "agent-lsp": { command: process.execPath, args: [SERVER_BUNDLE, "--stdio"], config },
       "test-lint": { command: process.execPath, args: [LINT_SERVER, "--stdio"] },
     },
-    language: [{ name: "javascript", "language-servers": options.servers ?? ["test-lint", "agent-lsp"] }],
+    // The chat file (.agent-lsp/chat.md) is markdown: agent-lsp serves it too, as the snippet does.
+    language: [
+      { name: "javascript", "language-servers": options.servers ?? ["test-lint", "agent-lsp"] },
+      { name: "markdown", "language-servers": ["agent-lsp"] },
+    ],
   });
 }
 

@@ -57,6 +57,20 @@ function lastUserText(f: FakeProvider, request = -1): string {
   return JSON.stringify(messages.filter((m) => m.role === "user").at(-1)?.content);
 }
 
+/** Opens the chat file through `:lsp-workspace-command agent.openChat` (window/showDocument). */
+async function openChat(hx: HelixSession): Promise<string> {
+  await hx.workspaceCommand("agent.openChat");
+  return hx.waitForScreen((s) => s.includes("# Agent chat") && /chat\.md/.test(s), { what: "the chat file open in Helix" });
+}
+
+/** Types `prompt` on a new last line of the open chat buffer and returns to normal mode. */
+async function writePrompt(hx: HelixSession, prompt: string): Promise<void> {
+  await hx.sendKeys("g", "e", "o");
+  await hx.waitForScreen((s) => / INS /.test(s), { what: "insert mode" });
+  await hx.typeText(prompt);
+  await hx.escape();
+}
+
 function helixCases(): void {
   it("starts agent-lsp beside the language's own server; agent actions are in space-a, fix only over a diagnostic", { timeout: TIMEOUT }, async () => {
     const { hx } = await start();
@@ -231,7 +245,18 @@ function helixCases(): void {
     expect(existsSync(hx.file(".agent-lsp/chat.md")) && hx.read(".agent-lsp/chat.md")).toContain(answer);
   });
 
-  it.todo("[issue 11: chat file] Send to agent streams the answer under ## Agent in the open chat buffer");
+  it("chat file: Send to agent streams the answer under ## Agent in the open chat buffer", { timeout: TIMEOUT }, async () => {
+    const { hx, fake } = await start({ servers: ["agent-lsp"] });
+    fake.enqueue({ text: "Line one of the answer.\nLine two of the answer.", chunkSize: 4, chunkDelayMs: 20 });
+    await openChat(hx);
+    await writePrompt(hx, "What does math.js do?");
+    await hx.pickCodeAction("Send to agent");
+    const screen = await hx.waitForScreen((s) => s.includes("Line two of the answer.") && /tokens in/.test(s), { what: "the answer in the chat buffer" });
+    expect(screen).toMatch(/## Agent/);
+    expect(screen).toMatch(/chat\.md \[\+\]/); // in the buffer, unsaved: every write was an applyEdit
+    expect(lastUserText(fake, 0)).toContain("What does math.js do?");
+    expect(await hx.quit()).toBe(true);
+  });
   it.todo("[issue 11: approvals in the chat file] Approve runs the change, Reject leaves the file untouched");
   it.todo("[issue 11: chat file] Cancel agent turn stops a slow stream");
   it.todo("[issue 11: chat file] Add selection to agent chat quotes path:lines under ## You");

@@ -4,7 +4,7 @@
  * declare no agent protocol (Helix) or with `[editor] chat_file = true`.
  */
 import { relative } from "node:path";
-import type { ClientCapabilities, Connection } from "vscode-languageserver/node.js";
+import { ErrorCodes, ResponseError, type ClientCapabilities, type Connection } from "vscode-languageserver/node.js";
 import type { Agent } from "../../agent/agent.js";
 import type { SafetyMode } from "../../config/schema.js";
 import type { DocumentHost } from "../../editor/document-host.js";
@@ -43,6 +43,7 @@ export class ChatFile {
   readonly renderer: ChatRenderer;
   readonly prompts: ChatPrompts;
   private session: string | undefined;
+  private noShowDocument = false;
 
   constructor(private readonly deps: ChatFileDeps) {
     this.writer = new ChatWriter(deps.root, deps.host, deps.log);
@@ -107,11 +108,14 @@ export class ChatFile {
   /** Opens the chat file in the editor, where the client supports window/showDocument. */
   async show(): Promise<boolean> {
     await this.writer.ensureExists();
-    if (!this.deps.capabilities().window?.showDocument?.support) return false;
+    // Helix 25.01 serves window/showDocument without declaring it: only an explicit "no", or a
+    // MethodNotFound once, stops us from asking.
+    if (this.deps.capabilities().window?.showDocument?.support === false || this.noShowDocument) return false;
     try {
       const result = (await this.deps.connection.sendRequest("window/showDocument", { uri: this.writer.uri, takeFocus: true })) as { success?: boolean } | null;
       return result?.success === true;
     } catch (err) {
+      if (err instanceof ResponseError && err.code === ErrorCodes.MethodNotFound) this.noShowDocument = true;
       this.deps.log.warn(`window/showDocument ${CHAT_FILE}: ${(err as Error).message}`);
       return false;
     }
