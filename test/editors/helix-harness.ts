@@ -226,7 +226,7 @@ export class HelixSession {
     await this.sendKeys("Enter");
     // Closed when no highlighted entry is left (the title itself may be in the buffer: the chat file).
     const deadline = Date.now() + DEFAULT_WAIT_MS;
-    while (reversedText(await this.pane.captureStyled()).some((r) => r.trim() === selected)) {
+    while (reversedText(await this.pane.captureStyled()).some((r) => r.replace(/[▐█]\s*$/, "").trim() === selected)) {
       if (Date.now() > deadline) throw new Error(`the code-action menu did not close\n${await this.capture()}`);
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -238,7 +238,8 @@ export class HelixSession {
     // The menu may be drawn a frame before its highlight: look again briefly before failing.
     let rows: string[] = [];
     for (let tries = 0; tries < 20; tries++) {
-      rows = reversedText(await this.pane.captureStyled()).map((r) => r.trim()).filter((r) => r.length > 1);
+      // A long menu draws its scrollbar (▐, █) at the right edge of the row: not part of the title.
+      rows = reversedText(await this.pane.captureStyled()).map((r) => r.replace(/[▐█]\s*$/, "").trim()).filter((r) => r.length > 1);
       if (rows.length === 1) break;
       await new Promise((r) => setTimeout(r, 50));
     }

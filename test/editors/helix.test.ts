@@ -1,8 +1,9 @@
 /**
  * agent-lsp in real Helix 25.01 (Debian trixie's `hx`, unpacked by install-helix-trixie.sh),
  * driven under tmux as a user would, against the built server and the fake provider. Plain LSP
- * only: Helix has no plugin system. What issue 11 still has to build is written as skipped tests
- * named after the missing server feature, to be switched on as it lands.
+ * only: Helix has no plugin system. The workflow of issue 11: the chat file (.agent-lsp/chat.md,
+ * edited through workspace/applyEdit), approvals as code actions on its blocks, code actions in any
+ * file, and workspace commands that need no arguments.
  *
  * Without Helix or tmux the cases skip, or fail under AGENT_LSP_REQUIRE_ALL=1 (CI).
  */
@@ -79,7 +80,7 @@ function helixCases(): void {
     await hx.sendKeys("j");
     const menu = await hx.openCodeActions("Ask agent: explain");
     expect(menu).toContain("Ask agent: write tests");
-    expect(menu).not.toContain("Ask agent to fix");
+    expect(menu).not.toContain(FIX_TITLE);
     await hx.escape();
     // The whole line (x) covers the warning: Helix sends the other server's diagnostic along.
     await hx.sendKeys("x");
@@ -162,16 +163,36 @@ function helixCases(): void {
     expect(await hx.quit()).toBe(true);
   });
 
-  it("ask mode: Helix cannot answer the permission prompt, so the change is not made (buffer and disk unchanged)", { timeout: TIMEOUT }, async () => {
+  it("ask mode: the approval is a block in the chat file; Approve makes the change in the buffer", { timeout: TIMEOUT }, async () => {
+    const { hx, fake } = await start({ safety: "ask" });
+    fake.enqueue(FIX_EDIT, { text: "Fixed after approval." });
+    await selectWarnedLine(hx);
+    await hx.pickCodeAction(FIX_TITLE);
+    // Helix 25.01 answers window/showMessageRequest with MethodNotFound: the chat file opens on the block.
+    await hx.waitForScreen((s) => s.includes("### Approval needed (#1)") && /chat\.md/.test(s), { what: "the approval block in the chat buffer" });
+    await hx.sendKeys("g", "e");
+    await hx.pickCodeAction("Approve");
+    await hx.waitForScreen((s) => /Agent: fix math\.js:2: done \(changed math\.js\)/.test(s), { what: "the end of the turn" });
+    await hx.sendKeys("g", "a"); // back to math.js
+    await hx.waitForScreen((s) => s.includes("return a + b;") && /math\.js \[\+\]/.test(s), { what: "the approved edit in math.js's buffer" });
+    expect(hx.serverMessages("window/showMessageRequest")).toHaveLength(1);
+    expect(await hx.quit()).toBe(true);
+  });
+
+  it("ask mode: Reject leaves the buffer and the disk untouched and the end says what did not happen", { timeout: TIMEOUT }, async () => {
     const { hx, fake } = await start({ safety: "ask" });
     fake.enqueue(FIX_EDIT, { text: "I could not change it." });
     await selectWarnedLine(hx);
     await hx.pickCodeAction(FIX_TITLE);
-    await hx.waitForScreen((s) => s.includes("Agent: fix math.js:2:"), { what: "the end of the turn" });
-    expect(await hx.capture()).toContain("return a - b;");
+    await hx.waitForScreen((s) => s.includes("### Approval needed (#1)"), { what: "the approval block in the chat buffer" });
+    await hx.sendKeys("g", "e");
+    await hx.pickCodeAction("Reject");
+    await hx.waitForScreen((s) => /_#1: rejected_/.test(s), { what: "the block marked rejected" });
+    await hx.waitForScreen((s) => /Agent: fix math\.js:2: finished, but 1 step did not happen/.test(s), { what: "an end that is not a bare done" });
     expect(hx.read("math.js")).toBe(MATH_JS);
-    // Helix 25.01 has no window/showMessageRequest: the server counts that as No and tells the model.
-    expect(lastUserText(fake)).toMatch(/MethodNotFound/);
+    await hx.sendKeys("g", "a");
+    await hx.waitForScreen((s) => s.includes("return a - b;") && /math\.js /.test(s), { what: "math.js unchanged" });
+    expect(lastUserText(fake)).toMatch(/declined/);
     expect(await hx.quit()).toBe(true);
   });
 
@@ -183,17 +204,17 @@ function helixCases(): void {
     expect(await hx.quit()).toBe(true);
   });
 
-  // What issue 11 adds; each names the server feature it waits for. Remove `.skip` as it lands.
-  it.skip("[issue 11: fix on a line without diagnostics] Ask agent to fix is offered on any line and sends the line's text", { timeout: TIMEOUT }, async () => {
+  // The plain-LSP workflow of issue 11: the chat file, approvals as code actions, commands without arguments.
+  it("fix on a line without diagnostics: Ask agent to fix is offered on any line and sends the line's text", { timeout: TIMEOUT }, async () => {
     const { hx, fake } = await start({ servers: ["agent-lsp"] });
     fake.enqueue({ text: "Nothing to fix." });
     await hx.sendKeys("j");
-    await hx.pickCodeAction(/^Ask agent to fix/);
+    await hx.pickCodeAction("Ask agent to fix line 2");
     await fake.waitForRequests(1, 20_000);
     expect(lastUserText(fake, 0)).toContain("return a - b;");
   });
 
-  it.skip("[issue 11: one code action per refactoring] every refactor action runs without a message prompt", { timeout: TIMEOUT }, async () => {
+  it("one code action per refactoring: every refactor action runs without a message prompt", { timeout: TIMEOUT }, async () => {
     const { hx, fake } = await start();
     fake.enqueue({ text: "Refactored." });
     await hx.sendKeys("j");
@@ -202,13 +223,13 @@ function helixCases(): void {
     expect(hx.serverMessages("window/showMessageRequest")).toEqual([]);
   });
 
-  it.skip("[issue 11: workspace command errors in window/showMessage] a command that cannot run says why in the message line", { timeout: TIMEOUT }, async () => {
+  it("workspace command errors in window/showMessage: a command that cannot run says why in the message line", { timeout: TIMEOUT }, async () => {
     const { hx } = await start();
     await hx.workspaceCommand("agent.fix");
     await hx.waitForScreen((s) => /agent\.fix/.test(messageRow(s)), { what: "an error naming agent.fix in the message line" });
   });
 
-  it.skip("[issue 11: agent.cancel without arguments] :lsp-workspace-command agent.cancel stops the running turn", { timeout: TIMEOUT }, async () => {
+  it("agent.cancel without arguments: :lsp-workspace-command agent.cancel stops the running turn", { timeout: TIMEOUT }, async () => {
     const { hx, fake } = await start();
     fake.enqueue({ text: "partial answer", hang: true });
     await hx.sendKeys("j");
@@ -218,7 +239,7 @@ function helixCases(): void {
     await hx.waitForScreen((s) => /cancel/i.test(messageRow(s)), { what: "the turn's end saying it was cancelled" });
   });
 
-  it.skip("[issue 11: readable $/progress] the progress line has no opaque token", { timeout: TIMEOUT }, async () => {
+  it("readable $/progress: the progress line has no opaque token", { timeout: TIMEOUT }, async () => {
     const { hx, fake } = await start();
     fake.enqueue(SLOW_ANSWER);
     await hx.sendKeys("j");
@@ -227,7 +248,7 @@ function helixCases(): void {
     expect(messageRow(running)).not.toMatch(/\[[0-9a-f]{8}-[0-9a-f-]{27}\]/);
   });
 
-  it.skip("[issue 11: approvals in the chat file] ask mode says an approval is needed instead of a bare done", { timeout: TIMEOUT }, async () => {
+  it("approvals in the chat file: ask mode says an approval is needed instead of a bare done", { timeout: TIMEOUT }, async () => {
     const { hx, fake } = await start({ safety: "ask" });
     fake.enqueue(FIX_EDIT, { text: "Waiting for you." });
     await selectWarnedLine(hx);
@@ -235,7 +256,7 @@ function helixCases(): void {
     await hx.waitForScreen((s) => /approval needed/i.test(messageRow(s)), { what: "approval needed (see .agent-lsp/chat.md)" });
   });
 
-  it.skip("[issue 11: answers in the chat file] an action's whole answer is readable in .agent-lsp/chat.md", { timeout: TIMEOUT }, async () => {
+  it("answers in the chat file: an action's whole answer is readable in .agent-lsp/chat.md", { timeout: TIMEOUT }, async () => {
     const { hx, fake } = await start();
     const answer = "It returns a minus b.\nSo add() subtracts.";
     fake.enqueue({ text: answer });
@@ -257,10 +278,60 @@ function helixCases(): void {
     expect(lastUserText(fake, 0)).toContain("What does math.js do?");
     expect(await hx.quit()).toBe(true);
   });
-  it.todo("[issue 11: approvals in the chat file] Approve runs the change, Reject leaves the file untouched");
-  it.todo("[issue 11: chat file] Cancel agent turn stops a slow stream");
-  it.todo("[issue 11: chat file] Add selection to agent chat quotes path:lines under ## You");
-  it.todo("[issue 11: batched chat edits] typing in another buffer stays responsive during a 2,000-line answer");
+  it("chat file: Cancel agent turn stops a slow stream", { timeout: TIMEOUT }, async () => {
+    const { hx, fake } = await start({ servers: ["agent-lsp"] });
+    fake.enqueue({ text: "partial answer", hang: true });
+    await openChat(hx);
+    await writePrompt(hx, "Take your time");
+    await hx.pickCodeAction("Send to agent");
+    await hx.waitForScreen((s) => /^\s*\d+\s+partial/m.test(s), { what: "the start of the answer (the stream then hangs)" });
+    await hx.pickCodeAction("Cancel agent turn");
+    await hx.waitForScreen((s) => s.includes("_(cancelled)_"), { what: "the turn marked cancelled in the chat" });
+    expect(await hx.quit()).toBe(true);
+  });
+
+  it("chat file: Add selection to agent chat quotes path:lines under ## You", { timeout: TIMEOUT }, async () => {
+    const { hx } = await start({ servers: ["agent-lsp"] });
+    await hx.sendKeys("j", "x");
+    await hx.pickCodeAction("Add selection to agent chat");
+    await openChat(hx);
+    await hx.waitForScreen((s) => s.includes("math.js:2") && s.includes("  return a - b;"), { what: "the quoted selection in the chat" });
+    expect(await hx.quit()).toBe(true);
+  });
+
+  it("workspace commands without arguments: agent.send with nothing pending says why; agent.newSession opens a block; agent.prompt is listed", { timeout: TIMEOUT }, async () => {
+    const { hx } = await start({ servers: ["agent-lsp"] });
+    await hx.workspaceCommand("agent.send");
+    await hx.waitForScreen((s) => /agent\.send: .*nothing to send/.test(messageRow(s)), { what: "the reason in the message line" });
+    await hx.workspaceCommand("agent.newSession");
+    await openChat(hx);
+    await hx.waitForScreen((s) => /# Session s-/.test(s), { what: "the new session's block in the chat" });
+    expect(await hx.quit()).toBe(true);
+  });
+
+  it("chat file: typing in another buffer shows its characters while a 2,000-line answer streams", { timeout: TIMEOUT }, async () => {
+    const { hx, fake } = await start({ servers: ["agent-lsp"] });
+    const lines = Array.from({ length: 2000 }, (_, i) => `answer line ${i + 1}`).join("\n");
+    fake.enqueue({ text: lines, chunkSize: 64, chunkDelayMs: 15 });
+    await openChat(hx);
+    await writePrompt(hx, "Write a long answer");
+    await hx.pickCodeAction("Send to agent");
+    await hx.waitForScreen((s) => /answer line \d+/.test(s), { what: "the answer streaming" });
+    await hx.sendKeys("g", "a"); // math.js
+    await hx.waitForScreen((s) => s.includes("function add(a, b)"), { what: "math.js" });
+    await hx.sendKeys("i");
+    const typed = Date.now();
+    await hx.typeText("zq");
+    await hx.waitForScreen((s) => s.includes("zqfunction add"), { what: "the typed characters", timeoutMs: 3000 });
+    expect(Date.now() - typed).toBeLessThan(3000);
+    // The stream was still going: the turn had not ended when the characters showed.
+    expect(hx.serverMessages("window/showMessage").some((m) => /done/.test(m.params.message))).toBe(false);
+    await hx.escape();
+    await hx.waitForScreen((s) => s.includes("Agent: Write a long answer: done"), { what: "the end of the long turn", timeoutMs: 60_000 });
+    const edits = hx.serverMessages("workspace/applyEdit").length;
+    expect(edits).toBeGreaterThan(5);
+    expect(await hx.quit()).toBe(true);
+  });
 }
 
 describeWithHelix("Helix 25.01 (Debian trixie)", helix, helixCases);

@@ -68,6 +68,21 @@ For clients without the agent protocol (eglot, Helix), and for the code actions:
 - \`agent.cancel\` \`[sessionId?]\` -> \`{cancelled: sessionId[]}\`: stops that session's turn, or every
   running turn without an argument (command palettes send none).
 
+With the chat file on (a client that does not declare \`experimental.agent\`, or \`[editor]
+chat_file = true\`; docs/helix.md), \`agent.newSession\` without arguments starts the session the
+chat file then uses, \`agent.prompt\` also takes a single \`[prompt]\` (run in that session, written
+into the file), a failing command is also said in \`window/showMessage\`, \`agent.fix\` works without
+\`diagnostics\` (the prompt quotes the line), and these commands serve the file's code actions:
+
+- \`agent.send\` \`[]\`: sends the text under the last \`## You\` of \`.agent-lsp/chat.md\`.
+- \`agent.openChat\` \`[]\` -> \`{shown, uri}\`: creates the file if needed and opens it
+  (\`window/showDocument\`).
+- \`agent.addSelection\` \`[{uri, range}]\`: appends \`path:lines\` and the quoted lines to the file.
+- \`agent.answer\` \`[{block, answer}]\`: answers approval or question block \`#block\` (\`allow_once\`,
+  \`allow_always\`, \`reject\`, or a question's choice); \`-32803\` when it no longer waits.
+- \`agent.setMode\` \`[mode]\`, \`agent.command\` \`[command, ...args]\`: the chat session's safety mode
+  and slash commands (\`undo\`, \`checkpoints\`...), answered in \`window/showMessage\`.
+
 A command that starts a turn is answered **as soon as the turn runs** (before a question it asks
 first, such as the refactor goal): \`{sessionId, status: "started"}\`. Clients such as eglot call
 executeCommand synchronously with a short timeout, so the answer cannot wait for the model. The
