@@ -94,6 +94,8 @@ describe("chat file", () => {
     await execute("agent.prompt", ["Say something"]);
     await waitFor(() => existsSync(path.join(h.root, CHAT)) && /Answer on disk\.\n+(_.*_\n+)?## You\n\n$/.test(readFileSync(path.join(h.root, CHAT), "utf8")), 10_000);
     expect(readFileSync(path.join(h.root, CHAT), "utf8")).toMatch(/## You\n\nSay something\n\n## Agent\n\nAnswer on disk\./);
+    // The empty `## You` of the new file took the prompt; one fresh heading follows the answer.
+    expect(readFileSync(path.join(h.root, CHAT), "utf8").match(/^## You$/gm)).toHaveLength(2);
     expect(h.client.text(chatUri)).toBeUndefined();
   });
 
@@ -154,6 +156,40 @@ describe("chat file", () => {
     await waitFor(() => h.fake.requests.length === 1, 5000);
     expect(JSON.stringify(h.fake.requests[0]!.body.messages.at(-1).content)).toContain("return a - b;");
     expect(h.client.requests.filter((r) => r.method === "window/showMessageRequest")).toEqual([]);
+  });
+
+  it("a question without showMessageRequest is a block with one code action per choice; the answer reaches the turn", async () => {
+    const { chatUri } = await start();
+    h.client.script.showMessageRequest = () => "method-not-found";
+    const source = "function add(a, b) {\n  return a - b;\n}\n";
+    const uri = pathToFileURL(path.join(h.root, "math.js")).href;
+    writeFileSync(path.join(h.root, "math.js"), source);
+    h.client.open(uri, source, "javascript");
+    await openChatWith(chatUri, "");
+    h.fake.enqueue({ text: "Renamed." });
+    // agent.refactor without an instruction asks how (the refactor menu entries carry one).
+    await execute("agent.refactor", [{ uri, range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } } }]);
+    await waitFor(() => (h.client.text(chatUri) ?? "").includes("### Question (#1)"), 10_000);
+    const actions = await codeActions(chatUri, lineOf(h.client.text(chatUri)!, "### Question (#1)") + 1);
+    const improve = actions.find((a) => a.title === "Improve the names");
+    expect(improve).toBeDefined();
+    await execute(improve.command.command, improve.command.arguments);
+    await waitFor(() => h.fake.requests.length === 1, 10_000);
+    expect(JSON.stringify(h.fake.requests[0]!.body.messages.at(-1).content)).toContain("Improve the names");
+    await waitFor(() => /_#1: answered "Improve the names"_/.test(h.client.text(chatUri)!), 5000);
+  });
+
+  it("the chat file closed mid-turn: the rest of the answer goes on disk, nothing lost", { timeout: 20_000 }, async () => {
+    const { chatUri } = await start();
+    h.fake.enqueue({ text: `${"y".repeat(300)}END`, chunkSize: 3, chunkDelayMs: 5 });
+    await openChatWith(chatUri, "Stream then close");
+    await execute("agent.send");
+    await waitFor(() => (h.client.text(chatUri) ?? "").includes("yyy"), 10_000);
+    // Helix's :bc without saving: the buffer's text so far is gone, the disk has the file as it was.
+    h.client.close(chatUri);
+    const file = path.join(h.root, CHAT);
+    await waitFor(() => /END\n+(_.*_\n+)?## You\n\n$/.test(readFileSync(file, "utf8")), 10_000);
+    expect(readFileSync(file, "utf8")).toMatch(/y+END/);
   });
 
   it("a client with the agent protocol keeps its own UI unless [editor] chat_file = true", async () => {

@@ -7,6 +7,9 @@ import type { SessionEvent, SessionEvents } from "../../editor/session-events.js
 import { AGENT_HEADING, toolLine, usageLine, YOU_HEADING } from "./chat-text.js";
 import type { ChatWriter } from "./chat-writer.js";
 
+/** A file that ends with a `## You` heading and nothing under it. */
+const EMPTY_YOU_AT_END = new RegExp(`(^|\\n)${YOU_HEADING}\\n\\s*$`);
+
 /** Follows the turns it is told to and writes them into the chat file. */
 export class ChatRenderer {
   /** Sessions whose current turn is written, with their tool calls' titles. */
@@ -26,10 +29,14 @@ export class ChatRenderer {
    * Writes the next turn of `sessionId` into the file. `prompt` is written under a `## You`
    * heading first, unless the prompt is already there (sent from the file itself).
    */
-  follow(sessionId: string, prompt?: string): Promise<void> {
+  async follow(sessionId: string, prompt?: string): Promise<void> {
     this.followed.set(sessionId, new Map());
-    const you = prompt === undefined ? "" : `\n${YOU_HEADING}\n\n${prompt.trim()}\n`;
-    return this.write(`${you}\n${AGENT_HEADING}\n\n`);
+    if (prompt === undefined) return this.write(`\n${AGENT_HEADING}\n\n`);
+    // An empty `## You` at the end (the one left for the next prompt) takes these words.
+    await this.writer.ensureExists();
+    await this.writer.idle(); // the last turn's fresh heading may still be on its way
+    const reuse = EMPTY_YOU_AT_END.test(await this.writer.text());
+    return this.write(`${reuse ? "" : `\n${YOU_HEADING}\n\n`}${prompt.trim()}\n\n${AGENT_HEADING}\n\n`);
   }
 
   /** Whether a turn of `sessionId` is being written. */
