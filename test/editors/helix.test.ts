@@ -278,6 +278,19 @@ function helixCases(): void {
     expect(lastUserText(fake, 0)).toContain("What does math.js do?");
     expect(await hx.quit()).toBe(true);
   });
+  it("chat file: an edit the prompt asks for lands in the other open buffer, not on disk", { timeout: TIMEOUT }, async () => {
+    const { hx, fake } = await start({ servers: ["agent-lsp"] });
+    fake.enqueue(FIX_EDIT, { text: "Fixed the operator." });
+    await openChat(hx);
+    await writePrompt(hx, "Fix add in math.js");
+    await hx.pickCodeAction("Send to agent");
+    await hx.waitForScreen((s) => s.includes("Fixed the operator.") && /Edit math\.js ✓|math\.js ✓/.test(s), { what: "the answer and the tool line in the chat" });
+    expect(hx.read("math.js")).toBe(MATH_JS);
+    await hx.sendKeys("g", "a");
+    await hx.waitForScreen((s) => s.includes("return a + b;") && /math\.js \[\+\]/.test(s), { what: "the edit in math.js's buffer" });
+    expect(await hx.quit()).toBe(true);
+  });
+
   it("chat file: Cancel agent turn stops a slow stream", { timeout: TIMEOUT }, async () => {
     const { hx, fake } = await start({ servers: ["agent-lsp"] });
     fake.enqueue({ text: "partial answer", hang: true });
