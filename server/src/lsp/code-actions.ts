@@ -35,7 +35,7 @@ const TITLE_MAX = 80;
  * The refactorings offered one action each to clients that cannot show a follow-up question
  * (Helix): the menu entry is the question's answer.
  */
-export const REFACTORINGS = ["Make it simpler and clearer", "Improve the names", "Split it into smaller functions", "Make it faster"];
+const REFACTORINGS = ["Make it simpler and clearer", "Improve the names", "Split it into smaller functions", "Make it faster"];
 
 /**
  * The actions offered for a range: fix for diagnostics, the rest for a non-empty selection, and

@@ -33,7 +33,7 @@ export interface ChatFileDeps {
 }
 
 /** The message that tells the user a block waits. */
-export const APPROVAL_NEEDED = `agent-lsp: approval needed (see ${CHAT_FILE})`;
+const APPROVAL_NEEDED = `agent-lsp: approval needed (see ${CHAT_FILE})`;
 
 /** One connection's chat file. */
 export class ChatFile {

@@ -13,7 +13,7 @@ import type { Logger } from "../../util/log.js";
 import { CHAT_FILE, CHAT_PREAMBLE } from "./chat-text.js";
 
 /** Fewest milliseconds between two edits of the open chat buffer (about 10 a second). */
-export const CHAT_EDIT_INTERVAL_MS = 100;
+const CHAT_EDIT_INTERVAL_MS = 100;
 
 /**
  * Attempts at one batch (about 10 s) before the text is written on disk instead: an editor that
