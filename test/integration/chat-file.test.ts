@@ -106,7 +106,8 @@ describe("chat file", () => {
     await openChatWith(chatUri, "Write a.txt and b.txt");
     await execute("agent.send");
     await waitFor(() => (h.client.text(chatUri) ?? "").includes("### Approval needed (#1)"), 10_000);
-    expect(h.client.messages.map((m) => m.message)).toContain("agent-lsp: approval needed (see .agent-lsp/chat.md)");
+    // Said once the block is in the file.
+    await waitFor(() => h.client.messages.some((m) => m.message === "agent-lsp: approval needed (see .agent-lsp/chat.md)"), 5000);
     const text = h.client.text(chatUri)!;
     const actions = await codeActions(chatUri, lineOf(text, "### Approval needed (#1)") + 2);
     expect(titles(actions).slice(0, 3)).toEqual(["Approve", "Approve, don't ask again", "Reject"]);
