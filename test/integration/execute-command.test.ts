@@ -57,7 +57,8 @@ describe("executeCommand turns", () => {
     const res = await execute("agent.prompt", [sessionId, "What does this line do?", { uri, range }]);
     expect(res).toEqual({ status: "started", sessionId });
     await waitFor(() => h.client.messages.length > 0);
-    expect(h.client.messages[0]).toEqual({ type: 3, message: "Agent: What does this line do?: done\n\nIt subtracts b from a." });
+    // The headline carries the cost when the model's price is known (the fake plays a priced model).
+    expect(h.client.messages[0]).toEqual({ type: 3, message: expect.stringMatching(/^Agent: What does this line do\?: done, \$\d+\.\d{2,4}\n\nIt subtracts b from a\.$/) });
     const sent = JSON.stringify(h.fake.requests[0]!.body.messages.at(-1).content);
     expect(sent).toContain("File: math.js");
     expect(sent).toContain("return a - b");
@@ -116,7 +117,7 @@ describe("the summary a plain client reads", () => {
     expect(message).toMatch(
       new RegExp(
         [
-          "^Agent: fix math\\.js:2: finished, but 2 steps did not happen",
+          "^Agent: fix math\\.js:2: finished, but 2 steps did not happen, \\$\\d+\\.\\d{2,4}",
           "I will change the operator\\.",
           "Then I run the tests\\.",
           "The tests could not run\\.",

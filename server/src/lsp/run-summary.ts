@@ -16,6 +16,8 @@ export interface RunEnd {
   files: string[];
   notDone: NotDone[];
   answer: string;
+  /** US dollars, when the model's price is known. */
+  cost?: number;
 }
 
 /** One line on how the run ended: never "done" when a step did not happen. */
@@ -34,9 +36,15 @@ export function outcome(end: Omit<RunEnd, "title" | "answer">): string {
   }
 }
 
+/** A cost in US dollars as the user reads it: cents, or four decimals below a cent. */
+export function dollars(cost: number): string {
+  return `$${cost.toFixed(cost < 0.01 ? 4 : 2)}`;
+}
+
 /** The message a plain client shows when the run ends. */
 export function summaryText(end: RunEnd): string {
-  const parts = [`${end.title}: ${outcome(end)}`];
+  const cost = end.cost === undefined ? "" : `, ${dollars(end.cost)}`;
+  const parts = [`${end.title}: ${outcome(end)}${cost}`];
   const answer = shorten(end.answer.trim());
   if (answer) parts.push(answer);
   if (end.notDone.length) parts.push(["Not done:", ...end.notDone.map((s) => `- ${s.title}: ${notDoneText(s)}`)].join("\n"));

@@ -24,6 +24,8 @@ export interface RunWatch {
   readonly notDone: NotDone[];
   /** The answer: each model call's text as its own paragraph(s). */
   answer(): string;
+  /** What the run's model calls cost in US dollars, when their price is known. */
+  cost(): number | undefined;
   stop(): void;
 }
 
@@ -36,8 +38,10 @@ export function watchRun(events: SessionEvents, sessionId: string, progress: Pro
   const files = new Set<string>();
   const titles = new Map<string, string>();
   const notDone: NotDone[] = [];
+  let cost: number | undefined;
   const stop = events.subscribe((_id, update) => {
     if (update.kind === "text") current += update.text;
+    else if (update.kind === "usage" && update.cost !== undefined) cost = (cost ?? 0) + update.cost;
     else if (update.kind === "tool_call") {
       if (current.trim()) paragraphs.push(current.trim());
       current = "";
@@ -61,6 +65,7 @@ export function watchRun(events: SessionEvents, sessionId: string, progress: Pro
     },
     notDone,
     answer: () => [...paragraphs, current.trim()].filter(Boolean).join("\n\n"),
+    cost: () => cost,
     stop,
   };
 }

@@ -138,7 +138,8 @@ export class TurnRuns {
     const facts = { stopReason: end.stopReason, error: end.error, files: watch.files, notDone: watch.notDone };
     progress.done(outcome(facts));
     if (this.hasChatUi()) return;
-    const summary = { ...facts, title: request.title, answer: watch.answer() };
+    const cost = watch.cost();
+    const summary = { ...facts, title: request.title, answer: watch.answer(), ...(cost === undefined ? {} : { cost }) };
     this.deps.editor.showMessage(summaryType(summary), summaryText(summary));
   }
 

@@ -3,6 +3,7 @@
  * approval blocks) and what the server reads back from it (the pending prompt under the last
  * `## You`, the block a cursor is in). Pure: strings in, strings out.
  */
+import { dollars } from "../run-summary.js";
 
 /** The chat file, relative to the project root. */
 export const CHAT_FILE = ".agent-lsp/chat.md";
@@ -49,7 +50,7 @@ export function toolLine(title: string, status: "completed" | "failed", reason?:
 
 /** The usage line under an answer. */
 export function usageLine(usage: { inputTokens: number; outputTokens: number; cost?: number }): string {
-  const cost = usage.cost === undefined ? "" : `, $${usage.cost.toFixed(usage.cost < 0.01 ? 4 : 2)}`;
+  const cost = usage.cost === undefined ? "" : `, ${dollars(usage.cost)}`;
   return `_${usage.inputTokens} tokens in, ${usage.outputTokens} out${cost}_\n`;
 }
 
