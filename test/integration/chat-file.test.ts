@@ -116,6 +116,8 @@ describe("chat file", () => {
     expect(readFileSync(path.join(h.root, "a.txt"), "utf8")).toBe("one\n");
     // MethodNotFound is remembered: the second approval went straight to the chat file.
     expect(h.client.requests.filter((r) => r.method === "window/showMessageRequest")).toHaveLength(1);
+    // An answer that is not one of the block's own is refused; the block still waits.
+    await expect(execute("agent.answer", [{ block: 2, answer: "maybe" }])).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("allow_once, allow_always, reject") });
     // An answer to a block that no longer waits says so.
     await expect(execute("agent.answer", [{ block: 1, answer: "allow_once" }])).rejects.toMatchObject({ message: expect.stringContaining("no longer waiting") });
     const second = await codeActions(chatUri, lineOf(h.client.text(chatUri)!, "### Approval needed (#2)"));

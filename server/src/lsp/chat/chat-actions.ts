@@ -85,6 +85,8 @@ function answer(chat: ChatFile, raw: unknown): { answered: number } {
   if (typeof arg?.block !== "number" || typeof arg.answer !== "string") throw new AgentRequestError(ErrorCodes.InvalidParams, "agent.answer takes [{block, answer}] (use the code action on the block).");
   const pending = chat.prompts.get(arg.block);
   if (!pending) throw new AgentRequestError(ErrorCodes.RequestFailed, `Block #${arg.block} is no longer waiting for an answer (answered, timed out or cancelled).`);
+  const allowed = pending.kind === "question" ? pending.choices : APPROVAL_ANSWERS.map((a) => a.optionId);
+  if (!allowed.includes(arg.answer)) throw new AgentRequestError(ErrorCodes.InvalidParams, `Block #${arg.block} takes one of: ${allowed.join(", ")}.`);
   pending.settle(arg.answer);
   return { answered: arg.block };
 }
