@@ -28,7 +28,7 @@ export interface TurnRunsDeps {
    * The chat file, when it is on: each run's turn is written into it (the prompt under `## You`
    * unless the prompt came from the file, then the answer under `## Agent`).
    */
-  chat?: () => { follow(sessionId: string, prompt?: string): Promise<void> } | undefined;
+  chat?: () => { follow(sessionId: string, prompt?: string): Promise<void>; written(): Promise<void> } | undefined;
 }
 
 /** One run to start. */
@@ -123,6 +123,8 @@ export class TurnRuns {
       this.setting.delete(sessionId);
       begun();
       const end = await started.finished;
+      // The end is said once the answer is in the chat file, so "done" means it can be read there.
+      await chat?.written().catch(() => undefined); // a failed write is logged by the writer; the turn still ends
       this.report(request, end, watch, progress);
       return { sessionId, ...end, answer: watch.answer() };
     } catch (err) {

@@ -39,6 +39,11 @@ export class ChatRenderer {
     return this.write(`${reuse ? "" : `\n${YOU_HEADING}\n\n`}${prompt.trim()}\n\n${AGENT_HEADING}\n\n`);
   }
 
+  /** Resolves once everything emitted so far is in the file. */
+  written(): Promise<void> {
+    return this.writer.idle();
+  }
+
   /** Whether a turn of `sessionId` is being written. */
   following(sessionId: string): boolean {
     return this.followed.has(sessionId);
