@@ -68,7 +68,13 @@ async function openChat(hx: HelixSession): Promise<string> {
 async function writePrompt(hx: HelixSession, prompt: string): Promise<void> {
   await hx.sendKeys("g", "e", "o");
   await hx.waitForScreen((s) => / INS /.test(s), { what: "insert mode" });
-  await hx.typeText(prompt);
+  // At a person's pace, one key at a time. Typed as one burst, agent-lsp's copy of the buffer has
+  // been seen to end up with characters out of order ("mtah" for "math") and an older version than
+  // Helix's, after which every chat edit is refused as stale: an open finding (issue 11).
+  for (const ch of prompt) {
+    await hx.typeText(ch);
+    await new Promise((r) => setTimeout(r, 15));
+  }
   await hx.escape();
 }
 
