@@ -19,7 +19,7 @@
 (require 'jsonrpc)
 (require 'subr-x)
 (require 'agent-lsp-reader)
-(require 'agent-lsp-reader)
+(require 'agent-lsp-uris)
 
 
 (defvar agent-lsp-server-command)
@@ -395,29 +395,6 @@ TIMEOUT is in seconds, nil for none."
    :timeout-fn (lambda ()
                  (let ((why (format "%s: no answer within %s s" method timeout)))
                    (if error (funcall error why nil) (message "agent-lsp: %s" why))))))
-
-;;; URIs
-
-(defun agent-lsp--path-to-uri (path)
-  "The file URI of PATH."
-  (concat "file://"
-          (url-hexify-string (expand-file-name path)
-                             (eval-when-compile
-                               (let ((chars (make-vector 128 nil)))
-                                 (dolist (c (string-to-list
-                                             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~/"))
-                                   (aset chars c t))
-                                 chars)))))
-
-(defun agent-lsp--uri-to-path (uri)
-  "The file name of the file URI."
-  (let ((path (if (string-prefix-p "file://" uri) (substring uri 7) uri)))
-    (decode-coding-string (url-unhex-string path) 'utf-8)))
-
-(declare-function url-hexify-string "url-util" (string &optional allowed-chars))
-(declare-function url-unhex-string "url-util" (str &optional allow-newlines))
-(autoload 'url-hexify-string "url-util")
-(autoload 'url-unhex-string "url-util")
 
 (provide 'agent-lsp-connection)
 ;;; agent-lsp-connection.el ends here
