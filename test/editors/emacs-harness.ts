@@ -5,25 +5,20 @@
  * HOME that loads the compiled package and runs one ERT test.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fakeProviderOptions } from "../helpers/agent-setup.js";
 import type { FakeProvider } from "../helpers/fake-provider/index.js";
 import { REPO, SERVER_BUNDLE, type SpecProject } from "./nvim-harness.js";
+import { envWithout, probeEditor, type ProbedEditor } from "./editor-probe.js";
 import { runDetached, type RunResult } from "./run-detached.js";
 
 const PACKAGE = path.join(REPO, "editors/emacs");
 const SPECS = path.join(REPO, "test/editors/emacs");
 
 /** An Emacs the suite runs on. */
-export interface EmacsEditor {
-  name: string;
-  bin: string;
-  available: boolean;
-  reason?: string;
-  version?: string;
-}
+export type EmacsEditor = ProbedEditor;
 
 /**
  * The two Emacsen of the matrix: Debian bookworm's emacs-nox (28.2) and trixie's 30 unpacked by
@@ -43,22 +38,12 @@ export function findEmacsen(): EmacsEditor[] {
 }
 
 function probe(name: string, bin: string, version: RegExp, install: string): EmacsEditor {
-  if (!existsSync(bin)) return { name, bin, available: false, reason: `${bin} is missing (install: ${install})` };
-  const res = spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 20_000, env: cleanEnv() });
-  const first = (res.stdout ?? "").split("\n")[0] ?? "";
-  if (res.status !== 0) return { name, bin, available: false, reason: `${bin} --version failed: ${res.stderr || res.error?.message}` };
-  if (!version.test(first)) return { name, bin, available: false, reason: `${bin} is ${first}, not the version this slot tests` };
-  return { name, bin, available: true, version: first };
+  return probeEditor(name, bin, version, install, cleanEnv());
 }
 
 /** The environment without provider keys or the user's Emacs settings. */
 function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (/_API_KEY$|^EMACS|^XDG_|^INSIDE_EMACS$/.test(k)) continue;
-    env[k] = v;
-  }
-  return env;
+  return envWithout(/_API_KEY$|^EMACS|^XDG_|^INSIDE_EMACS$/);
 }
 
 /**

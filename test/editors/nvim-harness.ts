@@ -3,13 +3,13 @@
  * and the fake provider. Each spec is one `nvim --headless -u test/editors/minimal_init.lua`
  * process in a throwaway project, HOME and XDG folders; it exits 0 when it passed.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { fakeProviderOptions } from "../helpers/agent-setup.js";
 import type { FakeProvider } from "../helpers/fake-provider/index.js";
+import { envWithout, probeEditor, type ProbedEditor } from "./editor-probe.js";
 import { runDetached, type RunResult } from "./run-detached.js";
 
 /** The repository root. */
@@ -20,14 +20,7 @@ const MINIMAL_INIT = path.join(REPO, "test/editors/minimal_init.lua");
 const HELPERS = path.join(REPO, "test/editors/nvim/helpers.lua");
 
 /** A Neovim the suite runs on. */
-export interface NvimEditor {
-  name: string;
-  bin: string;
-  available: boolean;
-  /** Why it is not available. */
-  reason?: string;
-  version?: string;
-}
+export type NvimEditor = ProbedEditor;
 
 /**
  * The two Neovims of the matrix: Debian bookworm's package (0.7.2) and trixie's 0.10 unpacked by
@@ -47,22 +40,12 @@ export function findEditors(): NvimEditor[] {
 }
 
 function probe(name: string, bin: string, version: RegExp, install: string): NvimEditor {
-  if (!existsSync(bin)) return { name, bin, available: false, reason: `${bin} is missing (install: ${install})` };
-  const res = spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 20_000, env: cleanEnv() });
-  const first = (res.stdout ?? "").split("\n")[0] ?? "";
-  if (res.status !== 0) return { name, bin, available: false, reason: `${bin} --version failed: ${res.stderr || res.error?.message}` };
-  if (!version.test(first)) return { name, bin, available: false, reason: `${bin} is ${first}, not the version this slot tests` };
-  return { name, bin, available: true, version: first };
+  return probeEditor(name, bin, version, install, cleanEnv());
 }
 
 /** The environment without provider keys or another Neovim's settings. */
 function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (/_API_KEY$|^NVIM|^VIM|^MYVIMRC$|^XDG_/.test(k)) continue;
-    env[k] = v;
-  }
-  return env;
+  return envWithout(/_API_KEY$|^NVIM|^VIM|^MYVIMRC$|^XDG_/);
 }
 
 /** A throwaway project with its own HOME; `dispose` removes it. */
