@@ -64,17 +64,15 @@ async function openChat(hx: HelixSession): Promise<string> {
   return hx.waitForScreen((s) => s.includes("# Agent chat") && /chat\.md/.test(s), { what: "the chat file open in Helix" });
 }
 
-/** Types `prompt` on a new last line of the open chat buffer and returns to normal mode. */
+/**
+ * Types `prompt` on a new last line of the open chat buffer, as one burst (as fast as a paste or
+ * a quick typist), and returns to normal mode. Helix sends such keystrokes' didChanges out of
+ * order; agent-lsp puts them back in version order.
+ */
 async function writePrompt(hx: HelixSession, prompt: string): Promise<void> {
   await hx.sendKeys("g", "e", "o");
   await hx.waitForScreen((s) => / INS /.test(s), { what: "insert mode" });
-  // At a person's pace, one key at a time. Typed as one burst, agent-lsp's copy of the buffer has
-  // been seen to end up with characters out of order ("mtah" for "math") and an older version than
-  // Helix's, after which every chat edit is refused as stale: an open finding (issue 11).
-  for (const ch of prompt) {
-    await hx.typeText(ch);
-    await new Promise((r) => setTimeout(r, 15));
-  }
+  await hx.typeText(prompt);
   await hx.escape();
 }
 
@@ -282,6 +280,21 @@ function helixCases(): void {
     expect(screen).toMatch(/## Agent/);
     expect(screen).toMatch(/chat\.md \[\+\]/); // in the buffer, unsaved: every write was an applyEdit
     expect(lastUserText(fake, 0)).toContain("What does math.js do?");
+    expect(await hx.quit()).toBe(true);
+  });
+  it("chat file: a burst typed in the middle of the prompt line reaches the model as typed, and the answer still lands", { timeout: TIMEOUT }, async () => {
+    const { hx, fake } = await start({ servers: ["agent-lsp"] });
+    fake.enqueue({ text: "It adds two numbers." });
+    await openChat(hx);
+    await writePrompt(hx, "What does  do?");
+    // Back to the gap between "does" and "do", then a burst there: a keystroke applied out of
+    // order would land in the wrong place, not at the end of the line.
+    await hx.sendKeys("F", "d", "i");
+    await hx.typeText("the function add() in math.js ");
+    await hx.escape();
+    await hx.pickCodeAction("Send to agent");
+    await hx.waitForScreen((s) => s.includes("It adds two numbers.") && /tokens in/.test(s), { what: "the answer in the chat buffer" });
+    expect(lastUserText(fake, 0)).toContain("What does  the function add() in math.js do?");
     expect(await hx.quit()).toBe(true);
   });
   it("chat file: an edit the prompt asks for lands in the other open buffer, not on disk", { timeout: TIMEOUT }, async () => {

@@ -1,33 +1,37 @@
 /**
  * Text sync with a hook into each didChange. The documents must exist from the first didOpen
  * (before the agent loads), but what watches the changes (the edit tracker) comes with the
- * agent; so the update step delegates to an observer that is set later. Without one it is the
- * plain incremental update. This module is on the start-up path: it imports nothing heavy.
+ * agent; so each didChange asks an observer, set later, for a watch over its changes. Changes
+ * are applied in version order whatever order they arrive in (change-journal.ts). This module
+ * is on the start-up path: it imports nothing heavy.
  */
-import { TextDocument, type TextDocumentContentChangeEvent } from "vscode-languageserver-textdocument";
+import { TextDocument } from "vscode-languageserver-textdocument";
 import { TextDocuments } from "vscode-languageserver/node.js";
+import { ChangeJournal, type ChangeWatch } from "./change-journal.js";
 
-/** Applies a didChange to a document (and may look at each step). */
-export type DocumentUpdate = (doc: TextDocument, changes: TextDocumentContentChangeEvent[], version: number) => TextDocument;
+/** Gives a watch over the changes of one didChange of `uri`, or none. */
+export type ChangeObserver = (uri: string) => ChangeWatch | undefined;
 
 /** Text-synced documents whose update step can be observed. */
 export interface ObservableDocuments {
   documents: TextDocuments<TextDocument>;
-  /** Routes every later didChange through `update`. */
-  observe(update: DocumentUpdate): void;
+  /** Shows every later didChange to `observer`. */
+  observe(observer: ChangeObserver): void;
 }
 
-/** Creates the documents of a connection. */
-export function observableDocuments(): ObservableDocuments {
-  let observer: DocumentUpdate | undefined;
+/** Creates the documents of a connection; `warn` hears of changes that came too late to reorder. */
+export function observableDocuments(warn?: (message: string) => void): ObservableDocuments {
+  let observer: ChangeObserver | undefined;
+  const journal = new ChangeJournal(warn);
   const documents = new TextDocuments<TextDocument>({
     create: TextDocument.create,
-    update: (doc, changes, version) => (observer ? observer(doc, changes, version) : TextDocument.update(doc, changes, version)),
+    update: (doc, changes, version) => journal.apply(doc, changes, version, observer?.(doc.uri)),
   });
+  documents.onDidClose(({ document }) => journal.forget(document.uri));
   return {
     documents,
-    observe(update) {
-      observer = update;
+    observe(next) {
+      observer = next;
     },
   };
 }

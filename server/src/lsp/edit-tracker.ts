@@ -18,7 +18,8 @@
  * one edit can be many changes (Neovim's changedtick, eglot's counter per change), so the
  * version the editor has after an edit cannot be predicted.
  */
-import { TextDocument, type TextDocumentContentChangeEvent } from "vscode-languageserver-textdocument";
+import type { TextDocument } from "vscode-languageserver-textdocument";
+import type { ChangeWatch } from "./change-journal.js";
 import type { EditReport } from "../editor/document-host.js";
 import { normalizeUri } from "./uris.js";
 
@@ -128,18 +129,23 @@ export class EditTracker {
     return waiting ? { text: waiting.expected, version: null } : { text: doc.getText(), version: doc.version };
   }
 
-  /** TextDocuments' update: applies a didChange change by change, settling the edits it shows. */
-  update(doc: TextDocument, changes: TextDocumentContentChangeEvent[], version: number): TextDocument {
-    const chain = this.chains.get(normalizeUri(doc.uri));
-    if (!chain?.length) return TextDocument.update(doc, changes, version);
+  /**
+   * Watches one didChange of `uri` as its changes apply one by one, settling the edits it
+   * shows; none when no edit of the document waits for a report.
+   */
+  watchReport(uri: string): ChangeWatch | undefined {
+    const chain = this.chains.get(normalizeUri(uri));
+    if (!chain?.length) return undefined;
     let seen = -1;
-    for (const change of changes) {
-      doc = TextDocument.update(doc, [change], version);
-      seen = Math.max(seen, this.lastMatch(chain, doc.getText(), seen));
-    }
-    const wholeText = changes.some((c) => !("range" in c));
-    this.settle(doc.uri, seen, (entry) => (!wholeText || doc.getText() === entry.edit.base ? "skipped" : "unknown"));
-    return doc;
+    return {
+      step: (text) => {
+        seen = Math.max(seen, this.lastMatch(chain, text, seen));
+      },
+      end: (doc, changes) => {
+        const wholeText = changes.some((c) => !("range" in c));
+        this.settle(doc.uri, seen, (entry) => (!wholeText || doc.getText() === entry.edit.base ? "skipped" : "unknown"));
+      },
+    };
   }
 
   /** A didOpen (the editor reopened a document, or opened a moved one under its new name). */

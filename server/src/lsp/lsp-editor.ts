@@ -54,7 +54,7 @@ export class LspEditor implements Editor {
   ) {
     this.documents = synced.documents;
     this.tracker = new EditTracker((edit, settlement) => this.settledLate(edit, settlement));
-    synced.observe((doc, changes, version) => this.tracker.update(doc, changes, version));
+    synced.observe((uri) => this.tracker.watchReport(uri));
     this.documents.onDidOpen(({ document }) => this.tracker.opened(document));
     this.documents.onDidClose(({ document }) => this.tracker.closed(document.uri));
   }

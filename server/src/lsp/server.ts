@@ -68,7 +68,7 @@ export function startServer(options: ServerOptions): AgentLspServer {
   source.setFramingErrorHandler(onFramingError);
   const connection = createConnection(new SourceMessageReader(source), writer);
   // Text sync starts with the connection: documents opened while the agent loads are kept.
-  const synced = observableDocuments();
+  const synced = observableDocuments((message) => logger.warn(message));
   const { documents } = synced;
   let booted: Booted | undefined;
   let clientProcessId: number | undefined;
