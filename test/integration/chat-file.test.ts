@@ -182,6 +182,26 @@ describe("chat file", () => {
     await waitFor(() => /_#1: answered "Improve the names"_/.test(h.client.text(chatUri)!), 5000);
   });
 
+  it("a question without choices: the answer written under the block is sent with Send answer; an empty one says what to do", async () => {
+    const { chatUri } = await start();
+    h.client.script.showMessageRequest = () => "method-not-found";
+    await openChatWith(chatUri, "Name the helper");
+    h.fake.enqueue({ toolCalls: [{ name: "ask_user_question", input: { question: "What should the helper be called?" } }] }, { text: "Named it." });
+    await execute("agent.send");
+    await waitFor(() => (h.client.text(chatUri) ?? "").includes("### Question (#1)"), 10_000).catch((err: Error) => {
+      throw new Error(`${err.message}: ${JSON.stringify(h.client.text(chatUri))} ${JSON.stringify(h.fake.requests.length)}`);
+    });
+    const at = lineOf(h.client.text(chatUri)!, "### Question (#1)") + 1;
+    const send = (await codeActions(chatUri, at)).find((a) => a.title === "Send answer");
+    expect(send).toBeDefined();
+    await expect(execute(send.command.command, send.command.arguments)).rejects.toThrow(/write your answer on the lines under the question first/);
+    h.client.change(chatUri, `${h.client.text(chatUri)}sumPair\n(it adds a pair)\n`);
+    await execute(send.command.command, send.command.arguments);
+    await waitFor(() => h.fake.requests.length === 2, 10_000);
+    expect(JSON.stringify(h.fake.requests[1]!.body.messages)).toContain("sumPair\\n(it adds a pair)");
+    await waitFor(() => /_#1: answered "sumPair…"_/.test(h.client.text(chatUri)!), 5000);
+  });
+
   it("the chat file closed mid-turn: the rest of the answer goes on disk, nothing lost", { timeout: 20_000 }, async () => {
     const { chatUri } = await start();
     h.fake.enqueue({ text: `${"y".repeat(300)}END`, chunkSize: 3, chunkDelayMs: 5 });

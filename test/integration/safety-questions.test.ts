@@ -30,8 +30,10 @@ describe("ask_user_question", () => {
     expect(toolResultsSent(h)[0]!.text).toBe("The user answered: SQLite");
   });
 
+  // A plain client (no agent protocol) has the chat file, where such a question is a block
+  // (test/integration/chat-file.test.ts); one that declares the protocol without askUser has not.
   it("tells the model when the client cannot take a free-text question", async () => {
-    h = await safetyHarness("ask");
+    h = await safetyHarness("ask", { capabilities: defaultCapabilities({ experimental: { agent: {} } }) });
     h.fake.enqueue({ toolCalls: [{ name: "ask_user_question", input: { question: "What is the API key name?" } }] }, { text: "ok" });
     await h.prompt(await h.newSession(), "configure");
     expect(h.client.requests.some((r) => r.method === "window/showMessageRequest")).toBe(false);

@@ -128,7 +128,9 @@ export class LspEditor implements Editor {
 
   async askUser(question: Question, signal: AbortSignal): Promise<string | undefined> {
     const rich = this.experimental("askUser");
-    if (!rich && this.noMessageRequest && this.chatPrompts) return this.chatPrompts.askUser(question, signal);
+    // A message prompt offers only buttons: a question without choices goes to the chat file.
+    const chatOnly = this.noMessageRequest || !question.choices?.length;
+    if (!rich && chatOnly && this.chatPrompts) return this.chatPrompts.askUser(question, signal);
     const stop = this.waitNotice(question.sessionId, WAITING_FOR_USER);
     let answer: PlainAnswer<{ answer?: string }>;
     try {

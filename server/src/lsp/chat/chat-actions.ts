@@ -10,7 +10,7 @@ import { SAFETY_MODES, type SafetyMode } from "../../config/schema.js";
 import { CHAT_ACTION_KIND } from "../capabilities.js";
 import type { ChatFile } from "./chat-file.js";
 import { APPROVAL_ANSWERS } from "./chat-prompts.js";
-import { blockAt, pendingPrompt } from "./chat-text.js";
+import { blockAt, pendingPrompt, writtenAnswer } from "./chat-text.js";
 
 
 /** Starts a turn of the chat's session (the command runner's job). */
@@ -38,7 +38,10 @@ async function blockActions(chat: ChatFile, range: Range): Promise<CodeAction[]>
   const block = blockAt(await chat.writer.text(), range.start.line);
   const pending = block && chat.prompts.get(block.id);
   if (!block || !pending) return [];
-  if (pending.kind === "question") return pending.choices.map((c) => command(c, "agent.answer", [{ block: block.id, answer: c }]));
+  if (pending.kind === "question") {
+    const picks = pending.choices.map((c) => command(c, "agent.answer", [{ block: block.id, answer: c }]));
+    return pending.freeText ? [...picks, command("Send answer", "agent.answer", [{ block: block.id }])] : picks;
+  }
   return APPROVAL_ANSWERS.filter((a) => a.optionId !== "allow_always" || pending.rememberable).map((a) =>
     command(a.title, "agent.answer", [{ block: block.id, answer: a.optionId }]),
   );
@@ -65,7 +68,7 @@ export async function runChatCommand(chat: ChatFile, name: string, args: unknown
       return { added: rel };
     }
     case "agent.answer":
-      return answer(chat, args[0]);
+      return answer(chat, args[0], await chat.writer.text());
     case "agent.setMode": {
       const mode = args[0];
       if (!SAFETY_MODES.includes(mode as SafetyMode)) throw new AgentRequestError(ErrorCodes.InvalidParams, `agent.setMode takes [mode], one of ${SAFETY_MODES.join(", ")}.`);
@@ -80,11 +83,21 @@ export async function runChatCommand(chat: ChatFile, name: string, args: unknown
   }
 }
 
-function answer(chat: ChatFile, raw: unknown): { answered: number } {
+/** Settles a waiting block; a free-text question's answer is read from under its block in `chatText`. */
+function answer(chat: ChatFile, raw: unknown, chatText: string): { answered: number } {
   const arg = raw as { block?: unknown; answer?: unknown } | undefined;
-  if (typeof arg?.block !== "number" || typeof arg.answer !== "string") throw new AgentRequestError(ErrorCodes.InvalidParams, "agent.answer takes [{block, answer}] (use the code action on the block).");
+  if (typeof arg?.block !== "number" || (arg.answer !== undefined && typeof arg.answer !== "string")) {
+    throw new AgentRequestError(ErrorCodes.InvalidParams, "agent.answer takes [{block, answer}] (use the code action on the block).");
+  }
   const pending = chat.prompts.get(arg.block);
   if (!pending) throw new AgentRequestError(ErrorCodes.RequestFailed, `Block #${arg.block} is no longer waiting for an answer (answered, timed out or cancelled).`);
+  if (pending.kind === "question" && pending.freeText && typeof arg.answer !== "string") {
+    const written = writtenAnswer(chatText, arg.block);
+    if (!written) throw new AgentRequestError(ErrorCodes.InvalidParams, `Block #${arg.block}: write your answer on the lines under the question first, then pick "Send answer".`);
+    pending.settle(written);
+    return { answered: arg.block };
+  }
+  if (typeof arg.answer !== "string") throw new AgentRequestError(ErrorCodes.InvalidParams, "agent.answer takes [{block, answer}] (use the code action on the block).");
   const allowed = pending.kind === "question" ? pending.choices : APPROVAL_ANSWERS.map((a) => a.optionId);
   if (!allowed.includes(arg.answer)) throw new AgentRequestError(ErrorCodes.InvalidParams, `Block #${arg.block} takes one of: ${allowed.join(", ")}.`);
   pending.settle(arg.answer);

@@ -5,7 +5,7 @@
  * the approval timeout, or the turn's cancel, counts as No.
  */
 import type { PermissionAnswer, PermissionOptionId, PermissionRequest, Question } from "../../editor/session-ui.js";
-import { approvalHeading, questionHeading } from "./chat-text.js";
+import { approvalHeading, FREE_TEXT_HINT, questionHeading } from "./chat-text.js";
 
 /** How a block is written and the user told about it. */
 export interface BlockSink {
@@ -21,8 +21,10 @@ export interface PendingBlock {
   kind: "approval" | "question";
   /** Approval: whether "don't ask again" is offered. */
   rememberable: boolean;
-  /** Question: the choices, one code action each. */
+  /** Question: the choices, one code action each; none for a free-text answer written under the block. */
   choices: string[];
+  /** Question: an answer written under the block is taken too ("Send answer"). */
+  freeText: boolean;
   settle(answer: string): void;
 }
 
@@ -52,19 +54,24 @@ export class ChatPrompts {
   async requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
     const body = request.diff ? `\n\`\`\`diff\n${request.diff.trimEnd()}\n\`\`\`\n` : commandBody(request);
     const text = `${approvalHeading(this.nextId, request.summary)}\n${body}\nPick "Approve", "Approve, don't ask again" or "Reject" (space a) on this block.\n\n`;
-    const answer = await this.wait("approval", text, request.sessionId, signal, { rememberable: request.rememberable !== false, choices: [] });
+    const answer = await this.wait("approval", text, request.sessionId, signal, { rememberable: request.rememberable !== false, choices: [], freeText: false });
     if (answer.kind !== "answer") return { optionId: "reject", note: answer.note };
     const optionId = answer.value as PermissionOptionId;
     return { optionId };
   }
 
-  /** Writes a question block and waits for a choice; undefined when none came. */
+  /**
+   * Writes a question block and waits for the answer: a choice picked as a code action, or, for
+   * a question without choices, the text the user writes under the block; undefined when none came.
+   */
   async askUser(question: Question, signal: AbortSignal): Promise<string | undefined> {
     const choices = question.choices ?? [];
-    if (!choices.length) return undefined;
+    const freeText = !choices.length || question.allowFreeText === true;
     const list = choices.map((c) => `- ${c}`).join("\n");
-    const text = `${questionHeading(this.nextId, question.question)}\n\n${list}\n\nPick an answer (space a) on this block.\n\n`;
-    const answer = await this.wait("question", text, question.sessionId, signal, { rememberable: false, choices });
+    const pick = choices.length ? `${list}\n\nPick an answer (space a) on this block.` : "";
+    const body = [pick, freeText ? FREE_TEXT_HINT : ""].filter(Boolean).join("\n");
+    const text = `${questionHeading(this.nextId, question.question)}\n\n${body}\n\n`;
+    const answer = await this.wait("question", text, question.sessionId, signal, { rememberable: false, choices, freeText });
     return answer.kind === "answer" ? answer.value : undefined;
   }
 
@@ -73,7 +80,7 @@ export class ChatPrompts {
     text: string,
     sessionId: string,
     signal: AbortSignal,
-    offer: Pick<PendingBlock, "rememberable" | "choices">,
+    offer: Pick<PendingBlock, "rememberable" | "choices" | "freeText">,
   ): Promise<{ kind: "answer"; value: string } | { kind: "none"; note: string }> {
     const id = this.nextId++;
     let settle!: (outcome: { kind: "answer"; value: string } | { kind: "none"; note: string }) => void;
@@ -104,6 +111,12 @@ function commandBody(request: PermissionRequest): string {
 }
 
 function answerWord(kind: PendingBlock["kind"], value: string): string {
-  if (kind === "question") return `answered "${value}"`;
+  if (kind === "question") return `answered "${oneLine(value)}"`;
   return APPROVAL_ANSWERS.find((a) => a.optionId === value)?.title === "Reject" ? "rejected" : "approved";
+}
+
+/** An answer as one short line for the outcome note (a written answer may span lines). */
+function oneLine(value: string): string {
+  const line = value.split("\n")[0]!;
+  return line.length > 80 || value.includes("\n") ? `${line.slice(0, 80)}…` : line;
 }

@@ -67,6 +67,27 @@ export function approvalHeading(id: number, summary: string): string {
   return `### Approval needed (#${id}): ${summary}`;
 }
 
+/** What a question without choices asks the user to do. */
+export const FREE_TEXT_HINT = 'Or write your answer on the lines below, then pick "Send answer" (space a) on this block.';
+
+/**
+ * The answer written under question block `id`: the lines after its hint, up to the next heading
+ * or outcome line, trimmed. Undefined when the block (or its hint) is not in the text, or nothing
+ * is written.
+ */
+export function writtenAnswer(text: string, id: number): string | undefined {
+  const lines = text.split("\n");
+  const heading = lines.findIndex((l) => BLOCK_HEADING.exec(l)?.[2] === String(id));
+  const hint = heading < 0 ? -1 : lines.indexOf(FREE_TEXT_HINT, heading);
+  if (hint < 0) return undefined;
+  const answer: string[] = [];
+  for (const line of lines.slice(hint + 1)) {
+    if (/^#{1,3} /.test(line) || /^_#\d+: /.test(line)) break;
+    answer.push(line);
+  }
+  return answer.join("\n").trim() || undefined;
+}
+
 /** The heading of a question block. */
 export function questionHeading(id: number, question: string): string {
   return `### Question (#${id}): ${question}`;
