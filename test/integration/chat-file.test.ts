@@ -5,7 +5,7 @@
  * closed; approvals and questions become blocks answered by code actions when the client answers
  * window/showMessageRequest with MethodNotFound; Add selection quotes the selection.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -213,6 +213,22 @@ describe("chat file", () => {
     const file = path.join(h.root, CHAT);
     await waitFor(() => /END\n+(_.*_\n+)?## You\n\n$/.test(readFileSync(file, "utf8")), 10_000);
     expect(readFileSync(file, "utf8")).toMatch(/y+END/);
+  });
+
+  it("the chat file deleted mid-turn: recreated with the rest of the answer; the session log keeps all of it", { timeout: 20_000 }, async () => {
+    const { chatUri } = await start();
+    h.fake.enqueue({ text: `${"z".repeat(300)}END`, chunkSize: 3, chunkDelayMs: 5 });
+    await openChatWith(chatUri, "Stream then delete");
+    await execute("agent.send");
+    await waitFor(() => (h.client.text(chatUri) ?? "").includes("zzz"), 10_000);
+    h.client.close(chatUri);
+    const file = path.join(h.root, CHAT);
+    rmSync(file);
+    await waitFor(() => existsSync(file) && /END\n+(_.*_\n+)?## You\n\n$/.test(readFileSync(file, "utf8")), 10_000);
+    expect(readFileSync(file, "utf8")).toMatch(/^# Agent chat\n/);
+    const logs = readdirSync(path.join(h.root, ".agent-lsp/conversations"));
+    const log = logs.map((f) => readFileSync(path.join(h.root, ".agent-lsp/conversations", f), "utf8")).join("");
+    expect(log).toContain(`${"z".repeat(300)}END`);
   });
 
   it("a client with the agent protocol keeps its own UI unless [editor] chat_file = true", async () => {
