@@ -89,6 +89,29 @@ describe("agent-lsp --acp", () => {
     expect(readFileSync(file, "utf8")).toBe("old\n"); // the client's buffer has it; the client saves
   });
 
+  it("with no prompt (full_access, on disk) a finished edit is still diff content with the whole texts", async () => {
+    const sessionId = await start({}, {});
+    const file = path.join(root, "c.txt");
+    writeFileSync(file, "one\ntwo\n");
+    const read = { name: "read_file", input: { path: "c.txt" } };
+    fake.enqueue({ toolCalls: [read] }, { toolCalls: [{ name: "edit_file", input: { path: "c.txt", target_content: "two", replacement_content: "three" } }] }, { text: "Done." });
+    await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "change it" }] });
+    expect(h.permissions).toEqual([]);
+    const call = h.updatesOf("tool_call")[1]!;
+    const done = h.updatesOf("tool_call_update").find((u) => u.toolCallId === call.toolCallId && u.status === "completed");
+    expect(done?.content?.[0]).toEqual({ type: "diff", path: file, oldText: "one\ntwo\n", newText: "one\nthree\n" });
+    expect(readFileSync(file, "utf8")).toBe("one\nthree\n");
+  });
+
+  it("a free-text question is a form elicitation for a client that declares it; the answer reaches the model", async () => {
+    const sessionId = await start({}, { elicitation: { form: {} } });
+    h.elicitationReply = { action: "accept", content: { answer: "sumPair" } };
+    fake.enqueue({ toolCalls: [{ name: "ask_user_question", input: { question: "What should the helper be called?" } }] }, { text: "Named." });
+    await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "name it" }] });
+    expect(h.elicitations).toEqual([expect.objectContaining({ mode: "form", sessionId, message: "What should the helper be called?" })]);
+    expect(JSON.stringify(fake.requests[1]!.body.messages)).toContain("The user answered: sumPair");
+  });
+
   it("a rejected prompt changes nothing; allow_always is not asked again", async () => {
     const sessionId = await start({ safety: "ask" });
     const file = path.join(root, "b.txt");
@@ -205,7 +228,7 @@ describe("agent-lsp --acp", () => {
     fake = await startFakeProvider();
     root = tempProject();
     h = spawnAcp(root, userConfigHome(fakeProviderOptions(fake, { tools: { provider_native: false }, mcp_defer_tools: false, mcp: { discover_timeout_s: 10 } })));
-    const init = await h.initialize(FS);
+    const init = await h.initialize({ ...FS, session: { notices: {} } });
     expect(init.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: false });
     const { sessionId } = await h.agent.request("session/new", {
       cwd: root,

@@ -36,6 +36,9 @@ export interface AcpHarness {
   terminals: acp.CreateTerminalRequest[];
   /** Paths whose fs/write_text_file the client refuses. */
   refuseWrites: Set<string>;
+  /** Every elicitation/create received, and how the next is answered (declined when unset). */
+  elicitations: acp.CreateElicitationRequest[];
+  elicitationReply?: acp.CreateElicitationResponse;
   stderr(): string;
   /** The updates of one kind. */
   updatesOf<K extends acp.SessionUpdate["sessionUpdate"]>(kind: K): Extract<acp.SessionUpdate, { sessionUpdate: K }>[];
@@ -57,7 +60,7 @@ export function spawnAcp(cwd: string, configHome: string): AcpHarness {
   const child = spawn(process.execPath, [BINARY, "--acp"], { cwd, env: { ...process.env, XDG_CONFIG_HOME: configHome, XDG_STATE_HOME: configHome }, stdio: ["pipe", "pipe", "pipe"] });
   let err = "";
   child.stderr.on("data", (d) => (err += d));
-  const h = { updates: [], permissions: [], writes: [], terminals: [], buffers: new Map(), permission: "allow_once", refuseWrites: new Set() } as unknown as AcpHarness;
+  const h = { updates: [], permissions: [], writes: [], terminals: [], buffers: new Map(), permission: "allow_once", refuseWrites: new Set(), elicitations: [] } as unknown as AcpHarness;
   const app = acp
     .client({ name: "acp-test-client" })
     .onNotification("session/update", ({ params }) => void h.updates.push(params))
@@ -66,6 +69,10 @@ export function spawnAcp(cwd: string, configHome: string): AcpHarness {
       const text = h.buffers.get(params.path) ?? (existsSync(params.path) ? readFileSync(params.path, "utf8") : undefined);
       if (text === undefined) throw acp.RequestError.resourceNotFound(params.path);
       return { content: text };
+    })
+    .onRequest("elicitation/create", ({ params }) => {
+      h.elicitations.push(params);
+      return h.elicitationReply ?? { action: "decline" };
     })
     .onRequest("fs/write_text_file", ({ params }) => {
       h.writes.push(params);

@@ -10,14 +10,14 @@ import { buildRuntime, type ConfiguredRuntime } from "../agent/configured-runtim
 import type { createRuntime } from "../agent/runtime.js";
 import type { McpServerTable } from "../config/schema.js";
 import type { Editor } from "../editor/editor.js";
-import type { SessionEvent } from "../editor/session-events.js";
+import type { EventDetail, SessionEvent } from "../editor/session-events.js";
 import type { ClientTerminal } from "../editor/session-ui.js";
 import { FileLogger, type Logger } from "../util/log.js";
 import { AcpDocumentHost, type AcpFiles } from "./document-host.js";
 import { mcpServerTables } from "./mcp-servers.js";
-import { AcpSessionUI } from "./session-ui.js";
+import { AcpSessionUI, type Elicit } from "./session-ui.js";
 import { AcpTerminal } from "./terminal.js";
-import { toAcpUpdate } from "./updates.js";
+import { noticeFallback, toAcpUpdate } from "./updates.js";
 
 /** How the connection is set up. */
 export interface AcpClientOptions {
@@ -48,7 +48,10 @@ export class AcpClient {
     const log = this.options.logger;
     // The project's log file, as over LSP (.agent-lsp/logs/), from the first session's folder.
     if (log instanceof FileLogger) log.attachFile(cwd);
-    const ui = new AcpSessionUI((params, signal) => this.peer().request("session/request_permission", params, { cancellationSignal: signal, stopWaitingOnCancel: true }), (id) => this.sessions.get(id) ?? cwd, log);
+    const elicit: Elicit | undefined = this.capabilities.elicitation?.form
+      ? (params, signal) => this.peer().request("elicitation/create", params, { cancellationSignal: signal, stopWaitingOnCancel: true })
+      : undefined;
+    const ui = new AcpSessionUI((params, signal) => this.peer().request("session/request_permission", params, { cancellationSignal: signal, stopWaitingOnCancel: true }), (id) => this.sessions.get(id) ?? cwd, log, elicit);
     const host = new AcpDocumentHost(this.files(), (p) => this.sessionFor(p), log);
     this.ui = ui;
     const terminal = this.capabilities.terminal ? new AcpTerminal({ peer: this.peer, notify: (id, update) => this.notify(id, update), log }) : undefined;
@@ -63,7 +66,7 @@ export class AcpClient {
       },
       ...(this.options.create ? { create: this.options.create } : {}),
     });
-    runtime.events.subscribe((sessionId, event) => this.forward(sessionId, event));
+    runtime.events.subscribe((sessionId, event, detail) => this.forward(sessionId, event, detail));
     this.runtimeBuilt = runtime;
     return runtime;
   }
@@ -87,10 +90,15 @@ export class AcpClient {
     return this.runtimeBuilt;
   }
 
-  /** Sends one session/update; a failed send is logged, never thrown into the core. */
+  /**
+   * Sends one session/update (a notice only to a client that takes them); a failed send is
+   * logged, never thrown into the core.
+   */
   notify(sessionId: string, update: acp.SessionUpdate): void {
+    const sent = this.capabilities.session?.notices ? update : noticeFallback(update);
+    if (!sent) return;
     this.peer()
-      .notify("session/update", { sessionId, update })
+      .notify("session/update", { sessionId, update: sent })
       .catch((err: Error) => this.options.logger.warn(`session/update to the client failed: ${err.message}`));
   }
 
@@ -104,10 +112,10 @@ export class AcpClient {
     return best?.id ?? [...this.sessions.keys()].pop();
   }
 
-  private forward(sessionId: string, event: SessionEvent): void {
+  private forward(sessionId: string, event: SessionEvent, detail?: EventDetail): void {
     const cwd = this.sessions.get(sessionId);
     if (cwd === undefined) return; // a session of another front end on the same runtime
-    const update = toAcpUpdate(event, { cwd, textsOf: (id) => this.ui?.textsOf(id) });
+    const update = toAcpUpdate(event, { cwd, ...(detail?.texts ? { texts: detail.texts } : {}) });
     if (update) this.notify(sessionId, update);
   }
 

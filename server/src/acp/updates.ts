@@ -4,24 +4,17 @@
  */
 import path from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
-import type { SessionEvent } from "../editor/session-events.js";
+import type { ChangedText, SessionEvent } from "../editor/session-events.js";
 import type { FileDiff, SessionUpdate, ToolCallLocation, ToolCallStatus } from "../protocol/updates.js";
-
-/** Full old and new text of a file a tool call changes, by absolute path. */
-export interface DiffTexts {
-  path: string;
-  oldText: string;
-  newText: string;
-}
 
 /**
  * What the mapping needs beyond the event: the session's folder (our locations are relative,
- * ACP's absolute) and, for a finished edit, the full texts the permission prompt carried
- * (ACP's diff content is old and new text, our stream carries unified diffs).
+ * ACP's absolute) and, for a finished change, the files' whole texts from the event's detail
+ * (ACP's diff content is old and new text; our stream carries unified diffs).
  */
 export interface MappingContext {
   cwd: string;
-  textsOf(toolCallId: string): DiffTexts[] | undefined;
+  texts?: ChangedText[];
 }
 
 const STATUS: Record<ToolCallStatus, acp.ToolCallStatus> = {
@@ -73,18 +66,16 @@ function toolCall(event: Extract<SessionUpdate, { kind: "tool_call" }>, ctx: Map
 
 function toolCallUpdate(event: Extract<SessionUpdate, { kind: "tool_call_update" }>, ctx: MappingContext): acp.SessionUpdate {
   const content: acp.ToolCallContent[] = [];
-  // Taken at the call's end whether or not it changed anything, so no texts are kept for nothing.
-  const texts = event.status === "completed" || event.status === "failed" ? ctx.textsOf(event.id) : undefined;
-  if (event.files?.length) content.push(...diffContent(event.files, texts));
+  if (event.files?.length) content.push(...diffContent(event.files, ctx.texts));
   if (event.output) content.push({ type: "content", content: { type: "text", text: event.output } });
   return { sessionUpdate: "tool_call_update", toolCallId: event.id, status: STATUS[event.status], ...(content.length ? { content } : {}) };
 }
 
 /**
- * The change as ACP `diff` content: the full texts when the permission prompt carried them;
- * otherwise (a mode that asked no one) the unified diff of each file as text, never texts made up.
+ * The change as ACP `diff` content: the whole texts from the event's detail; a change that came
+ * without them (a replayed history) is each file's unified diff as text, never texts made up.
  */
-function diffContent(files: FileDiff[], texts: DiffTexts[] | undefined): acp.ToolCallContent[] {
+function diffContent(files: FileDiff[], texts: ChangedText[] | undefined): acp.ToolCallContent[] {
   if (texts?.length) return texts.map((t) => ({ type: "diff", path: t.path, oldText: t.oldText, newText: t.newText }));
   return files.map((f) => ({ type: "content", content: { type: "text", text: f.diff } }));
 }
@@ -92,4 +83,15 @@ function diffContent(files: FileDiff[], texts: DiffTexts[] | undefined): acp.Too
 /** Our locations are relative to the session's folder; ACP's absolute (both count lines from 1). */
 export function acpLocations(locations: ToolCallLocation[], cwd: string): acp.ToolCallLocation[] {
   return locations.map((l) => ({ path: path.resolve(cwd, l.path), ...(l.line !== undefined ? { line: l.line } : {}) }));
+}
+
+/**
+ * A notice for a client that did not declare `session.notices` (ACP: agents send notices only
+ * to clients that did): warnings and errors become a line of the agent's message, so the user
+ * still reads them; live status (retrying, waiting) is dropped, as a notice may be anyway.
+ */
+export function noticeFallback(update: acp.SessionUpdate): acp.SessionUpdate | undefined {
+  if (update.sessionUpdate !== "notice") return update;
+  if (update.severity === "info") return undefined;
+  return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n> ${update.severity === "error" ? "Error" : "Warning"}: ${update.title}\n\n` } };
 }

@@ -175,7 +175,7 @@ function finish(events: SessionEvents, session: Session, id: string, result: Too
     status: result.isError ? "failed" : "completed",
     output: summarize(result),
     ...(result.diff ? { diff: result.diff, files: fileDiffs(result.diff) } : {}),
-  });
+  }, result.texts ? { texts: result.texts } : undefined);
 }
 
 function unknownTool(name: string, deps: ToolRunnerDeps, session: GateSession): ToolResult {

@@ -10,8 +10,24 @@ import type { SessionUpdate, TurnEnd } from "../protocol/updates.js";
 /** One event of one session. */
 export type SessionEvent = SessionUpdate | TurnEnd;
 
+/** The full old and new text of a file a tool call changed (absolute path; "" for a side that does not exist). */
+export interface ChangedText {
+  path: string;
+  oldText: string;
+  newText: string;
+}
+
+/**
+ * What comes with an event but is not part of its wire form: the full texts of the files a
+ * finished tool call changed, for front ends whose protocol shows changes as whole texts (ACP's
+ * `diff` content); the event itself carries unified diffs. Held only while the event is handed out.
+ */
+export interface EventDetail {
+  texts?: ChangedText[];
+}
+
 /** Follows events: every session's, or one session's when subscribed with its id. */
-export type SessionEventListener = (sessionId: string, event: SessionEvent) => void;
+export type SessionEventListener = (sessionId: string, event: SessionEvent, detail?: EventDetail) => void;
 
 /** The stream. One per runtime, shared by every front end on it. */
 export class SessionEvents {
@@ -29,14 +45,14 @@ export class SessionEvents {
     };
   }
 
-  /** Hands one event to every subscriber of its session, in subscription order. */
-  emit(sessionId: string, event: SessionEvent): void {
+  /** Hands one event (and its detail) to every subscriber of its session, in subscription order. */
+  emit(sessionId: string, event: SessionEvent, detail?: EventDetail): void {
     // The list is replaced, never changed in place: a subscriber that (un)subscribes meanwhile
     // neither skips nor repeats anyone in this round.
     for (const { listener, sessionId: only } of this.listeners) {
       if (only !== undefined && only !== sessionId) continue;
       try {
-        listener(sessionId, event);
+        listener(sessionId, event, detail);
       } catch (err) {
         this.onListenerError(err);
       }

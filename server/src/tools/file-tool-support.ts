@@ -74,5 +74,5 @@ export function changeResult(headline: string, result: ApplyResult, options: { s
   if (place) lines.push(place);
   if (result.checkpointId) lines.push(`Checkpoint ${result.checkpointId} (the user can /undo this change).`);
   if (options.showDiff ?? true) lines.push("", quotedDiff(result.diff).trimEnd());
-  return textResult(lines.join("\n"), { diff: result.diff });
+  return textResult(lines.join("\n"), { diff: result.diff, ...(result.texts ? { texts: result.texts } : {}) });
 }

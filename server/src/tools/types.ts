@@ -2,6 +2,7 @@
  * The Tool seam: what a capability is, what it gets when it runs, and what it returns.
  * See DESIGN.md "The four seams" (3).
  */
+import type { ChangedText } from "../editor/session-events.js";
 import type { Editor } from "../editor/editor.js";
 import type { SessionUpdate, ToolCallKind } from "../protocol/updates.js";
 import type { ContentBlock } from "../vocabulary/messages.js";
@@ -14,6 +15,8 @@ export interface ToolResult {
   content: ContentBlock[];
   /** Unified diff of the files the tool changed, for the editor's tool_call_update. */
   diff?: string;
+  /** Their whole texts before and after (an event detail, never sent to the model). */
+  texts?: ChangedText[];
 }
 
 /** Long-lived helpers a tool may reach (filled in by the server; each optional by design). */

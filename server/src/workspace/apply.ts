@@ -4,6 +4,7 @@
  * knows of each file. Every step before the commit can refuse, and a refusal changes nothing.
  */
 import { stat } from "node:fs/promises";
+import type { ChangedText } from "../editor/session-events.js";
 import type { GateDecision } from "../vocabulary/policy.js";
 import type { AppliedFile, ApplyOptions, ApplyResult, ChangeSet } from "./change-set.js";
 import type { CheckpointKind, CheckpointStore } from "./checkpoints.js";
@@ -152,8 +153,19 @@ export async function commitRecorded(
     diff: shown.diff,
     checkpointId: checkpoint.id,
     notes: outcome.notes,
+    texts: changedTexts(plan),
   };
   return { result, hashes: outcome.hashes };
+}
+
+/** The whole texts of each file the plan changed; a move's old text is its source's. */
+function changedTexts(plan: Plan): ChangedText[] {
+  return plan.changes
+    .filter((c) => !c.movedTo)
+    .map((c) => {
+      const source = c.movedFrom ? plan.changes.find((s) => s.movedTo === c.path) : undefined;
+      return { path: c.path.abs, oldText: (source ?? c).before.text, newText: c.after ?? "" };
+    });
 }
 
 /** After a change, the session knows the new text of every file it wrote. */

@@ -3,6 +3,7 @@
  * each file (with the edits/ engines) and describes the whole change as one set; the Workspace
  * checks, shows, snapshots and applies it all-or-nothing (see Workspace.apply).
  */
+import type { ChangedText } from "../editor/session-events.js";
 import type { GateDecision, GatedAction } from "../vocabulary/policy.js";
 import type { ReadResult } from "./workspace.js";
 
@@ -80,4 +81,6 @@ export interface ApplyResult {
   checkpointId?: string;
   /** Things the model should know (a buffer left open on a deleted file...). */
   notes: string[];
+  /** The whole texts before and after, per file written (for front ends that show them). */
+  texts?: ChangedText[];
 }

@@ -1,6 +1,7 @@
 /**
  * The ACP session UI without a process: what a permission prompt carries, how each answer maps
- * onto the gate's, and questions asked as prompts whose options are the choices.
+ * onto the gate's, questions asked as prompts whose options are the choices, and free-text
+ * questions as form elicitations.
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
@@ -47,8 +48,6 @@ describe("AcpSessionUI.requestPermission", () => {
     await session.requestPermission(request({ rememberable: false, files: [{ uri: "file:///project/a.ts", oldText: "a\n", newText: "b\n" }] }), new AbortController().signal);
     expect(asked[0]!.options.map((o) => o.kind)).toEqual(["allow_once", "reject_once"]);
     expect(asked[0]!.toolCall).toMatchObject({ toolCallId: "t-1", kind: "execute", status: "pending", content: [{ type: "diff", path: "/project/a.ts", oldText: "a\n", newText: "b\n" }] });
-    expect(session.textsOf("t-1")).toEqual([{ path: "/project/a.ts", oldText: "a\n", newText: "b\n" }]);
-    expect(session.textsOf("t-1")).toBeUndefined();
   });
 });
 
@@ -61,9 +60,36 @@ describe("AcpSessionUI.askUser", () => {
     expect(asked[0]!.options.map((o) => o.name)).toEqual(["left", "right"]);
   });
 
-  it("a free-text question cannot be asked over ACP v1: no answer, and no prompt sent", async () => {
+  it("a free-text question to a client without form elicitation: no answer, and no prompt sent", async () => {
     const { session, asked } = ui(pick("allow_once"));
     expect(await session.askUser({ sessionId: "s-1", question: "Name it?" }, new AbortController().signal)).toBeUndefined();
     expect(asked).toEqual([]);
+  });
+
+  /** A session UI whose client declares form elicitation and answers with `reply`. */
+  function eliciting(reply: (p: acp.CreateElicitationRequest, signal: AbortSignal) => Promise<acp.CreateElicitationResponse>) {
+    const elicited: acp.CreateElicitationRequest[] = [];
+    const session = new AcpSessionUI(async () => ({ outcome: { outcome: "cancelled" } }), () => "/project", log, (params, signal) => {
+      elicited.push(params);
+      return reply(params, signal);
+    });
+    return { session, elicited };
+  }
+
+  it.each([
+    ["accepted: the text written", { action: "accept", content: { answer: "sumPair" } }, "sumPair"],
+    ["accepted empty: no answer", { action: "accept", content: { answer: "  " } }, undefined],
+    ["declined: no answer", { action: "decline" }, undefined],
+    ["cancelled: no answer", { action: "cancel" }, undefined],
+  ] as [string, acp.CreateElicitationResponse, string | undefined][])("a free-text question is a one-field form: %s", async (_name, reply, expected) => {
+    const { session, elicited } = eliciting(async () => reply);
+    expect(await session.askUser({ sessionId: "s-1", question: "Name it?" }, new AbortController().signal)).toBe(expected);
+    expect(elicited[0]).toMatchObject({ mode: "form", sessionId: "s-1", message: "Name it?", requestedSchema: { properties: { answer: { type: "string" } }, required: ["answer"] } });
+  });
+
+  it("a form the user leaves open is withdrawn at the timeout: no answer", async () => {
+    const { session } = eliciting((_p, signal) => new Promise((_r, reject) => signal.addEventListener("abort", () => reject(new Error("withdrawn")))));
+    session.timeoutS = 0.05;
+    expect(await session.askUser({ sessionId: "s-1", question: "Name it?" }, new AbortController().signal)).toBeUndefined();
   });
 });

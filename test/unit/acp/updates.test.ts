@@ -5,10 +5,10 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { ACP_PROTOCOL_VERSION, initializeResult, readInitialize } from "../../../server/src/acp/initialize.js";
-import { toAcpUpdate, type DiffTexts } from "../../../server/src/acp/updates.js";
-import type { SessionEvent } from "../../../server/src/editor/session-events.js";
+import { noticeFallback, toAcpUpdate } from "../../../server/src/acp/updates.js";
+import type { ChangedText, SessionEvent } from "../../../server/src/editor/session-events.js";
 
-const ctx = (texts?: DiffTexts[]) => ({ cwd: "/project", textsOf: () => texts });
+const ctx = (texts?: ChangedText[]) => ({ cwd: "/project", ...(texts ? { texts } : {}) });
 
 describe("toAcpUpdate", () => {
   const cases: [string, SessionEvent, acp.SessionUpdate | undefined][] = [
@@ -42,12 +42,12 @@ describe("toAcpUpdate", () => {
 
   const edit: SessionEvent = { kind: "tool_call_update", id: "t2", status: "completed", diff: "--- a/a.ts\n+++ b/a.ts\n@@ -1 +1 @@\n-a\n+b\n", files: [{ path: "a.ts", diff: "--- a/a.ts\n+++ b/a.ts\n@@ -1 +1 @@\n-a\n+b\n" }] };
 
-  it("a finished edit is ACP diff content with the full texts the prompt showed", () => {
+  it("a finished edit is ACP diff content with the whole texts the event's detail carries", () => {
     const update = toAcpUpdate(edit, ctx([{ path: "/project/a.ts", oldText: "a\n", newText: "b\n" }]));
     expect(update).toEqual({ sessionUpdate: "tool_call_update", toolCallId: "t2", status: "completed", content: [{ type: "diff", path: "/project/a.ts", oldText: "a\n", newText: "b\n" }] });
   });
 
-  it("without the texts (no prompt was shown) the unified diff goes as text, no texts made up", () => {
+  it("without the texts (a replayed history) the unified diff goes as text, no texts made up", () => {
     const update = toAcpUpdate(edit, ctx()) as Extract<acp.SessionUpdate, { sessionUpdate: "tool_call_update" }>;
     expect(update.content).toEqual([{ type: "content", content: { type: "text", text: edit.files![0]!.diff } }]);
   });
@@ -66,5 +66,16 @@ describe("initialize before the SDK loads", () => {
     expect(readInitialize('{"jsonrpc":"2.0","method":"initialize","params":{"protocolVersion":1}}')).toBeUndefined();
     expect(readInitialize('{"jsonrpc":"2.0","id":1,"method":"session/new","params":{}}')).toBeUndefined();
     expect(readInitialize("not json")).toBeUndefined();
+  });
+});
+
+describe("notices for clients that did not declare session.notices", () => {
+  it.each([
+    ["an error becomes a line of the message", { sessionUpdate: "notice", severity: "error", title: "no key" }, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n\n> Error: no key\n\n" } }],
+    ["a warning too", { sessionUpdate: "notice", severity: "warning", title: "MCP servers not used: old" }, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n\n> Warning: MCP servers not used: old\n\n" } }],
+    ["live status is dropped", { sessionUpdate: "notice", severity: "info", title: "retrying in 4 s" }, undefined],
+    ["anything else passes", { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } }, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } }],
+  ] as [string, acp.SessionUpdate, acp.SessionUpdate | undefined][])("%s", (_name, update, expected) => {
+    expect(noticeFallback(update)).toEqual(expected);
   });
 });
