@@ -139,6 +139,18 @@ function nvimCases(editor: NvimEditor): void {
     expect(readFileSync(project.file("a.txt"), "utf8")).toBe(`${lines.join("\n")}\n`); // open: changed in the buffer only
   });
 
+  it("review: two calls of one message changing two files are reviewed together in the same tab", { timeout: TIMEOUT }, async () => {
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
+    const { fake, project } = await setup({ "a.txt": `${lines.join("\n")}\n`, "b.txt": "alpha\nbeta\ngamma\n" });
+    const patchOf = (file: string, hunks: string[]) => ["*** Begin Patch", `*** Update File: ${file}`, ...hunks, "*** End Patch"].join("\n");
+    const patchA = patchOf("a.txt", ["@@", " line 1", "-line 2", "+line 2 changed", " line 3", "@@", " line 8", "-line 9", "+line 9 changed", " line 10"]);
+    const patchB = patchOf("b.txt", ["@@", " alpha", "-beta", "+BETA", " gamma"]);
+    fake.enqueue({ text: "I will patch both files.", toolCalls: [{ name: "apply_patch", input: { patch: patchA } }, { name: "apply_patch", input: { patch: patchB } }] }, { text: "Patched." });
+    expectPassed(await runSpec(editor, "review_files_spec.lua", { fake, project, safety: "ask" }), "review_files_spec.lua (two calls)");
+    expect(readFileSync(project.file("b.txt"), "utf8")).toBe("alpha\nBETA\ngamma\n");
+    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain("declined part of it");
+  });
+
   it("permission: a prompt without files is a vim.ui.select; don't ask again sticks, a refusal's reason reaches the model", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     const run = (command: string) => ({ toolCalls: [{ name: "execute_command", input: { command } }] });

@@ -4,6 +4,8 @@
  * after it ran, its change file by file. Read from the tool's declared kind and its input fields.
  */
 import path from "node:path";
+import { patchPaths } from "../edits/patch-apply.js";
+import { parsePatch } from "../edits/patch-parse.js";
 import type { FileDiff, ToolCallFacts, ToolCallLocation } from "../protocol/updates.js";
 import type { Capability } from "../tools/types.js";
 
@@ -45,8 +47,15 @@ function locationsOf(fields: Record<string, unknown>, root: string): ToolCallLoc
   const names: string[] = [];
   for (const f of PATH_FIELDS) if (typeof fields[f] === "string") names.push(fields[f] as string);
   if (Array.isArray(fields.paths)) names.push(...fields.paths.filter((p): p is string => typeof p === "string"));
+  if (typeof fields.patch === "string") names.push(...pathsOfPatch(fields.patch));
   const lines = lineRange(fields);
   return names.map((name) => ({ path: shown(name, root), ...lines }));
+}
+
+/** The files a patch names (none when it does not parse: the tool will say why). */
+function pathsOfPatch(patch: string): string[] {
+  const parsed = parsePatch(patch);
+  return parsed.ok ? patchPaths(parsed.ops) : [];
 }
 
 /** The line range the input names: start_line(+line_count), view_range, insert_line. */

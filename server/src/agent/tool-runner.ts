@@ -2,6 +2,7 @@
  * Runs a model's tool calls, in order, through the gate: each call is announced (pending),
  * decided, run with the turn's abort signal, and reported (completed/failed) to the editor.
  */
+import path from "node:path";
 import type { Editor } from "../editor/editor.js";
 import type { SessionEvents } from "../editor/session-events.js";
 import type { ToolCallBlock, ToolResultBlock } from "../vocabulary/messages.js";
@@ -9,6 +10,7 @@ import type { GateCall, GateSession, ToolGate } from "../policy/types.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Capability, ToolBatch, ToolResult, ToolServices } from "../tools/types.js";
 import type { GateDecision } from "../vocabulary/policy.js";
+import { ReviewGroup } from "../policy/review-group.js";
 import { decideBatchInputs, isBatchGated, newBatch } from "./batch-gate.js";
 import type { ToolCallFacts } from "../protocol/updates.js";
 import type { Session } from "./session.js";
@@ -28,7 +30,9 @@ export interface ToolRunnerDeps {
 /**
  * Runs every call; returns one result per call, in the same order. Consecutive read-only calls
  * (reads, searches, listings) run side by side once the gate has passed each of them, one after
- * another so prompts never overlap; anything that may change something runs alone, in order.
+ * another so prompts never overlap. Consecutive file changes to different files run side by side
+ * too, so that the user reviews them in one prompt (policy/review-group.ts). Anything else that
+ * may change something runs alone, in order.
  */
 export async function runToolCalls(
   session: Session,
@@ -42,9 +46,14 @@ export async function runToolCalls(
   // The calls of one model message are one batch: batch-gated tools are decided here, once.
   const batch: RunBatch = { ...newBatch(session), decisions: signal.aborted ? new Map() : await decideBatchInputs(session, calls, deps, signal) };
   for (let i = 0; i < calls.length; ) {
-    const group = readOnlyRun(calls, i, deps.registry, answers);
+    const changes = fileChangeRun(calls, i, deps.registry, answers, session.root);
+    const group = changes.length > 1 ? changes : readOnlyRun(calls, i, deps.registry, answers);
+    const review = changes.length > 1 ? new ReviewGroup(changes.map((c) => c.id)) : undefined;
     const runs: (() => Promise<ToolResult>)[] = [];
-    for (const call of group) runs.push(await prepare(session, call, deps, signal, answers.get(call.id), batch));
+    for (const call of group) {
+      const run = await prepare(session, call, deps, signal, answers.get(call.id), batch, review);
+      runs.push(review ? () => run().finally(() => review.leave(call.id)) : run);
+    }
     const outcomes = await Promise.all(runs.map((run) => run()));
     group.forEach((call, k) => {
       const result = outcomes[k]!;
@@ -67,6 +76,27 @@ function readOnlyRun(calls: ToolCallBlock[], start: number, registry: ToolRegist
   return calls.slice(start, end);
 }
 
+/**
+ * The calls from `start` that change files and may run side by side: consecutive file changes
+ * (edit, delete, move) whose paths are all known and all different, so no call's change is
+ * planned over text another is about to change. Fewer than two: none.
+ */
+function fileChangeRun(calls: ToolCallBlock[], start: number, registry: ToolRegistry, answers: ReadonlyMap<string, ToolResult>, root: string): ToolCallBlock[] {
+  const seen = new Set<string>();
+  const run: ToolCallBlock[] = [];
+  for (const call of calls.slice(start)) {
+    const capability = registry.find(call.name);
+    if (answers.has(call.id) || !capability || capability.policyClass !== "read_write" || !FILE_CHANGE_KINDS.has(capability.callKind ?? "")) break;
+    const paths = (callFacts(capability, call.input, root).locations ?? []).map((l) => path.resolve(root, l.path));
+    if (!paths.length || paths.some((p) => seen.has(p))) break;
+    for (const p of paths) seen.add(p);
+    run.push(call);
+  }
+  return run.length > 1 ? run : [];
+}
+
+const FILE_CHANGE_KINDS = new Set<string>(["edit", "delete", "move"]);
+
 /** A batch and the gate's decisions for its batch-gated calls, by call id. */
 type RunBatch = ToolBatch & { decisions: Map<string, GateDecision> };
 
@@ -81,6 +111,7 @@ async function prepare(
   signal: AbortSignal,
   preset: ToolResult | undefined,
   batch: RunBatch,
+  review?: ReviewGroup,
 ): Promise<() => Promise<ToolResult>> {
   const answered = (result: ToolResult) => async () => result;
   if (preset) {
@@ -100,7 +131,7 @@ async function prepare(
     return answered(result);
   }
   const facts = callFacts(capability, call.input, session.root);
-  const gateCall: GateCall = { id: call.id, name: call.name, title: capability.title(call.input), input: call.input, facts };
+  const gateCall: GateCall = { id: call.id, name: call.name, title: capability.title(call.input), input: call.input, facts, ...(review ? { review } : {}) };
   announce(events, session, call, gateCall.title, facts);
   // A batch-gated tool's input calls were decided with their batch; its looking calls need no one.
   const decision = isBatchGated(capability)

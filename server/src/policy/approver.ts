@@ -114,7 +114,9 @@ export class Approver {
 
   /** Asks the user in the editor and turns the answer into a decision. */
   private async ask(p: Proposal, signal: AbortSignal): Promise<GateDecision> {
-    const answer = await this.requestPermission(p, signal);
+    // A file change of a call reviewed with others of its message is asked with theirs, once.
+    const review = p.files ? p.call.review : undefined;
+    const answer = review ? await review.ask(p, (joined) => this.requestPermission(joined, signal)) : await this.requestPermission(p, signal);
     if (signal.aborted) return cancelled();
     if (answer.optionId === "reject") {
       if (answer.note) this.status(p, `No answer to the permission prompt for ${p.summary}: ${answer.note} Counted as No.`);

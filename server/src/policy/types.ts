@@ -7,6 +7,7 @@ import type { SafetyMode } from "../config/schema.js";
 import type { ToolCallFacts } from "../protocol/updates.js";
 import type { ImageBlock } from "../vocabulary/messages.js";
 import type { GateDecision, GatedAction, ListFilter, ToolDescriptor } from "../vocabulary/policy.js";
+import type { ReviewGroup } from "./review-group.js";
 
 /** Who is asking: the person at the editor, or something unreviewed. */
 export type Trust = "operator" | "guest";
@@ -28,6 +29,8 @@ export interface GateCall {
   input: unknown;
   /** What the call is about (kind, files, command), for prompts that render it. */
   facts?: ToolCallFacts;
+  /** The calls of its model message whose file changes are reviewed together with its own. */
+  review?: ReviewGroup;
 }
 
 /** One call of a batch, with the line that describes it. */
