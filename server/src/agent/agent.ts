@@ -104,6 +104,7 @@ export class Agent {
     }
     const content = await buildPromptContent(params, session.workspace);
     this.assertIdle(session.id); // another turn may have started while the content was read
+    if (params.replaceLast) session.rewindLastExchange();
     const controller = new AbortController();
     const done = runTurn(session, content, this.turnDeps(), controller.signal);
     const turn = { controller, done };
@@ -175,6 +176,7 @@ export class Agent {
         history: loaded.messages,
         failedPrompts: loaded.failedPrompts,
         activatedTools: loaded.activatedTools,
+        lastPromptSeq: loaded.lastPromptSeq,
       });
       this.sessions.set(sessionId, session);
       unreadable = loaded.skipped;

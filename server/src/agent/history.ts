@@ -45,7 +45,17 @@ export interface FailedRecord {
   error: string;
 }
 
-type Record_ = SessionHeader | MessageRecord | SettingsRecord | FailedRecord;
+/**
+ * Edit and re-send (`agent/prompt` with `replaceLast`): message `seq` (a prompt) and every message
+ * logged before this record after it leave the working history. Their lines stay in the log.
+ */
+export interface RewindRecord {
+  type: "rewind";
+  seq: number;
+  time: string;
+}
+
+type Record_ = SessionHeader | MessageRecord | SettingsRecord | FailedRecord | RewindRecord;
 
 /** What a log holds when read back. */
 export interface LoadedHistory {
@@ -54,8 +64,10 @@ export interface LoadedHistory {
   messages: Message[];
   /** Prompts whose turn failed before the model answered, with where they stood. */
   failedPrompts: FailedPrompt[];
-  /** The last message number in the log (failed prompts included), to append after. */
+  /** The last message number in the log (failed and rewound ones included), to append after. */
   lastSeq: number;
+  /** The log number of the last prompt still in the working history or failed, if any. */
+  lastPromptSeq: number | undefined;
   mode: string;
   model: string;
   /** Deferred tools the session had activated. */
@@ -109,6 +121,11 @@ export class HistoryLog {
     this.write({ type: "failed", seq, time: new Date().toISOString(), error });
   }
 
+  /** Records that the prompt logged as `seq` and all after it were rewound (see Session.rewindLastExchange). */
+  rewind(seq: number): void {
+    this.write({ type: "rewind", seq, time: new Date().toISOString() });
+  }
+
   /** Records a mode or model change. */
   settings(change: { mode?: string; model?: string; activated?: string[] }): void {
     this.write({ type: "settings", time: new Date().toISOString(), ...change });
@@ -158,7 +175,8 @@ export function readHistory(root: string, sessionId: string): LoadedHistory {
     throw new Error(`No session "${sessionId}" in ${conversationsDir(root)}.`);
   }
   let header: SessionHeader | undefined;
-  const records: MessageRecord[] = [];
+  let records: MessageRecord[] = [];
+  let lastSeq = 0;
   const failed = new Map<number, string>();
   let mode = "";
   let model = "";
@@ -177,8 +195,11 @@ export function readHistory(root: string, sessionId: string): LoadedHistory {
       header = rec;
       mode = rec.mode;
       model = rec.model;
-    } else if (rec.type === "message") records.push(rec);
-    else if (rec.type === "failed") failed.set(rec.seq, rec.error);
+    } else if (rec.type === "message") {
+      records.push(rec);
+      lastSeq = Math.max(lastSeq, rec.seq);
+    } else if (rec.type === "failed") failed.set(rec.seq, rec.error);
+    else if (rec.type === "rewind") records = rewound(records, rec.seq);
     else if (rec.type === "settings") {
       mode = rec.mode ?? mode;
       for (const name of rec.activated ?? []) activated.add(name);
@@ -186,7 +207,13 @@ export function readHistory(root: string, sessionId: string): LoadedHistory {
     }
   }
   if (!header) throw new Error(`Session log ${file} has no header line.`);
-  return { header, ...splitFailed(records, failed), lastSeq: records.at(-1)?.seq ?? 0, mode, model, activatedTools: [...activated], skipped };
+  const lastPromptSeq = [...records].reverse().find((r) => r.message.role === "user")?.seq;
+  return { header, ...splitFailed(records, failed), lastSeq, lastPromptSeq, mode, model, activatedTools: [...activated], skipped };
+}
+
+/** The records a rewind of `seq` leaves: those logged before that prompt. */
+function rewound(records: MessageRecord[], seq: number): MessageRecord[] {
+  return records.filter((r) => r.seq < seq);
 }
 
 /** Separates the prompts marked failed from the messages the model sees. */
@@ -195,7 +222,7 @@ function splitFailed(records: MessageRecord[], failed: Map<number, string>): { m
   const failedPrompts: FailedPrompt[] = [];
   for (const rec of records) {
     const error = failed.get(rec.seq);
-    if (error !== undefined && rec.message.role === "user") failedPrompts.push({ at: messages.length, content: rec.message.content, error });
+    if (error !== undefined && rec.message.role === "user") failedPrompts.push({ at: messages.length, content: rec.message.content, error, seq: rec.seq });
     else messages.push(rec.message);
   }
   return { messages, failedPrompts };

@@ -24,6 +24,8 @@ export interface FailedPrompt {
   at: number;
   content: ContentBlock[];
   error: string;
+  /** Its log number (lets a rewind find it). */
+  seq?: number;
 }
 
 /** One conversation. */
@@ -41,18 +43,28 @@ export class Session {
   nativeToolsDisabled = false;
   /** Deferred tools advertised directly (activated, or found by tool_search); kept in the log. */
   readonly activatedTools = new Set<string>();
+  /** Log number of the last prompt (in the history or failed): what a rewind takes back. */
+  private lastPromptSeq: number | undefined;
 
   constructor(
     readonly id: string,
     readonly workspace: Workspace,
     readonly log: HistoryLog,
-    init: { mode: SafetyMode; model: string; history?: Message[]; failedPrompts?: FailedPrompt[]; activatedTools?: readonly string[] },
+    init: {
+      mode: SafetyMode;
+      model: string;
+      history?: Message[];
+      failedPrompts?: FailedPrompt[];
+      activatedTools?: readonly string[];
+      lastPromptSeq?: number | undefined;
+    },
   ) {
     this.mode = init.mode;
     this.model = init.model;
     for (const name of init.activatedTools ?? []) this.activatedTools.add(name);
     if (init.history) this.history.push(...init.history);
     if (init.failedPrompts) this.failedPrompts.push(...init.failedPrompts);
+    this.lastPromptSeq = init.lastPromptSeq;
   }
 
   get root(): string {
@@ -71,6 +83,8 @@ export class Session {
   append(message: Message): number {
     const seq = this.log.append(message);
     this.history.push(message);
+    // Only prompts are user messages (tool results have their own role).
+    if (message.role === "user") this.lastPromptSeq = seq;
     return seq;
   }
 
@@ -84,9 +98,35 @@ export class Session {
     if (this.history[this.history.length - 1] !== prompt || prompt.role !== "user") return false;
     this.history.pop();
     this.log.markFailed(seq, error);
-    this.failedPrompts.push({ at: this.history.length, content: prompt.content, error });
+    this.failedPrompts.push({ at: this.history.length, content: prompt.content, error, seq });
     return true;
   }
+
+  /**
+   * Edit and re-send: takes the last prompt and everything after it (the answer, its tool calls)
+   * out of the history, or drops the last prompt from the failed ones when its turn failed. The
+   * log keeps the lines and records the rewind, so a resumed session comes back rewound. Returns
+   * false when there is no prompt to take back (none yet, or it was already rewound).
+   */
+  rewindLastExchange(): boolean {
+    const seq = this.lastPromptSeq;
+    if (seq === undefined) return false;
+    const failed = this.failedPrompts.findIndex((f) => f.seq === seq);
+    if (failed >= 0) this.failedPrompts.splice(failed, 1);
+    else {
+      const at = lastPromptIndex(this.history);
+      if (at < 0) return false;
+      this.history.splice(at);
+    }
+    this.log.rewind(seq);
+    this.lastPromptSeq = undefined;
+    return true;
+  }
+}
+
+function lastPromptIndex(history: readonly Message[]): number {
+  for (let i = history.length - 1; i >= 0; i--) if (history[i]!.role === "user") return i;
+  return -1;
 }
 
 /** A new session id: time-ordered and safe as a file name. */

@@ -48,7 +48,7 @@ export const METHODS: MethodSpec[] = [
     direction: "client → server",
     kind: "request",
     summary:
-      "Runs one turn. Everything the turn does streams as `agent/update` notifications; the answer comes when the turn ends. `context` points at what the user is looking at: the file, the range (its text is read from the buffer) and diagnostics.",
+      "Runs one turn. Everything the turn does streams as `agent/update` notifications; the answer comes when the turn ends. `context` points at what the user is looking at: the file, the range (its text is read from the buffer) and diagnostics. `replaceLast: true` edits and re-sends: the session's last exchange (its last prompt, the answer and the tool calls after it) leaves the model's history before this prompt runs; the log keeps its lines and records a `rewind`, so `agent/loadSession` restores the rewound state (files the dropped exchange changed stay changed: `/undo` reverts them). With no prompt before, it is an ordinary prompt.",
     params: promptParams,
     result: "{ stopReason: \"end_turn\" | \"cancelled\" | \"max_turns\" | \"max_tokens\" | \"refusal\" | \"error\", usage: { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens }, error?: string }",
     errors: [...SESSION_ERRORS, "-32803 when the session is already running a turn"],

@@ -45,6 +45,11 @@ export const promptParams = z.object({
       diagnostics: z.array(diagnostic).optional(),
     })
     .optional(),
+  /**
+   * Edit and re-send: the session's last exchange (its last prompt and everything after it) leaves
+   * the working history before this prompt runs. The log keeps it, marked rewound.
+   */
+  replaceLast: z.boolean().optional(),
 });
 
 export const cancelParams = z.object({ sessionId: z.string() });
