@@ -136,6 +136,11 @@ describe("deferred discovery with tool_search", () => {
     expect(resultText(third!)).toContain('\\"required\\": [');
     // The editor saw the real tool, the model's history replays the call as it wrote it.
     expect(h.client.updatesOf("tool_call").map((u) => u.name)).toContain("mcp__notes__add");
+    // Not a provider-native call: no model name or input that would show it as "tool_call".
+    const add = h.client.updatesOf("tool_call").find((u) => u.name === "mcp__notes__add");
+    expect(add).toMatchObject({ input: { a: 1, b: 2 } });
+    expect(add.modelName).toBeUndefined();
+    expect(add.modelInput).toBeUndefined();
     const replayed = fourth!.body.messages.at(-2).content.find((b: any) => b.type === "tool_use");
     expect(replayed).toMatchObject({ id: "toolu_call1", name: "tool_call", input: { name: "mcp__notes__add", arguments: { a: 1, b: 2 } } });
     expect(resultText(fourth!)).toContain("3");

@@ -71,6 +71,14 @@ describe("Anthropic native tools", () => {
       ["bash", "ls"],
       ["str_replace_based_edit_tool", "undo_edit"],
     ]);
+    // The editor is told the call as the model wrote it, beside our tool that runs it.
+    const announced = h.client.updatesOf("tool_call").map((u) => [u.name, u.modelName, u.modelInput?.command, u.modelInput?.old_str]);
+    expect(announced).toEqual([
+      ["read_file", "str_replace_based_edit_tool", "view", undefined],
+      ["edit_file", "str_replace_based_edit_tool", "str_replace", "x"],
+      ["execute_command", "bash", "ls", undefined],
+      ["str_replace_based_edit_tool", "str_replace_based_edit_tool", "undo_edit", undefined],
+    ]);
     const results = h.fake.requests[1]!.body.messages[2].content;
     expect(results[3]).toMatchObject({ is_error: true });
     expect(JSON.stringify(results[3].content)).toContain("/undo");

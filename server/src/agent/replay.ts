@@ -5,6 +5,7 @@
 import type { SessionEvents } from "../editor/session-events.js";
 import type { ContentBlock, Message } from "../vocabulary/messages.js";
 import type { FailedPrompt, Session } from "./session.js";
+import { modelFacts } from "./tool-call-facts.js";
 import { summarize } from "./tool-runner.js";
 
 /**
@@ -38,7 +39,7 @@ function replayMessage(sessionId: string, msg: Message, events: SessionEvents): 
     for (const b of msg.content) {
       if (b.type === "text") events.emit(sessionId, { kind: "text", text: b.text });
       else if (b.type === "thinking") events.emit(sessionId, { kind: "thought", text: b.text });
-      else events.emit(sessionId, { kind: "tool_call", id: b.id, name: b.name, title: b.name, input: b.input, status: "pending" });
+      else events.emit(sessionId, { kind: "tool_call", id: b.id, name: b.name, title: b.name, input: b.input, status: "pending", ...modelFacts(b) });
     }
     return;
   }

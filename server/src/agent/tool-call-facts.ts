@@ -8,6 +8,7 @@ import { patchPaths } from "../edits/patch-apply.js";
 import { parsePatch } from "../edits/patch-parse.js";
 import type { FileDiff, ToolCallFacts, ToolCallLocation } from "../protocol/updates.js";
 import type { Capability } from "../tools/types.js";
+import type { ToolCallBlock } from "../vocabulary/messages.js";
 
 
 /** Input fields that name a file or folder. */
@@ -23,6 +24,16 @@ export function callFacts(capability: Capability | undefined, input: unknown, ro
     facts.command = { command: fields.command, cwd: path.resolve(root, typeof fields.cwd === "string" ? fields.cwd : ".") };
   }
   return facts;
+}
+
+/**
+ * The call as the model wrote it, when it called a provider-native tool (its `native` has the
+ * provider's `kind`). A deferred MCP tool unwrapped from `tool_call` keeps its wrapper in `native`
+ * too, but without a kind: that call shows as the real tool, not as `tool_call`.
+ */
+export function modelFacts(call: ToolCallBlock): Pick<ToolCallFacts, "modelName" | "modelInput"> {
+  if (call.native?.kind === undefined) return {};
+  return { modelName: call.native.name, modelInput: call.native.input };
 }
 
 /** Splits a unified diff of several files into one diff per file (a note before a header goes with it). */

@@ -14,7 +14,7 @@ import { ReviewGroup } from "../policy/review-group.js";
 import { decideBatchInputs, isBatchGated, newBatch } from "./batch-gate.js";
 import type { ToolCallFacts } from "../protocol/updates.js";
 import type { Session } from "./session.js";
-import { callFacts, fileDiffs } from "./tool-call-facts.js";
+import { callFacts, fileDiffs, modelFacts } from "./tool-call-facts.js";
 
 /** What running tools needs. */
 export interface ToolRunnerDeps {
@@ -115,7 +115,7 @@ async function prepare(
 ): Promise<() => Promise<ToolResult>> {
   const answered = (result: ToolResult) => async () => result;
   if (preset) {
-    announce(deps.events, session, call, call.native?.name ?? call.name);
+    announce(deps.events, session, call, call.native?.name ?? call.name, modelFacts(call));
     finish(deps.events, session, call.id, preset);
     return answered(preset);
   }
@@ -126,11 +126,12 @@ async function prepare(
   const offered = capability && deps.registry.list(deps.gate.filter(gateSession)).includes(capability);
   if (!capability || !offered) {
     const result = unknownTool(call.name, deps, gateSession);
-    announce(events, session, call, call.name, callFacts(undefined, call.input, session.root));
+    announce(events, session, call, call.name, { ...callFacts(undefined, call.input, session.root), ...modelFacts(call) });
     finish(events, session, call.id, result);
     return answered(result);
   }
-  const facts = callFacts(capability, call.input, session.root);
+  // The model's own name and input ride along: the chat and the approval show the call as written.
+  const facts = { ...callFacts(capability, call.input, session.root), ...modelFacts(call) };
   const gateCall: GateCall = { id: call.id, name: call.name, title: capability.title(call.input), input: call.input, facts, ...(review ? { review } : {}) };
   announce(events, session, call, gateCall.title, facts);
   // A batch-gated tool's input calls were decided with their batch; its looking calls need no one.

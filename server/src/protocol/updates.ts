@@ -40,6 +40,14 @@ export interface ToolCallFacts {
   locations?: ToolCallLocation[];
   /** For a command: the command line and the folder it runs in. */
   command?: { command: string; cwd: string };
+  /**
+   * When the model called a provider-native tool (Anthropic's `str_replace_based_edit_tool` or
+   * `bash`, OpenAI's `apply_patch`): the name it called. `name` and `input` are those of our tool
+   * that runs the call; editors show the call as the model wrote it with this and `modelInput`.
+   */
+  modelName?: string;
+  /** That native call's input as the model wrote it (`old_str`/`new_str`, `command`). */
+  modelInput?: unknown;
 }
 
 /** A single streamed update. */
