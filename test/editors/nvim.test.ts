@@ -162,6 +162,18 @@ function nvimCases(editor: NvimEditor): void {
     expect(JSON.stringify(fake.requests[4]!.body.messages.at(-1))).toContain('The user said: \\"use echo instead\\"');
   });
 
+  it("native: a provider-native call shows the model's tool name in its approval and fold, and its own input keys", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "one\ntwo\n" });
+    fake.enqueue(
+      { toolCalls: [{ name: "bash", input: { command: "echo native" } }] },
+      { toolCalls: [{ name: "str_replace_based_edit_tool", input: { command: "view", path: "notes.txt" } }] },
+      { text: "Native done." },
+    );
+    expectPassed(await runSpec(editor, "native_spec.lua", { fake, project, safety: "ask" }), "native_spec.lua");
+    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain("native");
+    expect(fake.violations).toEqual([]);
+  });
+
   it("status: a spinner until the first token, status() during a turn, a pending approval shown", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     fake.enqueue(

@@ -65,14 +65,27 @@ local function options_of(params)
   return #opts > 0 and opts or DEFAULT_OPTIONS
 end
 
+--- The approval's title: the server's summary, with the tool named as the model called it
+--- (`bash: ls` rather than `execute_command: ls`) when it called a provider-native tool.
+---@param params table agent/requestPermission params
+---@return string
 local function title(params)
+  local call = type(params.toolCall) == "table" and params.toolCall or {}
   local summary = params.summary
   if type(summary) ~= "string" or summary == "" then
-    local call = type(params.toolCall) == "table" and params.toolCall or {}
     summary = call.title or call.name or "a tool call"
+  end
+  local model, name = call.modelName, call.name
+  if type(model) == "string" and model ~= "" and model ~= name then
+    if type(name) == "string" and summary:sub(1, #name) == name then
+      summary = model .. summary:sub(#name + 1)
+    else
+      summary = model .. ": " .. summary
+    end
   end
   return "agent-lsp wants to: " .. summary:gsub("\n", " ")
 end
+M.title = title
 
 --- Asks with a blocking dialog: for Neovim builds whose handlers cannot answer later.
 local function ask_blocking(params)

@@ -202,13 +202,34 @@ local function header(entry)
   return string.format("%s[%s] %s", M.TOOL_PREFIX, STATUS_LABEL[entry.status] or entry.status, entry.title)
 end
 
+--- The title of a tool call's fold. A provider-native call (`modelName`, e.g. Anthropic's
+--- `str_replace_based_edit_tool` run as our edit_file) is named as the model called it.
+---@param u table the tool_call update
+---@return string
+function M.tool_title(u)
+  local title = (type(u.title) == "string" and u.title ~= "") and u.title or tostring(u.name)
+  local model = u.modelName
+  if type(model) ~= "string" or model == "" or model == u.name then
+    return title
+  end
+  if title == u.name or title == model then
+    return model
+  end
+  return model .. " · " .. title
+end
+
 local function tool_call(chat, u)
   heading(chat)
   chat.stream_kind = nil
   chat.explanation_done = true
-  local entry = { title = (u.title ~= nil and u.title ~= "") and u.title or u.name, status = u.status or "pending", result_lines = 0, turn = chat.turn }
+  local entry = { title = M.tool_title(u), status = u.status or "pending", result_lines = 0, turn = chat.turn }
   local lines = { header(entry) }
-  vim.list_extend(lines, input_lines(u.input))
+  -- The input as the model wrote it (old_str/new_str, command), when the server rewrote it.
+  local input = u.input
+  if u.modelInput ~= nil and u.modelInput ~= vim.NIL then
+    input = u.modelInput
+  end
+  vim.list_extend(lines, input_lines(input))
   local row = block(chat, lines)
   entry.count = #lines
   entry.mark = vim.api.nvim_buf_set_extmark(chat.buf, M.ns, row, 0, {})
