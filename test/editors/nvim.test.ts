@@ -200,6 +200,22 @@ function nvimCases(editor: NvimEditor): void {
     expect(lastUserText(fake, 3)).toContain("second prompt");
   });
 
+  it("edit: :AgentEdit and <C-e> edit the last prompt; sending it replaces the last exchange, for the model too", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    fake.enqueue({ text: "Answer one." }, { text: "Answer two." }, { text: "Answer three." }, { text: "Answer four." });
+    expectPassed(await runSpec(editor, "edit_last_spec.lua", { fake, project }), "edit_last_spec.lua");
+    expect(fake.requests).toHaveLength(4);
+    const sent = (i: number) => JSON.stringify(fake.requests[i]!.body.messages);
+    // The edit went out without the exchange it replaced; the prompt after it keeps the edit.
+    expect(sent(2)).toContain("first prompt");
+    expect(sent(2)).not.toContain("badly put");
+    expect(sent(2)).not.toContain("Answer two.");
+    expect(lastUserText(fake, 2)).toContain("second prompt, well put");
+    expect(sent(3)).toContain("second prompt, well put");
+    expect(sent(3)).toContain("Answer three.");
+    expect(sent(3)).not.toContain("badly put");
+  });
+
   it("errors: a refused key names its source, a refused connection its URL, a missing server its fix once", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     fake.enqueue({ error: { status: 401, message: "invalid x-api-key" } });

@@ -31,6 +31,10 @@ command("AgentRetry", function()
   agent().retry({})
 end, { desc = "agent-lsp: send the last prompt again" })
 
+command("AgentEdit", function()
+  agent().edit({})
+end, { desc = "agent-lsp: edit the last prompt; sending it replaces the last exchange" })
+
 command("AgentDoctor", function(args)
   agent().doctor({ live = args.args == "live" })
 end, {

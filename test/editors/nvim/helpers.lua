@@ -122,6 +122,13 @@ function T.wait_idle(chat, timeout)
   end, timeout)
 end
 
+--- Waits until the chat shows `text` (plain).
+function T.wait_text(chat, text, timeout)
+  T.wait("the chat to show " .. text, function()
+    return T.text(chat.buf):find(text, 1, true) ~= nil
+  end, timeout)
+end
+
 --- Replaces vim.ui.select with a picker that chooses the first item matching `pattern`
 --- (by its formatted text); records every prompt it was shown.
 function T.stub_select(pattern)

@@ -35,6 +35,9 @@ local M = {}
 ---@field last_prompt {text: string, context: table|nil}|nil what :AgentRetry sends again
 ---@field history_index integer|nil where <Up>/<Down> are in the prompt history
 ---@field history_draft string|nil the half-typed prompt <Down> brings back
+---@field editing {context: table|nil}|nil the input is an edit of the last prompt (:AgentEdit)
+---@field exchange_mark integer|nil extmark of the last prompt's "## You" header
+---@field last_user_text string|nil the last prompt shown (sent or replayed)
 ---@field explanation string|nil the text of the model's latest message (shown atop a review)
 ---@field explanation_done boolean|nil a tool call followed it: the next text starts anew
 
@@ -99,6 +102,9 @@ local function set_keymaps(chat)
   util.map(chat.buf, "n", keys.retry, function()
     M.retry(chat)
   end, "agent-lsp: send the last prompt again")
+  util.map(chat.buf, "n", keys.edit_last, function()
+    M.edit(chat)
+  end, "agent-lsp: edit the last prompt (sending it replaces the last exchange)")
   for _, walk in ipairs({ { keys.history_prev, -1, "<Up>" }, { keys.history_next, 1, "<Down>" } }) do
     util.map(chat.buf, { "n", "i" }, walk[1], function()
       if not require("agent_lsp.prompt_history").walk(chat, walk[2]) then
@@ -296,6 +302,10 @@ local turn = require("agent_lsp.chat_turn")
 M.run_turn = turn.run_turn
 M.prompt = turn.prompt
 M.retry = turn.retry
+--- Edits the chat's last prompt; sending it replaces the last exchange (:AgentEdit).
+M.edit = function(chat)
+  require("agent_lsp.prompt_edit").toggle(chat)
+end
 
 --- Sends the text under the prompt line.
 ---@param chat agent_lsp.Chat

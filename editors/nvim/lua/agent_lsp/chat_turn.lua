@@ -58,7 +58,8 @@ end
 local function run_command(chat, text)
   local words = vim.split(vim.trim(text), "%s+")
   local name = table.remove(words, 1)
-  render.user_message(chat, text)
+  -- A command is no exchange an edit could replace: the last prompt's stays the one.
+  render.user_message(chat, text, { command = true })
   chat.need_heading = false
   -- An MCP prompt's command runs a whole turn: the chat is busy (and cancellable) meanwhile.
   chat.busy = true
@@ -142,7 +143,13 @@ function M.prompt(chat, opts)
       return true
     end
   end
-  chat.last_prompt = { text = opts.text, context = opts.context }
+  if chat.busy then
+    util.warn("the agent is still answering; cancel with :AgentCancel")
+    return false
+  end
+  local edit = require("agent_lsp.prompt_edit").take(chat)
+  local context = opts.context or (edit and edit.context)
+  chat.last_prompt = { text = opts.text, context = context }
   local items, problems = require("agent_lsp.context").collect(opts.text, root_of(chat))
   local prompt = opts.text
   if #items > 0 then
@@ -151,7 +158,7 @@ function M.prompt(chat, opts)
       table.insert(prompt, item.block)
     end
   end
-  local params = { sessionId = chat.session_id, prompt = prompt, context = opts.context }
+  local params = { sessionId = chat.session_id, prompt = prompt, context = context, replaceLast = edit and true or nil }
   local sent = M.run_turn(chat, { label = opts.text, method = "agent/prompt", params = params })
   if sent then
     render.attachments(chat, items, problems)

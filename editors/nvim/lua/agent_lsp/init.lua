@@ -6,6 +6,7 @@
 ---   new_session()     start a fresh session in a new chat
 ---   cancel()          cancel the running turn of the current chat
 ---   retry()           send the current chat's last prompt again
+---   edit()            edit the current chat's last prompt; sending it replaces the last exchange
 ---   sessions()        pick a saved session and load it (history replayed into a chat)
 ---   set_mode(opts)    {mode = "read_only"|"plan"|"ask"|"auto"|"full_access"}
 ---   ask(opts)         {text, range?, line1?, line2?}: prompt with the buffer (and lines) as context
@@ -131,6 +132,12 @@ end
 --- Sends the current chat's last prompt again.
 function M.retry(_)
   on_current_chat("retry", "retry in")
+end
+
+--- Puts the current chat's last prompt into its input to edit: sending it replaces the last
+--- exchange (the server forgets it; its log keeps it). Again, it stops editing.
+function M.edit(_)
+  on_current_chat("edit", "edit in")
 end
 
 --- Cancels the running turn of the current chat.

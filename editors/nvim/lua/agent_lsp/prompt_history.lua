@@ -32,7 +32,10 @@ local function input(chat)
   return first, first + math.max(#lines, 1) - 1, table.concat(lines, "\n")
 end
 
-local function set_input(chat, text)
+--- Replaces the input under the prompt line with `text`; the cursor goes to its end.
+---@param chat table agent_lsp.Chat
+---@param text string
+function M.set_input(chat, text)
   local first = render.prompt_row(chat) + 1
   local lines = vim.split(text, "\n", { plain = true })
   vim.api.nvim_buf_set_lines(chat.buf, first, -1, false, lines)
@@ -71,10 +74,10 @@ function M.walk(chat, delta)
   end
   if index > #entries then
     chat.history_index = nil
-    set_input(chat, chat.history_draft or "")
+    M.set_input(chat, chat.history_draft or "")
   else
     chat.history_index = index
-    set_input(chat, entries[index])
+    M.set_input(chat, entries[index])
   end
   return true
 end

@@ -322,10 +322,12 @@ function M.note(chat, text)
   block(chat, vim.split(text, "\n", { plain = true }))
 end
 
---- The user's prompt, as sent or replayed.
+--- The user's prompt, as sent or replayed. A slash command (`command`) is shown the same way but
+--- leaves the last exchange where it was (an edit replaces the last prompt, not a command).
 ---@param chat table
 ---@param text string
-function M.user_message(chat, text)
+---@param opts {command: boolean|nil}|nil
+function M.user_message(chat, text, opts)
   if not vim.api.nvim_buf_is_valid(chat.buf) then
     return
   end
@@ -334,8 +336,15 @@ function M.user_message(chat, text)
   chat.explanation, chat.explanation_done = "", false
   local lines = { "## You" }
   vim.list_extend(lines, vim.split(text, "\n", { plain = true }))
-  mark_role(chat, block(chat, lines), "you")
+  local row = block(chat, lines)
+  mark_role(chat, row, "you")
   chat.need_heading = true
+  if opts and opts.command then
+    return
+  end
+  -- Where the last exchange starts, and what it asked: an edit of the last prompt replaces both.
+  chat.exchange_mark = vim.api.nvim_buf_set_extmark(chat.buf, M.ns, row, 0, { id = chat.exchange_mark })
+  chat.last_user_text = text
 end
 
 --- What to do about a turn's error, when its text says what kind it is: a refused key (the
