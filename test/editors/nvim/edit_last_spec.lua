@@ -3,11 +3,6 @@
 -- history); a slash command in between is not the exchange replaced. :AgentEdit twice stops.
 local T = dofile(vim.env.AGENT_LSP_TEST_HELPERS)
 
-local function input(chat)
-  local row = require("agent_lsp.render").prompt_row(chat)
-  return table.concat(vim.api.nvim_buf_get_lines(chat.buf, row + 1, -1, false), "\n")
-end
-
 T.run(function()
   T.forbid_blocking_prompts()
   T.open("notes.txt")
@@ -22,7 +17,7 @@ T.run(function()
   T.wait_idle(chat)
 
   vim.cmd("AgentEdit")
-  T.eq(input(chat), "second prompt, badly put", ":AgentEdit puts the last prompt (not the command) into the input")
+  T.eq(T.input(chat), "second prompt, badly put", ":AgentEdit puts the last prompt (not the command) into the input")
   local hints = vim.api.nvim_buf_get_extmarks(chat.buf, require("agent_lsp.prompt_edit").ns, 0, -1, { details = true })
   T.eq(#hints, 1, "the prompt line says an edit is pending")
   vim.cmd("AgentEdit")

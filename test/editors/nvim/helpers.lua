@@ -115,6 +115,12 @@ function T.send(chat, text)
   T.feed("<CR>")
 end
 
+--- The chat's input: the text under the prompt line.
+function T.input(chat)
+  local row = require("agent_lsp.render").prompt_row(chat)
+  return table.concat(vim.api.nvim_buf_get_lines(chat.buf, row + 1, -1, false), "\n")
+end
+
 --- Waits until the chat's turn is over.
 function T.wait_idle(chat, timeout)
   T.wait("the turn to end", function()
