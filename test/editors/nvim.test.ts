@@ -216,6 +216,15 @@ function nvimCases(editor: NvimEditor): void {
     expect(sent(3)).not.toContain("badly put");
   });
 
+  it("input undo: u and <C-r> in the input undo and redo only your typing, even while an answer streams", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    const answer = "Streamed slowly, in many small pieces, while you type below.";
+    fake.enqueue({ text: answer, chunkSize: 4, chunkDelayMs: 60 }, { text: "Again." });
+    expectPassed(await runSpec(editor, "input_undo_spec.lua", { fake, project, data: { answer } }), "input_undo_spec.lua");
+    expect(fake.requests).toHaveLength(2);
+    expect(lastUserText(fake, 1)).toContain("Stream something");
+  });
+
   it("errors: a refused key names its source, a refused connection its URL, a missing server its fix once", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     fake.enqueue({ error: { status: 401, message: "invalid x-api-key" } });

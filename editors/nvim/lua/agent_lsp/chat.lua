@@ -35,6 +35,7 @@ local M = {}
 ---@field last_prompt {text: string, context: table|nil}|nil what :AgentRetry sends again
 ---@field history_index integer|nil where <Up>/<Down> are in the prompt history
 ---@field history_draft string|nil the half-typed prompt <Down> brings back
+---@field input_undo {states: string[], at: integer} the input's own undo steps (agent_lsp.input_undo)
 ---@field editing {context: table|nil}|nil the input is an edit of the last prompt (:AgentEdit)
 ---@field exchange_mark integer|nil extmark of the last prompt's "## You" header
 ---@field last_user_text string|nil the last prompt shown (sent or replayed)
@@ -90,57 +91,6 @@ local function forget(chat)
   end
 end
 
-local function set_keymaps(chat)
-  local keys = config.options.keymaps.chat
-  util.map(chat.buf, "n", keys.send, function()
-    M.send_input(chat)
-  end, "agent-lsp: send the prompt")
-  util.map(chat.buf, { "n", "i" }, keys.send_insert, function()
-    vim.cmd("stopinsert")
-    M.send_input(chat)
-  end, "agent-lsp: send the prompt (insert mode too)")
-  util.map(chat.buf, "n", keys.retry, function()
-    M.retry(chat)
-  end, "agent-lsp: send the last prompt again")
-  util.map(chat.buf, "n", keys.edit_last, function()
-    M.edit(chat)
-  end, "agent-lsp: edit the last prompt (sending it replaces the last exchange)")
-  for _, walk in ipairs({ { keys.history_prev, -1, "<Up>" }, { keys.history_next, 1, "<Down>" } }) do
-    util.map(chat.buf, { "n", "i" }, walk[1], function()
-      if not require("agent_lsp.prompt_history").walk(chat, walk[2]) then
-        vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(walk[3], true, false, true), "ni", false)
-      end
-    end, "agent-lsp: prompt history")
-  end
-  util.map(chat.buf, "i", keys.complete, function()
-    -- On a #word, @path or /command in the input: complete it; anywhere else the key is itself.
-    local row, col = unpack(vim.api.nvim_win_get_cursor(0))
-    local word = require("agent_lsp.complete").word_start(vim.api.nvim_get_current_line(), col)
-    local keys_typed = keys.complete
-    if row - 1 > render.prompt_row(chat) and word >= 0 then
-      keys_typed = "<C-x><C-u>"
-    end
-    -- "i": before what is already typed ahead, so keys typed quickly after it come after it.
-    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys_typed, true, false, true), "ni", false)
-  end, "agent-lsp: complete #words, @files and /commands")
-  util.map(chat.buf, "n", keys.next_turn, function()
-    render.jump_turn(chat, 1)
-  end, "agent-lsp: next turn")
-  util.map(chat.buf, "n", keys.prev_turn, function()
-    render.jump_turn(chat, -1)
-  end, "agent-lsp: previous turn")
-  util.map(chat.buf, { "n", "i" }, keys.cancel, function()
-    M.cancel(chat)
-  end, "agent-lsp: cancel the running turn")
-  util.map(chat.buf, "n", keys.close, function()
-    for _, win in ipairs(windows.all(chat.buf)) do
-      if #vim.api.nvim_list_wins() > 1 then
-        vim.api.nvim_win_close(win, false)
-      end
-    end
-  end, "agent-lsp: close the chat window")
-end
-
 --- Creates the chat of a session (without showing it).
 ---@param client_id integer
 ---@param session_id string
@@ -150,6 +100,7 @@ function M.create(client_id, session_id, info)
   info = info or {}
   local buf = util.scratch_buffer("agent-lsp://chat/" .. session_id, "markdown")
   -- The transcript is a log: streamed text must not become undo steps of the prompt you type.
+  -- The input has its own undo (agent_lsp.input_undo).
   vim.bo[buf].undolevels = -1
   local text = prompt_text()
   local subtitle = { "session " .. session_id }
@@ -178,7 +129,7 @@ function M.create(client_id, session_id, info)
   chats[client_id][session_id] = chat
   by_buf[buf] = chat
   current[client_id] = current[client_id] or session_id
-  set_keymaps(chat)
+  require("agent_lsp.chat_keys").set(chat, M)
   vim.bo[buf].omnifunc = "v:lua.require'agent_lsp.chat'.complete_command"
   M.fetch_commands(chat)
   require("agent_lsp.complete").attach(buf)
@@ -190,6 +141,7 @@ function M.create(client_id, session_id, info)
       windows.setup(vim.api.nvim_get_current_win())
     end,
   })
+  require("agent_lsp.input_undo").attach(chat, group)
   vim.api.nvim_create_autocmd("BufWipeout", {
     group = group,
     buffer = buf,

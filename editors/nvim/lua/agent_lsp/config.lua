@@ -74,7 +74,8 @@ M.defaults = {
   chat = { layout = nil, position = "right", size = 0.4 },
   keymaps = {
     chat = { send = "<CR>", send_insert = "<C-s>", cancel = "<C-c>", close = "q", next_turn = "]]", prev_turn = "[[",
-      retry = "<C-r>", complete = "<Tab>", history_prev = "<Up>", history_next = "<Down>", edit_last = "<C-e>" },
+      retry = "<C-r>", complete = "<Tab>", history_prev = "<Up>", history_next = "<Down>", edit_last = "<C-e>",
+      undo = "u", redo = "<C-r>" },
     review = {
       accept_all = "ga",
       accept_always = "gA",
