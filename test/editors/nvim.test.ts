@@ -225,6 +225,11 @@ function nvimCases(editor: NvimEditor): void {
     expect(lastUserText(fake, 1)).toContain("Stream something");
   });
 
+  it("completion sources: with nvim-cmp and blink.cmp present, each gets an agent_lsp source for the chat's #, @ and / words", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n", "src/helper.txt": "helper\n", "build.log": "x\n", ".gitignore": "*.log\n" });
+    expectPassed(await runSpec(editor, "complete_sources_spec.lua", { fake, project }), "complete_sources_spec.lua");
+  });
+
   it("errors: a refused key names its source, a refused connection its URL, a missing server its fix once", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     fake.enqueue({ error: { status: 401, message: "invalid x-api-key" } });

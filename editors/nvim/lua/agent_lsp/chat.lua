@@ -133,6 +133,9 @@ function M.create(client_id, session_id, info)
   vim.bo[buf].omnifunc = "v:lua.require'agent_lsp.chat'.complete_command"
   M.fetch_commands(chat)
   require("agent_lsp.complete").attach(buf)
+  if config.options.chat.completion_sources then
+    require("agent_lsp.complete_sources").attach(buf)
+  end
   local group = vim.api.nvim_create_augroup("agent_lsp_chat_" .. buf, { clear = true })
   vim.api.nvim_create_autocmd("BufWinEnter", {
     group = group,

@@ -110,6 +110,40 @@ function M.word_start(line, col)
   return start and start - 1 or -3
 end
 
+--- What to complete at a position of a chat buffer, for completion plugins: the 0-based column
+--- where the word starts and its candidates; nil outside the input or off a #, @ or / word.
+---@param buf integer
+---@param row integer 1-based
+---@param line string the line's text
+---@param col integer 0-based byte column of the cursor
+---@return {start: integer, candidates: string[]}|nil
+function M.at(buf, row, line, col)
+  local chat = require("agent_lsp.chat").by_buffer(buf)
+  if not chat or row - 1 <= require("agent_lsp.render").prompt_row(chat) then
+    return nil
+  end
+  local start = M.word_start(line, col)
+  if start < 0 then
+    return nil
+  end
+  return { start = start, candidates = M.items(line:sub(start + 1, col), chat) }
+end
+
+--- Candidates as LSP completion items replacing the word (both nvim-cmp and blink.cmp take them).
+---@param found {start: integer, candidates: string[]}
+---@param row integer 1-based
+---@param col integer 0-based end of the word
+---@return table[]
+function M.lsp_items(found, row, col)
+  local items = {}
+  for _, candidate in ipairs(found.candidates) do
+    local range = { start = { line = row - 1, character = found.start }, ["end"] = { line = row - 1, character = col } }
+    -- kind 1 is Text, 17 File: what a completion menu shows beside it.
+    table.insert(items, { label = candidate, filterText = candidate, kind = candidate:sub(1, 1) == "@" and 17 or 1, textEdit = { newText = candidate, range = range } })
+  end
+  return items
+end
+
 --- The 'completefunc' of the chat buffer.
 ---@param findstart integer
 ---@param base string

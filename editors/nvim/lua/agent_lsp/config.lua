@@ -40,6 +40,7 @@ local M = {}
 ---@field layout "vsplit"|"split"|"float"|nil  how the chat opens; nil: from `position`
 ---@field position "right"|"left"|"top"|"bottom"  which side a split opens on
 ---@field size number  width (vsplit) or height (split): a share of the editor below 1, else a count
+---@field completion_sources boolean  register the nvim-cmp / blink.cmp sources when those plugins are present
 
 ---@class agent_lsp.Config
 ---@field cmd string[]             command that starts the server
@@ -71,7 +72,7 @@ M.defaults = {
   autostart = true,
   filetypes = nil,
   live = false,
-  chat = { layout = nil, position = "right", size = 0.4 },
+  chat = { layout = nil, position = "right", size = 0.4, completion_sources = true },
   keymaps = {
     chat = { send = "<CR>", send_insert = "<C-s>", cancel = "<C-c>", close = "q", next_turn = "]]", prev_turn = "[[",
       retry = "<C-r>", complete = "<Tab>", history_prev = "<Up>", history_next = "<Down>", edit_last = "<C-e>",
@@ -152,6 +153,9 @@ function M.resolve(opts)
   end
   if merged.chat.layout ~= nil and not vim.tbl_contains({ "vsplit", "split", "float" }, merged.chat.layout) then
     return nil, "chat.layout: expected vsplit, split or float"
+  end
+  if type(merged.chat.completion_sources) ~= "boolean" then
+    return nil, "chat.completion_sources: expected true or false"
   end
   if type(merged.chat.size) ~= "number" or merged.chat.size <= 0 then
     return nil, "chat.size: expected a number above 0 (below 1: a share of the editor)"
