@@ -11,7 +11,7 @@ local util = require("agent_lsp.util")
 local M = {}
 
 M.ns = vim.api.nvim_create_namespace("agent_lsp_prompt_edit")
-M.HINT = "editing your last prompt: sending replaces the last exchange (:AgentEdit again to stop)"
+M.HINT = "editing the last prompt: sending replaces it and its answer (:AgentEdit again stops)"
 
 --- The prompt an edit starts from: the last this Neovim sent, else the last one shown (replay).
 ---@param chat agent_lsp.Chat
@@ -29,7 +29,8 @@ end
 local function show_hint(chat, on)
   vim.api.nvim_buf_clear_namespace(chat.buf, M.ns, 0, -1)
   if on then
-    vim.api.nvim_buf_set_extmark(chat.buf, M.ns, render.prompt_row(chat), 0, { virt_text = { { "  " .. M.HINT, "WarningMsg" } }, virt_text_pos = "eol" })
+    -- A virtual line under the prompt line: a narrow chat window has no room at its end.
+    vim.api.nvim_buf_set_extmark(chat.buf, M.ns, render.prompt_row(chat), 0, { virt_lines = { { { "✎ " .. M.HINT, "WarningMsg" } } } })
   end
 end
 
