@@ -1,6 +1,8 @@
 /**
  * The conversation log after a crash: a log whose last line was cut off still takes new messages
  * that read back, instead of the next record being glued onto the torn line and lost with it.
+ * A rewind (edit and re-send) reads back as the history without the rewound exchange, while the
+ * message numbers go on after every line ever written.
  */
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -9,6 +11,7 @@ import { HistoryLog, listHistories, readHistory } from "../../../server/src/agen
 import type { Message } from "../../../server/src/vocabulary/messages.js";
 import { tempProject } from "../../helpers/agent-setup.js";
 
+const answer = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
 const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
 
 function newLog(root: string, sessionId: string): HistoryLog {
@@ -57,5 +60,37 @@ describe("listHistories", () => {
 
   it("lists no sessions when the folder does not exist yet", () => {
     expect(listHistories(tempProject())).toEqual([]);
+  });
+});
+
+describe("readHistory with rewind records", () => {
+  it.each([
+    { name: "no rewind", rewinds: [] as number[], messages: ["one", "One.", "two", "Two."], lastPromptSeq: 3 },
+    { name: "the last exchange rewound", rewinds: [3], messages: ["one", "One."], lastPromptSeq: 1 },
+    { name: "both rewound", rewinds: [3, 1], messages: [], lastPromptSeq: undefined },
+  ])("$name", ({ rewinds, messages, lastPromptSeq }) => {
+    const root = tempProject();
+    const log = newLog(root, "s-rewind");
+    log.append(user("one"));
+    log.append(answer("One."));
+    log.append(user("two"));
+    log.append(answer("Two."));
+    for (const seq of rewinds) log.rewind(seq);
+    log.close();
+    const read = readHistory(root, "s-rewind");
+    expect(read.messages.map((m) => (m.content[0] as { text: string }).text)).toEqual(messages);
+    expect(read.lastSeq).toBe(4);
+    expect(read.lastPromptSeq).toBe(lastPromptSeq);
+  });
+
+  it("keeps what was logged after a rewind", () => {
+    const root = tempProject();
+    const log = newLog(root, "s-after");
+    log.append(user("one"));
+    log.append(answer("One."));
+    log.rewind(1);
+    log.append(user("one, edited"));
+    log.close();
+    expect(readHistory(root, "s-after")).toMatchObject({ messages: [user("one, edited")], lastSeq: 3, lastPromptSeq: 3 });
   });
 });
