@@ -28,6 +28,8 @@ function addRecordTables(tables: Map<string, string>, name: string, value: z.Zod
   for (const [key, schema] of rows) {
     const inner = unwrapped(schema);
     if (inner instanceof z.ZodRecord && unwrapped(inner.valueType as z.ZodType) instanceof z.ZodObject) addRecordTables(tables, `${name}.${key}.NAME`, objectOf(inner.valueType as z.ZodType));
+    // A table inside each value (`mcp_servers.NAME.oauth`).
+    if (inner instanceof z.ZodObject) tables.set(`${name}.${key}`, renderTable(Object.entries(inner.shape as Record<string, z.ZodType>)));
   }
 }
 

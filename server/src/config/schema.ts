@@ -88,6 +88,29 @@ const mcpToolTable = z
   })
   .strict();
 
+/** How agent-lsp keeps the OAuth tokens of remote MCP servers (docs/mcp.md#sign-in). */
+export const TOKEN_STORES = ["keyring", "file"] as const;
+export type TokenStoreKind = (typeof TOKEN_STORES)[number];
+
+/** `[mcp_servers.NAME.oauth]`: the OAuth app a user registered for a remote server. */
+const mcpOAuthTable = z
+  .object({
+    client_id: optional(z.string().min(1), "string", "The client id of an OAuth app you registered with the server's authorization server; used before any other way of identifying agent-lsp."),
+    client_secret_env: optional(
+      z.string().min(1),
+      "string",
+      "The environment variable holding that app's client secret, for a confidential app. The secret is never written to a file or a log.",
+    ),
+    callback_port: optional(
+      z.number().int().min(1).max(65535),
+      "integer",
+      "The port of the sign-in redirect `http://127.0.0.1:PORT/callback` (the redirect your app registered).",
+      "a free port for each sign-in",
+    ),
+    scopes: optional(z.array(z.string().min(1)), "array of strings", "The scopes to ask for, replacing the ones the server suggests.", "the server's"),
+  })
+  .strict();
+
 /**
  * `[mcp_servers.NAME]`: a local (command) or remote (url) MCP server. Every key is optional here,
  * as layers merge key by key; whether the merged table is complete is checked when the servers
@@ -124,6 +147,7 @@ const mcpServerTable = z
     ),
     tool_timeout_s: optional(z.number().positive(), "number", "Seconds one call may take; the server's progress notifications restart the clock.", "`120`"),
     tools: optional(z.record(z.string(), mcpToolTable), "table of tables", "Settings of single tools, one `[mcp_servers.NAME.tools.TOOL]` table each (below).", "`{}`"),
+    oauth: optional(mcpOAuthTable, "table", "The OAuth app to sign in with, for a remote server that needs one (`[mcp_servers.NAME.oauth]`, below).", "none: agent-lsp registers itself"),
   })
   .strict();
 
@@ -265,6 +289,18 @@ export const configSchema = z
         20,
         "number",
         "A local server that leaves `server/discover` unanswered this long speaks 2025-11-25: the `initialize` handshake runs instead. Fractions allowed.",
+      ),
+      client_metadata_url: key(
+        z.union([z.literal(""), z.string().url().startsWith("https://")]),
+        "",
+        "string",
+        "The https address of a Client ID Metadata Document describing agent-lsp, used as its client id with authorization servers that support such documents (after `[mcp_servers.NAME.oauth] client_id`, before Dynamic Client Registration). Empty: not used.",
+      ),
+      token_store: key(
+        z.enum(TOKEN_STORES),
+        "keyring",
+        "string",
+        "Where OAuth tokens of remote servers are kept: `keyring` (the OS keyring: Secret Service, macOS Keychain, Windows Credential Manager) or `file` (a file only you can read, in your state folder, for a machine without a keyring service).",
       ),
     }),
     mcp_servers: z.record(z.string(), mcpServerTable).default({}),

@@ -10,6 +10,8 @@ import type { Logger } from "../util/log.js";
 import { VERSION } from "../version.js";
 import { describeMcpError, ServerUnavailableError } from "./errors.js";
 import { listEverything } from "./listing.js";
+import { SignInNeededError, type SignInReason } from "./oauth/errors.js";
+import type { McpAuth } from "./oauth/mcp-auth.js";
 import { loadSdk, type Client, type Prompt, type Resource, type ResourceTemplate, type ServerCapabilities, type Tool } from "./sdk.js";
 import type { McpServerSpec } from "./specs.js";
 import { buildTransport, type StderrTail } from "./transport.js";
@@ -46,6 +48,8 @@ export interface ConnectionDeps {
   /** Called on every change of state or listing. */
   onChange(connection: McpConnection): void;
   restart?: RestartPolicy;
+  /** OAuth for remote servers; without it a `401` is a failure like any other. */
+  auth?: McpAuth;
 }
 
 const DEFAULT_RESTART: RestartPolicy = { initialDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 5 };
@@ -62,6 +66,8 @@ export class McpConnection {
   protocolVersion: string | undefined;
   /** Milliseconds the last start took, from spawn to listed. */
   startMs: number | undefined;
+  /** Set when the last start failed for want of a sign-in, and why. */
+  signInNeeded: SignInReason | undefined;
   private client: Client | undefined;
   private starting: Promise<void> | undefined;
   private stderr: StderrTail | undefined;
@@ -150,7 +156,8 @@ export class McpConnection {
     let client: Client | undefined;
     try {
       const sdk = await loadSdk();
-      const built = buildTransport(sdk, this.spec, token, this.deps.logger);
+      const auth = this.spec.oauthEnabled && this.deps.auth ? await this.deps.auth.provider(this.spec) : undefined;
+      const built = buildTransport(sdk, this.spec, token, this.deps.logger, process.env, auth);
       this.stderr = built.stderr;
       client = new sdk.client.Client({ name: "agent-lsp", version: VERSION }, this.clientOptions());
       this.client = client;
@@ -166,18 +173,42 @@ export class McpConnection {
       this.protocolVersion = client.getNegotiatedProtocolVersion();
       this.startMs = Date.now() - began;
       this.error = undefined;
+      this.signInNeeded = undefined;
       this.failedRestarts = 0;
       this.recovering = false;
       this.set("ready");
     } catch (err) {
       if (client && this.client !== client) return; // stopped while starting: not a failure
-      const message = describeMcpError(err, { timeoutMs: this.spec.startupTimeoutMs, stderr: this.stderr?.last() });
+      const signIn = await this.signInFailure(err);
+      const message = signIn?.message ?? describeMcpError(err, { timeoutMs: this.spec.startupTimeoutMs, stderr: this.stderr?.last() });
+      this.signInNeeded = signIn?.reason;
       this.client = undefined;
       this.token = undefined;
       await this.teardown(client, token);
       if (this.recovering) this.scheduleRestart(message);
       else this.fail(message);
     }
+  }
+
+  /** Fails the server with `message` (a sign-in that did not succeed). */
+  failWith(message: string): void {
+    this.fail(message);
+  }
+
+  /**
+   * The sign-in a failed start needs, if that is why it failed: none yet, one that could not be
+   * refreshed, or more scopes (remembered, so the next sign-in asks for them with the old ones).
+   */
+  private async signInFailure(err: unknown): Promise<SignInNeededError | undefined> {
+    for (let e = err as { cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+      if (e instanceof SignInNeededError) return e;
+      const scopeError = e as { name?: string; requiredScope?: string; constructor?: { name?: string } };
+      if (scopeError.constructor?.name === "InsufficientScopeError" || scopeError.name === "InsufficientScopeError") {
+        await this.deps.auth?.noteNeededScope(this.spec, scopeError.requiredScope).catch((e2: Error) => this.deps.logger.warn(`mcp ${this.spec.name}: ${e2.message}`));
+        return new SignInNeededError(this.spec.name, "scope", scopeError.requiredScope ? `it asked for ${scopeError.requiredScope}` : undefined);
+      }
+    }
+    return undefined;
   }
 
   private clientOptions() {

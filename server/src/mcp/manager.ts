@@ -15,6 +15,7 @@ import type { Logger } from "../util/log.js";
 import { McpCatalog } from "./catalog.js";
 import { McpConnection, type RestartPolicy, type ServerState } from "./connection.js";
 import { promptCommandNames, serverParts } from "./names.js";
+import { McpAuth } from "./oauth/mcp-auth.js";
 import type { Prompt } from "./sdk.js";
 import { serverSpecs, type McpServerSpec, type SpecError } from "./specs.js";
 import { toolEntries, type McpToolEntry, type ToolEntries } from "./tool-entries.js";
@@ -39,6 +40,14 @@ export interface McpManagerDeps {
    * (recorded once approved). Resolves undefined when it may, else the reason it may not.
    */
   approve(spec: McpServerSpec, need: McpNeed): Promise<string | undefined>;
+  /**
+   * Runs the sign-in of a remote server that has none yet, for the session that needs it (opens
+   * the browser through the editor). Absent where nobody can sign in (`mcp list`): such a server
+   * fails, saying to run `agent-lsp mcp login`.
+   */
+  signIn?(spec: McpServerSpec, need: McpNeed): Promise<void>;
+  /** OAuth of remote servers; by default one over the config's token store. */
+  auth?: McpAuth;
   restart?: RestartPolicy;
 }
 
@@ -83,8 +92,12 @@ export class McpManager {
   /** Sessions that already caused a start: a later need of theirs does not retry failed servers. */
   private readonly needs = new Set<string>();
   private disposed = false;
+  /** OAuth sign-in of remote servers. */
+  readonly auth: McpAuth;
 
-  constructor(private readonly deps: McpManagerDeps) {}
+  constructor(private readonly deps: McpManagerDeps) {
+    this.auth = deps.auth ?? new McpAuth({ config: deps.config });
+  }
 
   /** Whether any server is configured (enabled or not). */
   configured(): boolean {
@@ -137,6 +150,7 @@ export class McpManager {
         owner: this.owner,
         discoverTimeoutMs: this.deps.config().mcp.discover_timeout_s * 1000,
         onChange: (c) => this.changed(c),
+        auth: this.auth,
         ...(this.deps.restart ? { restart: this.deps.restart } : {}),
       });
       this.connections.set(spec.name, connection);
@@ -242,6 +256,18 @@ export class McpManager {
         connection.hold("not_approved", refusal);
         return;
       }
+    }
+    await connection.start();
+    if (connection.signInNeeded === "not_signed_in" && this.deps.signIn && !need.signal?.aborted) await this.signInAndStart(connection, need);
+  }
+
+  /** The first `401` of a server never signed in to: sign in through the session's editor, then start again. */
+  private async signInAndStart(connection: McpConnection, need: McpNeed): Promise<void> {
+    try {
+      await this.deps.signIn!(connection.spec, need);
+    } catch (err) {
+      connection.failWith(`the sign-in did not complete: ${(err as Error).message}`);
+      return;
     }
     await connection.start();
   }

@@ -37,6 +37,13 @@ export interface McpServerSpec {
   toolTimeoutMs: number;
   /** Per RAW tool name. */
   tools: Record<string, { policyClass?: PolicyClass; hidden?: boolean }>;
+  /**
+   * Whether a `401` from the server starts an OAuth sign-in: a remote server whose config sends
+   * no `Authorization` header of its own.
+   */
+  oauthEnabled: boolean;
+  /** `[mcp_servers.NAME.oauth]`: the OAuth app the user registered. */
+  oauth?: { clientId?: string; clientSecretEnv?: string; callbackPort?: number; scopes?: string[] };
   /** The project file that set its launch, when one did: it starts only once approved. */
   projectSource?: string;
   /** What runs (or where requests go), as the user approves it: env, command, args, cwd or url, headers. */
@@ -67,6 +74,7 @@ function tableProblem(table: McpServerTable): string | undefined {
   if (table.url && (table.args || table.env || table.cwd)) return '"args", "env" and "cwd" belong to a local server (command), not to one with a "url"';
   if (table.command && (table.headers || table.env_headers)) return '"headers" and "env_headers" belong to a remote server (url), not to one with a "command"';
   if (table.url && !/^https?:\/\//i.test(table.url)) return `"url" must be an http(s) address, got ${table.url}`;
+  if (table.oauth && !table.url) return '"oauth" belongs to a remote server (url), not to one with a "command"';
   return undefined;
 }
 
@@ -90,12 +98,28 @@ function toSpec(name: string, table: McpServerTable, config: Config, root: strin
     tools: Object.fromEntries(
       Object.entries(table.tools ?? {}).map(([tool, t]) => [tool, { ...(t.policy_class ? { policyClass: t.policy_class } : {}), ...(t.hidden ? { hidden: true } : {}) }]),
     ),
+    oauthEnabled: Boolean(table.url) && !sendsAuthorization(table),
+    ...(table.oauth ? { oauth: oauthOf(table.oauth) } : {}),
     launchLine: "",
   };
   const source = config.mcpProjectServers?.[name];
   if (source) spec.projectSource = source;
   spec.launchLine = launchLine(spec);
   return spec;
+}
+
+/** Whether the table sends its own `Authorization` header (literal or from the environment). */
+function sendsAuthorization(table: McpServerTable): boolean {
+  return [...Object.keys(table.headers ?? {}), ...Object.keys(table.env_headers ?? {})].some((h) => h.toLowerCase() === "authorization");
+}
+
+function oauthOf(o: NonNullable<McpServerTable["oauth"]>): NonNullable<McpServerSpec["oauth"]> {
+  return {
+    ...(o.client_id ? { clientId: o.client_id } : {}),
+    ...(o.client_secret_env ? { clientSecretEnv: o.client_secret_env } : {}),
+    ...(o.callback_port ? { callbackPort: o.callback_port } : {}),
+    ...(o.scopes ? { scopes: o.scopes } : {}),
+  };
 }
 
 /**

@@ -46,9 +46,15 @@ export interface BuiltTransport {
   stderr?: StderrTail;
 }
 
-/** Builds the transport for `spec`; `marker` is the containment token of this start. */
-export function buildTransport(sdk: Sdk, spec: McpServerSpec, marker: string, log: Logger, env: NodeJS.ProcessEnv = process.env): BuiltTransport {
-  if (spec.transport === "http") return { transport: httpTransport(sdk, spec, env) };
+/** The OAuth client of a remote server (mcp/oauth/provider.ts), as the SDK's transport takes it. */
+export type TransportAuth = import("@modelcontextprotocol/client").OAuthClientProvider;
+
+/**
+ * Builds the transport for `spec`; `marker` is the containment token of this start. `auth` signs
+ * the requests of a remote server that uses OAuth.
+ */
+export function buildTransport(sdk: Sdk, spec: McpServerSpec, marker: string, log: Logger, env: NodeJS.ProcessEnv = process.env, auth?: TransportAuth): BuiltTransport {
+  if (spec.transport === "http") return { transport: httpTransport(sdk, spec, env, auth) };
   const inherited = env[MARKER_VAR];
   const marked = markEnv(inherited ? { [MARKER_VAR]: inherited } : {}, marker);
   const transport = new sdk.stdio.StdioClientTransport({
@@ -65,7 +71,7 @@ export function buildTransport(sdk: Sdk, spec: McpServerSpec, marker: string, lo
   return { transport, stderr };
 }
 
-function httpTransport(sdk: Sdk, spec: McpServerSpec, env: NodeJS.ProcessEnv) {
+function httpTransport(sdk: Sdk, spec: McpServerSpec, env: NodeJS.ProcessEnv, auth: TransportAuth | undefined) {
   const headers: Record<string, string> = { ...spec.headers };
   for (const [header, variable] of Object.entries(spec.envHeaders)) {
     const value = env[variable];
@@ -74,5 +80,10 @@ function httpTransport(sdk: Sdk, spec: McpServerSpec, env: NodeJS.ProcessEnv) {
   }
   // Header values are credentials more often than not: never in a log.
   addSecrets(...Object.values(headers));
-  return new sdk.client.StreamableHTTPClientTransport(new URL(spec.url!), { requestInit: { headers } });
+  return new sdk.client.StreamableHTTPClientTransport(new URL(spec.url!), {
+    requestInit: { headers },
+    // A 403 insufficient_scope ends the start: the user signs in again (asking for the union of
+    // scopes) rather than a browser opening in the middle of a turn.
+    ...(auth ? { authProvider: auth, onInsufficientScope: "throw" as const } : {}),
+  });
 }

@@ -40,11 +40,11 @@ export function hostile(mode: string, log?: string): McpServerTable {
  */
 export const DISCOVER_TIMEOUT_S = 10;
 /** For servers that never answer server/discover: the fallback comes quickly. */
-export const SILENT = { mcp: { discovery: "mcp_tools" as const, discover_timeout_s: 0.5 } };
+export const SILENT = { mcp: { ...DEFAULT_CONFIG.mcp, discovery: "mcp_tools" as const, discover_timeout_s: 0.5 } };
 
 /** A config with these servers. */
 export function mcpConfig(servers: Record<string, McpServerTable>, extra: Partial<Config> = {}): Config {
-  return { ...structuredClone(DEFAULT_CONFIG), mcp_servers: servers, mcp: { discovery: "mcp_tools", discover_timeout_s: DISCOVER_TIMEOUT_S }, ...extra };
+  return { ...structuredClone(DEFAULT_CONFIG), mcp_servers: servers, mcp: { ...DEFAULT_CONFIG.mcp, discovery: "mcp_tools", discover_timeout_s: DISCOVER_TIMEOUT_S }, ...extra };
 }
 
 /** A logger that keeps its lines. */

@@ -1,0 +1,54 @@
+/**
+ * Records in the OS keyring through @napi-rs/keyring: Secret Service on Linux (pinned to it, so a
+ * machine without one says so instead of falling back to the kernel keyring, which forgets at
+ * logout), the Keychain on macOS, the Credential Manager on Windows. The native module is loaded
+ * on first use: an editor that never signs in never loads it.
+ */
+import { accountOf, KEYRING_SERVICE, parseRecord, type SignInRecord, type TokenStore } from "./token-store.js";
+
+/** The keyring cannot be reached: what happened and how to fix it. */
+export class KeyringUnavailableError extends Error {
+  constructor(cause: string) {
+    super(
+      `no OS keyring service could be reached to keep the sign-in tokens (${cause}). ` +
+        "On a desktop, start your keyring (gnome-keyring, KWallet, KeePassXC with Secret Service) and unlock it; " +
+        'on a machine without one, set [mcp] token_store = "file" in ~/.config/agent-lsp/config.toml to keep tokens in a file only you can read.',
+    );
+    this.name = "KeyringUnavailableError";
+  }
+}
+
+type Keyring = typeof import("@napi-rs/keyring");
+let loading: Promise<Keyring> | undefined;
+
+/** The OS keyring. */
+export class KeyringTokenStore implements TokenStore {
+  readonly where = "the OS keyring";
+
+  async load(server: string): Promise<SignInRecord | undefined> {
+    return parseRecord(await this.run(server, (entry) => entry.getPassword()));
+  }
+
+  async save(server: string, record: SignInRecord): Promise<void> {
+    await this.run(server, (entry) => entry.setPassword(JSON.stringify(record)));
+  }
+
+  async delete(server: string): Promise<boolean> {
+    return this.run(server, (entry) => entry.deletePassword());
+  }
+
+  private async run<T>(server: string, op: (entry: InstanceType<Keyring["AsyncEntry"]>) => Promise<T>): Promise<T> {
+    let keyring: Keyring;
+    try {
+      keyring = await (loading ??= import("@napi-rs/keyring"));
+    } catch (err) {
+      loading = undefined;
+      throw new KeyringUnavailableError(`the keyring module did not load: ${(err as Error).message}`);
+    }
+    try {
+      return await op(new keyring.AsyncEntry(KEYRING_SERVICE, accountOf(server), { linux: { store: "secret-service" } }));
+    } catch (err) {
+      throw new KeyringUnavailableError((err as Error).message);
+    }
+  }
+}
