@@ -99,7 +99,9 @@ export class ServerOAuthProvider implements Provider {
       this.hadTokens = Boolean(record?.tokens);
       return record;
     });
-    return this.loaded;
+    await this.loaded;
+    // What was saved since (a registration, new tokens), not the record as first read.
+    return this.record;
   }
 
   async clientInformation(): Promise<StoredClient | undefined> {
@@ -114,6 +116,8 @@ export class ServerOAuthProvider implements Provider {
 
   async saveClientInformation(info: StoredClient): Promise<void> {
     addSecrets(info.client_secret);
+    // The user's own app lives in the config (its secret in the environment): nothing to keep.
+    if (this.options.spec.oauth?.clientId) return;
     const kind = info.client_id === this.clientMetadataUrl ? "metadata_document" : "registered";
     await this.update({ client: { ...pickClient(info), kind } });
   }
