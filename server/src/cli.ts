@@ -23,10 +23,14 @@ Usage:
                                       servers listen.
   agent-lsp mcp list [--json]         Start the configured MCP servers and say how each one is.
   agent-lsp mcp add NAME --url URL [--header "K: V"]... [--project]
+                 [--client-id ID] [--client-secret-env VAR] [--callback-port PORT] [--scope S]...
   agent-lsp mcp add NAME [--env K=V]... [--project] -- COMMAND ARGS...
                                       Add an MCP server to your config (or the project's).
   agent-lsp mcp remove NAME [--project]
                                       Remove it (from the TOML, else the mcpServers JSON file).
+  agent-lsp mcp login NAME [--paste]  Sign in to a remote server (OAuth) in the browser; --paste
+                                      takes the address the browser ended on (remote shells).
+  agent-lsp mcp logout NAME           Delete a remote server's stored sign-in tokens.
   agent-lsp setup helix [--write]     Print the Helix languages.toml snippet, or merge it into
                                       Helix's languages.toml (a backup is written first).
   agent-lsp --version | --help

@@ -25,6 +25,7 @@ import type { Capability, ToolServices } from "../tools/types.js";
 import type { Logger } from "../util/log.js";
 import type { Agent } from "./agent.js";
 import { promptCommands } from "./mcp-prompt-commands.js";
+import { mcpLoginCommand, signInFromEditor } from "./mcp-sign-in.js";
 import type { SlashCommands } from "./slash-commands.js";
 
 /** What the wiring is built from. */
@@ -65,7 +66,11 @@ export class McpWiring {
       logger: deps.logger,
       approve: (spec, need) =>
         approval.approve({ name: spec.name, launchLine: spec.launchLine, source: spec.projectSource! }, { sessionId: need.sessionId, root: deps.root }, need.signal ?? new AbortController().signal),
+      // The first 401 of a server never signed in to: the sign-in runs through the session's editor.
+      signIn: (spec, need) => signInFromEditor(signInDeps, spec, need.sessionId, need.signal),
     });
+    const signInDeps = { editor: deps.editor, events: deps.events, manager: () => this.manager };
+    deps.commands.add(mcpLoginCommand(signInDeps, (sessionId) => this.prepare(sessionId)));
     deps.services[MCP_SERVICE] = this.manager;
     deps.services[DEFERRED_TOOLS_SERVICE] = {
       isActive: (sessionId, name) => deps.agent().get(sessionId).activatedTools.has(name),
@@ -79,7 +84,7 @@ export class McpWiring {
    * A session needs the servers (a turn, a command list, a prompt command): starts those not
    * running, with `$/progress` while they start; resolves when each is ready or has failed.
    */
-  async prepare(sessionId: string, signal?: AbortSignal): Promise<void> {
+  async prepare(sessionId: string, signal?: AbortSignal, options: { signIn?: boolean } = {}): Promise<void> {
     this.syncBridges();
     if (!this.manager.configured()) return;
     this.sessions.add(sessionId);
@@ -91,7 +96,7 @@ export class McpWiring {
       if (s && s.state !== "starting") progress?.report(`${server}: ${s.state} (${++settled})`);
     });
     try {
-      const started = this.manager.ensureStarted({ sessionId, ...(signal ? { signal } : {}) });
+      const started = this.manager.ensureStarted({ sessionId, ...(signal ? { signal } : {}), ...(options.signIn === false ? { signIn: false } : {}) });
       await (signal ? Promise.race([started, aborted(signal)]) : started);
     } finally {
       stopReporting();

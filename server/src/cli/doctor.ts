@@ -62,7 +62,7 @@ async function doctorReport(root: string): Promise<string[]> {
 async function mcpSection(runtime: Runtime): Promise<string[]> {
   if (!runtime.mcp.manager.configured()) return [];
   // No session is made (it would leave an empty conversation behind): the need is the CLI's own.
-  await runtime.mcp.prepare(CLI_NEED);
+  await runtime.mcp.prepare(CLI_NEED, undefined, { signIn: false });
   const lines = runtime.mcp.manager.statuses().map((s) => (s.state === "misconfigured" ? `  ERROR ${statusLine(s)}` : `  ${statusLine(s)}`));
   return ["", "MCP servers:", ...lines];
 }

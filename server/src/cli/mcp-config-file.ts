@@ -21,9 +21,12 @@ function hasServer(text: string, name: string): boolean {
 export function addServer(text: string, name: string, table: McpServerTable): string {
   if (!SERVER_NAME.test(name)) throw new Error(`"${name}" cannot be a server name: use letters, digits, _ and -.`);
   if (text.trim() && hasServer(text, name)) throw new Error(`an MCP server "${name}" is already configured there; remove it first (agent-lsp mcp remove ${name}).`);
-  const body = tableBody(table);
+  const { oauth, ...rest } = table;
+  const body = tableBody(rest);
   const gap = !text ? "" : text.endsWith("\n\n") ? "" : text.endsWith("\n") ? "\n" : "\n\n";
-  const out = `${text}${gap}[mcp_servers.${name}]\n${body}\n`;
+  // The sign-in app as a table of its own, the way people write it (docs/mcp.md#sign-in).
+  const oauthPart = oauth ? `\n[mcp_servers.${name}.oauth]\n${stringify(oauth).trimEnd()}\n` : "";
+  const out = `${text}${gap}[mcp_servers.${name}]\n${body}\n${oauthPart}`;
   parse(out);
   return out;
 }

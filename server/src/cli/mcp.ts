@@ -10,7 +10,8 @@ import path from "node:path";
 import { loadConfig, projectConfigPath, userConfigPath } from "../config/load.js";
 import { projectMcpJsonPath, userMcpJsonPath } from "../config/mcp-json.js";
 import type { McpServerTable } from "../config/schema.js";
-import type { ServerStatus } from "../mcp/manager.js";
+import type { McpManager, ServerStatus } from "../mcp/manager.js";
+import { describeSignIn } from "../mcp/oauth/mcp-auth.js";
 import { describeStatus } from "../mcp/status-text.js";
 import { redact, type Logger } from "../util/log.js";
 import { flagValue, parseArgs } from "./args.js";
@@ -20,8 +21,11 @@ import { addServer, removeServer } from "./mcp-config-file.js";
 const USAGE = `Usage:
   agent-lsp mcp list [--json]
   agent-lsp mcp add NAME --url URL [--header "Name: value"]... [--project]
+                 [--client-id ID] [--client-secret-env VAR] [--callback-port PORT] [--scope S]...
   agent-lsp mcp add NAME [--env KEY=VALUE]... [--project] -- COMMAND ARGS...
-  agent-lsp mcp remove NAME [--project]`;
+  agent-lsp mcp remove NAME [--project]
+  agent-lsp mcp login NAME [--paste]
+  agent-lsp mcp logout NAME`;
 
 /** The id under which the CLI needs the servers (approval prompts and status lines name it). */
 export const CLI_NEED = "cli";
@@ -32,6 +36,8 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   if (sub === "list") return listCommand(rest);
   if (sub === "add") return editCommand(rest, "add");
   if (sub === "remove") return editCommand(rest, "remove");
+  if (sub === "login") return (await import("./mcp-login.js")).loginCommand(rest);
+  if (sub === "logout") return (await import("./mcp-login.js")).logoutCommand(rest);
   process.stderr.write(`${sub ? `agent-lsp mcp: unknown subcommand "${sub}"\n` : ""}${USAGE}\n`);
   return 2;
 }
@@ -42,8 +48,8 @@ async function listCommand(argv: string[]): Promise<number> {
   const { runtime } = createHeadlessRuntime({ quiet: true, interactive: Boolean(process.stdin.isTTY) }, reportLogger());
   try {
     // No session is made (it would leave an empty conversation behind): the need is the CLI's own.
-    await runtime.mcp.prepare(CLI_NEED);
-    const statuses = runtime.mcp.manager.statuses();
+    await runtime.mcp.prepare(CLI_NEED, undefined, { signIn: false });
+    const statuses = await withSignIn(runtime.mcp.manager);
     if (args.flags.has("json")) process.stdout.write(`${JSON.stringify(statuses, null, 2)}\n`);
     else process.stdout.write(`${statuses.length ? statuses.map(statusLine).join("\n") : "No MCP server is configured (agent-lsp mcp add NAME ...)."}\n`);
     return 0;
@@ -62,16 +68,28 @@ export function reportLogger(): Logger {
   return { error: (m) => void process.stderr.write(`agent-lsp: ${redact(m)}\n`), warn: skip, info: skip, debug: skip };
 }
 
+/** Each server's status, with the sign-in state of remote servers that sign in with OAuth. */
+async function withSignIn(manager: McpManager): Promise<(ServerStatus & { signIn?: string })[]> {
+  return Promise.all(
+    manager.statuses().map(async (s) => {
+      const spec = manager.connection(s.name)?.spec;
+      if (!spec?.oauthEnabled) return s;
+      return { ...s, signIn: describeSignIn(await manager.auth.state(spec)) };
+    }),
+  );
+}
+
 /** `name  stdio  2026-07-28  ready: 4 tools, ...`. */
-export function statusLine(s: ServerStatus): string {
+export function statusLine(s: ServerStatus & { signIn?: string }): string {
   const where = s.projectSource ? ` (from ${s.projectSource})` : "";
-  return `${s.name.padEnd(16)} ${s.transport.padEnd(5)} ${(s.protocolVersion ?? "-").padEnd(10)} ${describeStatus(s)}${where}`;
+  const signIn = s.signIn ? `; ${s.signIn}` : "";
+  return `${s.name.padEnd(16)} ${s.transport.padEnd(5)} ${(s.protocolVersion ?? "-").padEnd(10)} ${describeStatus(s)}${signIn}${where}`;
 }
 
 async function editCommand(argv: string[], action: "add" | "remove"): Promise<number> {
   const dash = argv.indexOf("--");
   const command = dash >= 0 ? argv.slice(dash + 1) : [];
-  const args = parseArgs(dash >= 0 ? argv.slice(0, dash) : argv, ["url", "header", "env"]);
+  const args = parseArgs(dash >= 0 ? argv.slice(0, dash) : argv, ["url", "header", "env", ...OAUTH_FLAGS]);
   const name = args.positionals[0];
   if (!name || args.positionals.length > 1) {
     process.stderr.write(`${USAGE}\n`);
@@ -85,7 +103,48 @@ async function editCommand(argv: string[], action: "add" | "remove"): Promise<nu
   const other = definedElsewhere(name);
   writeFile(file, addServer(text, name, table));
   process.stdout.write(`Added the MCP server "${name}" to ${file}.${other ? ` It replaces the one in ${other} (TOML wins).` : ""}${project ? " A server the project defines starts once you approve its command line in your editor." : ""}\n`);
+  if (table.url && !sendsAuthorization(table)) return offerSignIn(name);
   return 0;
+}
+
+const OAUTH_FLAGS = ["client-id", "client-secret-env", "callback-port", "scope"];
+
+function sendsAuthorization(table: McpServerTable): boolean {
+  return Object.keys(table.headers ?? {}).some((h) => h.toLowerCase() === "authorization");
+}
+
+/** After adding a remote server: sign in at once if the user says so (a terminal), else say how. */
+async function offerSignIn(name: string): Promise<number> {
+  const later = `If it needs a sign-in, run: agent-lsp mcp login ${name}\n`;
+  if (!process.stdin.isTTY) {
+    process.stdout.write(later);
+    return 0;
+  }
+  const { createInterface } = await import("node:readline/promises");
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  const answer = await rl.question(`Sign in to "${name}" now (for a server that needs OAuth)? [Y/n] `);
+  rl.close();
+  if (/^n/i.test(answer.trim())) {
+    process.stdout.write(later);
+    return 0;
+  }
+  return (await import("./mcp-login.js")).loginCommand([name]);
+}
+
+/** `[mcp_servers.NAME.oauth]` from the flags, when any is given. */
+function oauthTable(args: ReturnType<typeof parseArgs>, repeated: (flag: string) => string[]): McpServerTable["oauth"] {
+  const clientId = flagValue(args, "client-id");
+  const secretEnv = flagValue(args, "client-secret-env");
+  const port = flagValue(args, "callback-port");
+  const scopes = repeated("scope");
+  if (port !== undefined && !/^\d+$/.test(port)) throw new Error(`--callback-port takes a port number, got "${port}"`);
+  const table = {
+    ...(clientId ? { client_id: clientId } : {}),
+    ...(secretEnv ? { client_secret_env: secretEnv } : {}),
+    ...(port ? { callback_port: Number(port) } : {}),
+    ...(scopes.length ? { scopes } : {}),
+  };
+  return Object.keys(table).length ? table : undefined;
 }
 
 /** The table `add` writes, from --url/--header or the command after `--`. */
@@ -95,8 +154,10 @@ function serverTable(args: ReturnType<typeof parseArgs>, argv: string[], command
   const repeated = (flag: string) => argv.flatMap((a, i) => (a === `--${flag}` && argv[i + 1] !== undefined ? [argv[i + 1]!] : a.startsWith(`--${flag}=`) ? [a.slice(flag.length + 3)] : []));
   if (url) {
     const headers = pairs(repeated("header"), ":", "--header");
-    return { url, ...(Object.keys(headers).length ? { headers } : {}) };
+    const oauth = oauthTable(args, repeated);
+    return { url, ...(Object.keys(headers).length ? { headers } : {}), ...(oauth ? { oauth } : {}) };
   }
+  if (OAUTH_FLAGS.some((f) => args.flags.has(f))) throw new Error(`--client-id, --client-secret-env, --callback-port and --scope belong to a remote server (--url)\n${USAGE}`);
   const env = pairs(repeated("env"), "=", "--env");
   return { command: command[0]!, ...(command.length > 1 ? { args: command.slice(1) } : {}), ...(Object.keys(env).length ? { env } : {}) };
 }

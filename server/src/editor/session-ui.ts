@@ -94,4 +94,10 @@ export interface SessionUI {
   progress(title: string): ProgressHandle;
   /** A short message to the user (window/showMessage). */
   showMessage(type: "error" | "warning" | "info", message: string): void;
+  /**
+   * Opens an address outside the editor, in the user's browser (LSP `window/showDocument` with
+   * `external: true`), when the client can; resolves whether it did. Absent: it cannot, and the
+   * caller shows the address instead.
+   */
+  openExternal?(url: string): Promise<boolean>;
 }

@@ -4,7 +4,7 @@
  * workspace/applyEdit, prompts as agent/requestPermission (clients that declare it) or
  * window/showMessageRequest, and the stream as agent/update notifications.
  */
-import { MessageType, ShowMessageNotification, type ClientCapabilities, type Connection } from "vscode-languageserver/node.js";
+import { MessageType, ShowDocumentRequest, ShowMessageNotification, type ClientCapabilities, type Connection } from "vscode-languageserver/node.js";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { ApplyEditOptions, ApplyEditResult, FileChange, OpenDocument, SaveResult } from "../editor/document-host.js";
 import type { Editor } from "../editor/editor.js";
@@ -157,6 +157,18 @@ export class LspEditor implements Editor {
     // button; a plain message is the window/showMessage notification.
     const kind = type === "error" ? MessageType.Error : type === "warning" ? MessageType.Warning : MessageType.Info;
     this.notify(ShowMessageNotification.type.method, { type: kind, message });
+  }
+
+  /** `window/showDocument` with `external: true`, to clients that declare it (a sign-in page, in the browser). */
+  async openExternal(url: string): Promise<boolean> {
+    if (this.capabilities.window?.showDocument?.support !== true) return false;
+    try {
+      const result = await this.connection.sendRequest(ShowDocumentRequest.type, { uri: url, external: true });
+      return result?.success === true;
+    } catch (err) {
+      this.log.warn(`window/showDocument failed: ${(err as Error).message}`);
+      return false;
+    }
   }
 
   /** A report settled an edit after its tool returned: the session (model and user) hears of it. */

@@ -28,6 +28,8 @@ export interface McpNeed {
   sessionId: string;
   /** Withdraws the approval prompt of a project server when the need goes away (a cancelled turn). */
   signal?: AbortSignal;
+  /** False when nobody is there to sign in (`mcp list`, doctor): a server that needs it fails saying so. */
+  signIn?: boolean;
 }
 
 /** What the manager is built from. */
@@ -258,7 +260,7 @@ export class McpManager {
       }
     }
     await connection.start();
-    if (connection.signInNeeded === "not_signed_in" && this.deps.signIn && !need.signal?.aborted) await this.signInAndStart(connection, need);
+    if (connection.signInNeeded === "not_signed_in" && this.deps.signIn && need.signIn !== false && !need.signal?.aborted) await this.signInAndStart(connection, need);
   }
 
   /** The first `401` of a server never signed in to: sign in through the session's editor, then start again. */
