@@ -47,9 +47,9 @@ await build({
     // Bundled CommonJS packages call require() for Node built-ins; ESM has no require of its own.
     js: "#!/usr/bin/env node\nimport { createRequire as __agentLspCreateRequire } from 'node:module';\nconst require = __agentLspCreateRequire(import.meta.url);",
   },
-  // Native addons (sharp, nut-js) and puppeteer (which resolves its own files at run time) stay
-  // packages of their own, imported on first use from node_modules.
-  external: ["sharp", "@nut-tree-fork/nut-js", "puppeteer-core"],
+  // Native addons (sharp, nut-js, the keyring) and puppeteer (which resolves its own files at run
+  // time) stay packages of their own, imported on first use from node_modules.
+  external: ["sharp", "@nut-tree-fork/nut-js", "puppeteer-core", "@napi-rs/keyring"],
   plugins: [zodEnglishOnly],
   logLevel: "warning",
 });

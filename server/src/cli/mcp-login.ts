@@ -43,6 +43,9 @@ export async function signInFromTerminal(spec: McpServerSpec, auth: McpAuth, pas
   } catch (err) {
     process.stderr.write(`agent-lsp mcp login: the sign-in to "${spec.name}" failed: ${(err as Error).message}\n`);
     return 1;
+  } finally {
+    // A paste that never came (the browser reached the callback after all) must not keep the command waiting.
+    if (paste) process.stdin.destroy();
   }
 }
 
