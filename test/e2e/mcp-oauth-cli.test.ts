@@ -77,7 +77,7 @@ describe("agent-lsp mcp login / logout", () => {
     let followed: Promise<void> | undefined;
     const login = await cli(["mcp", "login", "remote"], (stdout) => {
       const url = addressIn(stdout);
-      if (url && !followed) followed = approvingUser().open(url);
+      if (url && !followed) followed = Promise.resolve(approvingUser().open(url));
     });
     await followed;
     expect(login.code).toBe(0);
