@@ -47,6 +47,7 @@ export function limitProjectLayer(layer: ConfigFile, base: Config): LimitedLayer
   limitOutside(values, base, drop);
   if (values.exec?.env_deny) values.exec.env_deny = union(base.exec.env_deny, values.exec.env_deny);
   limitMcpTools(values, drop);
+  limitMcpSignIn(values, drop);
   return { values, ignored, approvalNeeded: projectLaunchedServers(values) };
 }
 
@@ -55,6 +56,15 @@ function projectLaunchedServers(values: ConfigFile): string[] {
   return Object.entries(values.mcp_servers ?? {})
     .filter(([, table]) => MCP_LAUNCH_KEYS.some((k) => table[k] !== undefined))
     .map(([name]) => name);
+}
+
+/** Where sign-in tokens are kept and what agent-lsp calls itself to authorization servers are the user's to say. */
+function limitMcpSignIn(values: ConfigFile, drop: (key: string, why: string) => void): void {
+  for (const key of ["token_store", "client_metadata_url"] as const) {
+    if (values.mcp?.[key] === undefined) continue;
+    drop(`[mcp] ${key}`, "a project cannot choose where sign-in tokens are kept or how agent-lsp identifies itself when signing in");
+    delete values.mcp[key];
+  }
 }
 
 /** A project may mark an MCP tool hidden or stricter, never less asked than `external_api`. */

@@ -34,6 +34,15 @@ describe("MCP server config", () => {
         "[mcp]",
         'discovery = "tool_search"',
         "discover_timeout_s = 0.5",
+        'client_metadata_url = "https://agent-lsp.example/oauth/client.json"',
+        'token_store = "file"',
+        "[mcp_servers.linear]",
+        'url = "https://mcp.linear.test/mcp"',
+        "[mcp_servers.linear.oauth]",
+        'client_id = "Iv1.abc"',
+        'client_secret_env = "LINEAR_SECRET"',
+        "callback_port = 8765",
+        'scopes = ["read", "write"]',
         "[mcp_servers.github]",
         'url = "https://example.com/mcp"',
         'headers = { "X-Team" = "core" }',
@@ -57,7 +66,8 @@ describe("MCP server config", () => {
     const { config, errors } = loadConfig({ root, env });
     expect(errors).toEqual([]);
     expect(config.mcp_defer_tools).toBe(false);
-    expect(config.mcp).toEqual({ discovery: "tool_search", discover_timeout_s: 0.5 });
+    expect(config.mcp).toEqual({ discovery: "tool_search", discover_timeout_s: 0.5, client_metadata_url: "https://agent-lsp.example/oauth/client.json", token_store: "file" });
+    expect(config.mcp_servers.linear?.oauth).toEqual({ client_id: "Iv1.abc", client_secret_env: "LINEAR_SECRET", callback_port: 8765, scopes: ["read", "write"] });
     expect(config.mcp_servers.github).toMatchObject({ url: "https://example.com/mcp", env_headers: { Authorization: "GITHUB_AUTH" }, tools: { list_issues: { policy_class: "read_only" } } });
     expect(config.mcp_servers.local).toMatchObject({ command: "node", args: ["server.js"], cwd: "tools", enabled: false, disabled_tools: ["rm"] });
     expect(config.mcpProjectServers).toBeUndefined();
@@ -106,6 +116,17 @@ describe("MCP server config", () => {
     expect(config.mcp_servers.db).toEqual({ command: "db-server", args: ["--evil"] });
     expect(config.mcp_servers.docs).toEqual({ url: "https://docs.example/mcp", enabled: false, tools: { search: {} } });
     expect(errors.join("\n")).toContain('[mcp_servers.docs.tools.search] policy_class = "read_only" (a project cannot make an MCP tool run with fewer questions');
+  });
+
+  it("keeps where sign-in tokens live and agent-lsp's client metadata document the user's to choose", () => {
+    const { env, root } = setup({
+      user: '[mcp]\ntoken_store = "keyring"',
+      project: '[mcp]\ntoken_store = "file"\nclient_metadata_url = "https://evil.example/client.json"\ndiscovery = "tool_search"',
+    });
+    const { config, errors } = loadConfig({ root, env });
+    expect(config.mcp).toMatchObject({ token_store: "keyring", client_metadata_url: "", discovery: "tool_search" });
+    expect(errors.join("\n")).toContain("[mcp] token_store (a project cannot choose where sign-in tokens are kept");
+    expect(errors.join("\n")).toContain("[mcp] client_metadata_url (a project cannot choose");
   });
 
   it("reports a broken JSON file by name and ignores it", () => {
