@@ -96,6 +96,11 @@ export class McpManager {
   private disposed = false;
   /** OAuth sign-in of remote servers. */
   readonly auth: McpAuth;
+  /**
+   * Starts under way (a sign-in included), by server: a need that comes meanwhile (the turn after
+   * the editor asked for the command list) waits for them rather than going on without the server.
+   */
+  private readonly inFlight = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: McpManagerDeps) {
     this.auth = deps.auth ?? new McpAuth({ config: deps.config });
@@ -119,9 +124,9 @@ export class McpManager {
    */
   async ensureStarted(need: McpNeed): Promise<void> {
     if (this.disposed) return;
-    const starts = this.startable(need.sessionId).map((c) => this.startOne(c, need));
+    for (const c of this.startable(need.sessionId)) this.track(c.spec.name, this.startOne(c, need));
     this.needs.add(need.sessionId);
-    await Promise.all(starts);
+    await Promise.all([...this.inFlight.values()].map((p) => p.catch(() => undefined)));
   }
 
   /** The servers a need of this session would start now (after bringing the config in). */
@@ -260,7 +265,15 @@ export class McpManager {
       }
     }
     await connection.start();
-    if (connection.signInNeeded === "not_signed_in" && this.deps.signIn && need.signIn !== false && !need.signal?.aborted) await this.signInAndStart(connection, need);
+    if (connection.signInNeeded !== "not_signed_in" || !this.deps.signIn || need.signIn === false || need.signal?.aborted) return;
+    await this.signInAndStart(connection, need);
+  }
+
+  private track(name: string, start: Promise<void>): void {
+    this.inFlight.set(name, start);
+    void start.finally(() => {
+      if (this.inFlight.get(name) === start) this.inFlight.delete(name);
+    });
   }
 
   /** The first `401` of a server never signed in to: sign in through the session's editor, then start again. */
