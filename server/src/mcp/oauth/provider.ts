@@ -104,9 +104,10 @@ export class ServerOAuthProvider implements Provider {
     return this.record;
   }
 
-  async clientInformation(): Promise<StoredClient | undefined> {
+  async clientInformation(ctx?: { issuer: string }): Promise<StoredClient | undefined> {
     const own = this.options.spec.oauth;
-    if (own?.clientId) return { client_id: own.clientId, ...this.ownSecret() };
+    // The user's app is registered with whichever authorization server the server names.
+    if (own?.clientId) return { client_id: own.clientId, ...this.ownSecret(), ...(ctx?.issuer ? { issuer: ctx.issuer } : {}) };
     const saved = (await this.load())?.client;
     if (saved && this.fits(saved)) return toStoredClient(saved);
     // A running server does not register: without a client there is no sign-in to refresh.
