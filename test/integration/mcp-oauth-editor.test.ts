@@ -79,6 +79,8 @@ describe("sign-in from the editor", () => {
     const statuses = h.client.updatesOf("status").map((u) => u.text as string);
     expect(statuses.some((t) => t.includes('"remote" needs a sign-in') && t.includes(opened[0]!))).toBe(true);
     expect(statuses.some((t) => /MCP server "remote" ready: 1 tool/.test(t))).toBe(true);
+    // The sign-in starts by itself: no status tells the user to run a command for it.
+    expect(statuses.filter((t) => t.includes("mcp login"))).toEqual([]);
     expect(h.client.messages.some((m) => m.message.includes(opened[0]!))).toBe(true);
 
     // /mcp-login signs in again (a new sign-in page) and restarts the server.
