@@ -44,7 +44,7 @@ for (const editor of findEditors()) {
       const log = path.join(project.home, "browser.log");
       mkdirSync(bin, { recursive: true });
       writeFileSync(log, "");
-      writeFileSync(path.join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s\\n' "$1" >> "${log}"\n`);
+      writeFileSync(path.join(bin, "xdg-open"), `#!/bin/sh\nprintf 'browser %s\\n' "$1" >> "${log}"\n`);
       chmodSync(path.join(bin, "xdg-open"), 0o755);
       const run = runSpec(editor, "mcp_login_spec.lua", {
         fake,
@@ -53,11 +53,14 @@ for (const editor of findEditors()) {
         env: { PATH: `${bin}:${process.env.PATH}`, AGENT_LSP_TEST_BROWSER_LOG: log },
       });
       // The user approves in the "browser" once Neovim opened the page.
-      let url = "";
-      await waitFor(() => (url = readFileSync(log, "utf8").trim()) !== "", 40_000).catch(() => undefined);
+      let opened = "";
+      await waitFor(() => (opened = readFileSync(log, "utf8").trim()) !== "", 40_000).catch(() => undefined);
+      const [how, url] = opened.split(" ");
       if (url) await approvingUser().open(url);
       const result = await run;
       expectPassed(result, "mcp_login_spec.lua");
+      // 0.10 declares window/showDocument and hands the page to the browser; 0.7 shows the message.
+      expect(how).toBe(editor.name.includes("0.10") ? "browser" : "message");
       expect(rs.seen.filter(Boolean).length).toBeGreaterThan(0);
       expect(fake.violations).toEqual([]);
     });

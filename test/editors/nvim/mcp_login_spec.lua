@@ -12,7 +12,7 @@ T.run(function()
     local url = result and result.message and result.message:match("open (http://127%.0%.0%.1:%d+/authorize%S+) in a browser")
     if url then
       local f = assert(io.open(vim.env.AGENT_LSP_TEST_BROWSER_LOG, "a"))
-      f:write(url .. "\n")
+      f:write("message " .. url .. "\n")
       f:close()
     end
     return show(err, result, ctx, config)
