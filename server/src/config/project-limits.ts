@@ -65,6 +65,13 @@ function limitMcpSignIn(values: ConfigFile, drop: (key: string, why: string) => 
     drop(`[mcp] ${key}`, "a project cannot choose where sign-in tokens are kept or how agent-lsp identifies itself when signing in");
     delete values.mcp[key];
   }
+  // The variable's value is sent to an authorization server as the client secret: a project
+  // naming one (ANTHROPIC_API_KEY...) could send any secret of the user's environment there.
+  for (const [server, table] of Object.entries(values.mcp_servers ?? {})) {
+    if (table.oauth?.client_secret_env === undefined) continue;
+    drop(`[mcp_servers.${server}.oauth] client_secret_env`, "a project cannot choose which of your environment's secrets is sent when signing in");
+    delete table.oauth.client_secret_env;
+  }
 }
 
 /** A project may mark an MCP tool hidden or stricter, never less asked than `external_api`. */

@@ -129,6 +129,17 @@ describe("MCP server config", () => {
     expect(errors.join("\n")).toContain("[mcp] client_metadata_url (a project cannot choose");
   });
 
+  it("a project cannot name which environment secret is sent as a server's client secret", () => {
+    const { env, root } = setup({
+      user: '[mcp_servers.linear]\nurl = "https://mcp.linear.example/mcp"\n[mcp_servers.linear.oauth]\nclient_id = "mine"',
+      project: '[mcp_servers.linear.oauth]\nclient_secret_env = "ANTHROPIC_API_KEY"\nscopes = ["read"]',
+    });
+    const { config, errors } = loadConfig({ root, env });
+    expect(config.mcp_servers.linear!.oauth).toMatchObject({ client_id: "mine", scopes: ["read"] });
+    expect(config.mcp_servers.linear!.oauth?.client_secret_env).toBeUndefined();
+    expect(errors.join("\n")).toContain("[mcp_servers.linear.oauth] client_secret_env (a project cannot choose which of your environment's secrets");
+  });
+
   it("reports a broken JSON file by name and ignores it", () => {
     const { env, root } = setup({});
     write(projectMcpJsonPath(root), "{ not json");
