@@ -15,6 +15,7 @@ import { FileLogger, type Logger } from "../util/log.js";
 import { cleanupTempFiles } from "../workspace/journal.js";
 import { SessionEvents } from "../editor/session-events.js";
 import { registerBuiltinTools } from "./builtins.js";
+import { registerLanguageTools } from "../tools/language-tools.js";
 import type { ToolServices } from "../tools/types.js";
 import { Agent } from "./agent.js";
 import { addCoreCommands } from "./core-commands.js";
@@ -54,6 +55,8 @@ export function createRuntime(options: {
   const commands = new SlashCommands();
   const events = new SessionEvents();
   const builtins = registerBuiltinTools(registry, services, commands, options.config);
+  // Only what the editor's own language servers can answer (its declared capability).
+  registerLanguageTools(registry, options.editor);
   // The gate's classifier calls the session's model through the agent, built just below.
   let agent: Agent | undefined;
   const gate =

@@ -15,6 +15,8 @@ import { decideBatchInputs, isBatchGated, newBatch } from "./batch-gate.js";
 import type { ToolCallFacts } from "../protocol/updates.js";
 import type { Session } from "./session.js";
 import { callFacts, fileDiffs, modelFacts } from "./tool-call-facts.js";
+import { withEditDiagnostics } from "../tools/edit-diagnostics.js";
+import { configFrom } from "../tools/tool-config.js";
 
 /** What running tools needs. */
 export interface ToolRunnerDeps {
@@ -168,7 +170,7 @@ async function execute(
 ): Promise<ToolResult> {
   const { editor, events } = deps;
   events.emit(session.id, { kind: "tool_call_update", id: call.id, status: "running" });
-  const result = await capability.execute(call.input, {
+  const ran = await capability.execute(call.input, {
     workspace: session.workspace,
     editor,
     sessionId: session.id,
@@ -187,8 +189,16 @@ async function execute(
     services: deps.services,
     batch: { id: batch.id, userMessages: batch.userMessages },
   });
+  const result = await afterEdit(ran, session, deps, signal);
   finish(events, session, call.id, result);
   return result;
+}
+
+/** The result with the changed files' diagnostics from the editor, when configured (tools/edit-diagnostics.ts). */
+function afterEdit(result: ToolResult, session: Session, deps: ToolRunnerDeps, signal: AbortSignal): Promise<ToolResult> {
+  const { tools } = configFrom(deps.services);
+  if (!tools.diagnostics_after_edit) return Promise.resolve(result);
+  return withEditDiagnostics(result, { service: deps.editor.languageService, root: session.workspace.root, waitMs: tools.diagnostics_wait_ms, signal });
 }
 
 /** What the gate knows of a session: read afresh each time, as mode and trust can change mid-turn. */

@@ -2,8 +2,11 @@
  * The document host: where the text of open documents lives and how changes reach it. Over LSP
  * it is the editor's buffers (didOpen/didChange; workspace/applyEdit); for the headless CLI it is
  * the disk alone (no document is ever open); over ACP it would be the client's `fs/*` requests.
- * The Workspace is its only user in the core.
+ * The Workspace is its only user in the core (and the language-service tools, through
+ * `languageService`).
  */
+import type { LanguageService } from "./language-service.js";
+
 /** A document the editor has open. */
 export interface OpenDocument {
   uri: string;
@@ -85,4 +88,9 @@ export interface DocumentHost {
    * edit it said it applied that its report shows was not, one that landed after no answer...
    */
   takeNotices(sessionId: string): string[];
+  /**
+   * The editor's own language servers (definitions, references, rename, diagnostics), when the
+   * editor serves them; absent otherwise, and the tools that need them are not offered.
+   */
+  readonly languageService?: LanguageService;
 }

@@ -54,6 +54,7 @@ export function boot(ctx: BootContext): Booted {
       chatWanted = !declaresAgent || config.editor.chat_file;
       if (chat) setChatMode(chat, chatWanted);
       editor.applyEditSettings.timeoutMs = config.apply_edit_timeout_s * 1000;
+      editor.languageServiceTimeoutMs = config.tools.language_service_timeout_s * 1000;
       if (errors.length) editor.showMessage("error", `agent-lsp configuration: ${errors.join("; ")}`);
     },
     ...(ctx.createRuntime ? { create: ctx.createRuntime } : {}),

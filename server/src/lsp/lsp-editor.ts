@@ -19,6 +19,8 @@ import { askUserOverLsp, requestPermissionOverLsp, type PlainAnswer } from "./pr
 import type { SessionEvents } from "../editor/session-events.js";
 import { startProgress } from "./progress.js";
 import { saveDocumentsOverLsp } from "./save-documents.js";
+import type { LanguageService } from "../editor/language-service.js";
+import { declaredLanguageServiceMethods, LspLanguageService } from "./language-service.js";
 import { normalizeUri } from "./uris.js";
 import { startWaitNotice, WAITING_FOR_EDIT, WAITING_FOR_USER, type WaitTexts } from "./wait-notice.js";
 
@@ -41,6 +43,10 @@ export class LspEditor implements Editor {
    * blocks in the chat file, answered with code actions. Set when the chat file is on.
    */
   chatPrompts: Pick<SessionUI, "requestPermission" | "askUser"> | undefined;
+  /** Milliseconds the editor's language servers have to answer (`[tools] language_service_timeout_s`). */
+  languageServiceTimeoutMs = 5000;
+  /** Built on first use from the capabilities (set once, right after construction). */
+  private service: LanguageService | null | undefined;
   /** The client answered window/showMessageRequest with MethodNotFound: not asked again. */
   private noMessageRequest = false;
   private readonly tracker: EditTracker;
@@ -105,6 +111,15 @@ export class LspEditor implements Editor {
       return Promise.resolve({ saved: [], failed: uris.map((uri) => ({ uri, reason: "the editor cannot save documents on request" })) });
     }
     return saveDocumentsOverLsp(this.connection, uris, signal, this.applyEditSettings.timeoutMs);
+  }
+
+  /** The editor's language servers, when the client declares `experimental.agent.languageService`. */
+  get languageService(): LanguageService | undefined {
+    if (this.service === undefined) {
+      const methods = declaredLanguageServiceMethods(this.experimentalValue("languageService"));
+      this.service = methods.length ? new LspLanguageService(this.connection, methods, () => this.languageServiceTimeoutMs) : null;
+    }
+    return this.service ?? undefined;
   }
 
   takeNotices(sessionId: string): string[] {
@@ -202,8 +217,12 @@ export class LspEditor implements Editor {
   }
 
   private experimental(name: string): boolean {
+    return Boolean(this.experimentalValue(name));
+  }
+
+  private experimentalValue(name: string): unknown {
     const exp = this.capabilities.experimental as { agent?: Record<string, unknown> } | undefined;
-    return Boolean(exp?.agent?.[name]);
+    return exp?.agent?.[name];
   }
 
   /** Finds an open document by URI, tolerating the different ways clients encode file URIs. */

@@ -52,6 +52,9 @@ change itself.
 - \`experimental.agent.requestPermission: true\`: send \`agent/requestPermission\` instead of \`window/showMessageRequest\`.
 - \`experimental.agent.askUser: true\`: send \`agent/askUser\`.
 - \`experimental.agent.saveDocuments: true\`: send \`agent/saveDocuments\` before a command runs.
+- \`experimental.agent.languageService: string[]\`: the \`agent/languageService\` methods the client serves; the
+  language tools that need them are offered. Neovim's plugin declares all of them; the Emacs package and Helix
+  declare none yet (docs/tools.md).
 - \`workspace.workspaceEdit.resourceOperations\`: create/rename/delete files through \`workspace/applyEdit\`.
 - \`window.workDoneProgress\`: report long work through \`$/progress\`.
 

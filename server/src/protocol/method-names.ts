@@ -21,3 +21,29 @@ export const CLIENT_NOTIFICATIONS = ["agent/cancel"] as const;
 
 /** One client request's name. */
 export type ClientRequest = (typeof CLIENT_REQUESTS)[number];
+
+/**
+ * The server-to-client request through which the editor's own language servers answer
+ * (docs/protocol.md `agent/languageService`), sent only to clients that declare the methods
+ * they serve in `capabilities.experimental.agent.languageService`.
+ */
+export const LANGUAGE_SERVICE_REQUEST = "agent/languageService";
+
+/**
+ * The methods `agent/languageService` may carry. All are LSP methods with LSP params and results,
+ * except `textDocument/diagnostics`: `{uri?}` -> the editor's current diagnostics of that file
+ * (or of every open file), from every source it has.
+ */
+export const LANGUAGE_SERVICE_METHODS = [
+  "textDocument/definition",
+  "textDocument/references",
+  "textDocument/hover",
+  "textDocument/documentSymbol",
+  "workspace/symbol",
+  "textDocument/prepareRename",
+  "textDocument/rename",
+  "textDocument/diagnostics",
+] as const;
+
+/** One method of `agent/languageService`. */
+export type LanguageServiceMethod = (typeof LANGUAGE_SERVICE_METHODS)[number];

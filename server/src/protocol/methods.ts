@@ -175,6 +175,20 @@ export const METHODS: MethodSpec[] = [
     },
   },
   {
+    method: "agent/languageService",
+    direction: "server → client",
+    kind: "request",
+    summary:
+      "Asks the editor's own language servers (never agent-lsp itself), for the language tools (`find_definition`, `find_references`, `rename_symbol`, `document_symbols`, `hover`, `get_diagnostics`, and the diagnostics appended after an edit). `method` is `textDocument/definition`, `textDocument/references`, `textDocument/hover`, `textDocument/documentSymbol`, `workspace/symbol`, `textDocument/prepareRename`, `textDocument/rename` or `textDocument/diagnostics`; `params` are that method's LSP params, and the result is the merged LSP result of every server the editor runs for the file (a list: the lists concatenated; hover: the contents joined; rename: one `WorkspaceEdit`, which the editor returns and does not apply: the agent applies it as one reviewed change set). `textDocument/diagnostics` is not LSP: params `{ uri?: string }`, result `[{ uri, range, severity?, message, source?, code? }]`, the editor's current diagnostics of that file (of every open file without `uri`) from every source it has. Sent only for the methods a client declares in `capabilities.experimental.agent.languageService: string[]`; a tool whose methods are not declared is not offered. A file with no server attached is an error (-32803, message saying so). An error, or no answer within `[tools] language_service_timeout_s` (5 s), is a tool result saying so.",
+    paramsText: "{ method: string, params: object }",
+    result: "the method's LSP result, merged across the editor's servers",
+    errors: ["-32803 when no language server of the editor serves the file (the message says so)", "-32602 for a method the client does not serve"],
+    example: {
+      params: { method: "textDocument/references", params: { textDocument: { uri: "file:///work/app/src/main.ts" }, position: { line: 9, character: 6 }, context: { includeDeclaration: true } } },
+      result: [{ uri: "file:///work/app/src/util.ts", range: { start: { line: 2, character: 16 }, end: { line: 2, character: 21 } } }],
+    },
+  },
+  {
     method: "agent/askUser",
     direction: "server → client",
     kind: "request",

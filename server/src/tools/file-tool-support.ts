@@ -61,6 +61,11 @@ function quotedDiff(diff: string): string {
   return `${diff.slice(0, MAX_DIFF_IN_RESULT)}\n[... diff cut: ${diff.length - MAX_DIFF_IN_RESULT} more characters]\n`;
 }
 
+/** The files a change set wrote, root-relative (deleted files have nothing left to diagnose). */
+function writtenFiles(result: ApplyResult): string[] {
+  return result.files.filter((f) => f.status !== "D").map((f) => f.path);
+}
+
 /**
  * A result for an applied change set: the headline, any notes, where it landed, the checkpoint
  * and the diff (also attached for the editor's tool_call_update).
@@ -74,5 +79,5 @@ export function changeResult(headline: string, result: ApplyResult, options: { s
   if (place) lines.push(place);
   if (result.checkpointId) lines.push(`Checkpoint ${result.checkpointId} (the user can /undo this change).`);
   if (options.showDiff ?? true) lines.push("", quotedDiff(result.diff).trimEnd());
-  return textResult(lines.join("\n"), { diff: result.diff, ...(result.texts ? { texts: result.texts } : {}) });
+  return textResult(lines.join("\n"), { diff: result.diff, changedFiles: writtenFiles(result), ...(result.texts ? { texts: result.texts } : {}) });
 }

@@ -17,6 +17,8 @@ export interface ToolResult {
   diff?: string;
   /** Their whole texts before and after (an event detail, never sent to the model). */
   texts?: ChangedText[];
+  /** The files the tool's change set wrote, relative to the root (the diagnostics after an edit look at them). */
+  changedFiles?: string[];
 }
 
 /** Long-lived helpers a tool may reach (filled in by the server; each optional by design). */
