@@ -38,6 +38,8 @@ export interface ClientScript {
   askUser?: (params: any) => unknown;
   /** Answer to agent/saveDocuments; by default each listed open document is written to its file. */
   saveDocuments?: (params: { uris: string[] }) => unknown;
+  /** Answer to agent/languageService (declare the capability too); by default MethodNotFound. */
+  languageService?: (params: { method: string; params: any }) => unknown;
 }
 
 /** Default client capabilities: a modern editor with applyEdit and resource operations. */
@@ -56,6 +58,8 @@ export class TestLspClient {
   readonly requests: { method: string; params: any }[] = [];
   readonly messages: { type: number; message: string }[] = [];
   script: ClientScript = {};
+  /** Told of each document's new text (undefined when closed): a second language server follows the buffers. */
+  onDocument: ((uri: string, text: string | undefined) => void) | undefined;
   /** Changes a lazy client applied and has not sent yet, by document. */
   private readonly unreported = new Map<string, { range: Range; text: string }[]>();
 
@@ -89,6 +93,12 @@ export class TestLspClient {
     connection.onRequest("agent/saveDocuments", async (p: { uris: string[] }) => {
       this.requests.push({ method: "agent/saveDocuments", params: p });
       return this.script.saveDocuments ? this.script.saveDocuments(p) : this.saveDocuments(p.uris);
+    });
+    connection.onRequest("agent/languageService", async (p: { method: string; params: any }, token: CancellationToken) => {
+      this.requests.push({ method: "agent/languageService", params: p });
+      this.recordCancel("agent/languageService", token);
+      if (!this.script.languageService) throw new ResponseError(-32601, "Unhandled method agent/languageService");
+      return this.script.languageService(p);
     });
     connection.onRequest("agent/askUser", async (p: unknown, token: CancellationToken) => {
       this.requests.push({ method: "agent/askUser", params: p });
@@ -132,12 +142,14 @@ export class TestLspClient {
   open(uri: string, text: string, languageId = "plaintext"): void {
     const doc = TextDocument.create(uri, languageId, 1, text);
     this.docs.set(uri, doc);
+    this.onDocument?.(uri, text);
     void this.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId, version: 1, text } });
   }
 
   /** Closes a document (didClose). */
   close(uri: string): void {
     this.docs.delete(uri);
+    this.onDocument?.(uri, undefined);
     void this.connection.sendNotification("textDocument/didClose", { textDocument: { uri } });
   }
 
@@ -153,6 +165,7 @@ export class TestLspClient {
     const change = { range: { start: { line: 0, character: 0 }, end }, text };
     const updated = TextDocument.update(doc, [change], version);
     this.docs.set(uri, updated);
+    this.onDocument?.(uri, text);
     const contentChanges = [...(this.unreported.get(uri) ?? []), change];
     this.unreported.delete(uri);
     void this.connection.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges });
@@ -223,6 +236,7 @@ export class TestLspClient {
     const version = doc.version + 1;
     const updated = TextDocument.update(doc, contentChanges, version);
     this.docs.set(doc.uri, updated);
+    this.onDocument?.(doc.uri, updated.getText());
     void this.connection.sendNotification("textDocument/didChange", { textDocument: { uri: doc.uri, version }, contentChanges });
   }
 }
