@@ -7,11 +7,11 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type Diagnostic, type ProtocolConnection } from "vscode-languageserver/node.js";
 
 /** Where the server's script is (Neovim tests start it themselves). */
-export const TOY_SERVER_SCRIPT = path.join(__dirname, "server.mjs");
+export const TOY_SERVER_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), "server.mjs");
 
 /** A running toy server. */
 export interface ToyServer {

@@ -20,7 +20,12 @@ local by_root = {}
 local function capabilities()
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.experimental = caps.experimental or {}
-  caps.experimental.agent = { requestPermission = true, askUser = true, saveDocuments = true }
+  caps.experimental.agent = {
+    requestPermission = true,
+    askUser = true,
+    saveDocuments = true,
+    languageService = require("agent_lsp.language_service").METHODS,
+  }
   caps.window = caps.window or {}
   caps.window.workDoneProgress = true
   return caps
@@ -53,6 +58,9 @@ local function handlers()
     end,
     ["agent/saveDocuments"] = function(_, params)
       return require("agent_lsp.save").save_documents(params)
+    end,
+    ["agent/languageService"] = function(_, params)
+      return require("agent_lsp.language_service").handle(params)
     end,
   }
 end
