@@ -8,10 +8,14 @@ import { displayPath } from "./language-locations.js";
 
 const SEVERITY = ["", "error", "warning", "info", "hint"];
 
-/** The well-formed diagnostics of an answer; anything else in it is left out. */
+/**
+ * The well-formed diagnostics of an answer (`{diagnostics, servers?}`, or a bare list); anything
+ * else in it is left out.
+ */
 export function diagnosticsOf(result: unknown): EditorDiagnostic[] {
-  if (!Array.isArray(result)) return [];
-  return result.filter(
+  const list = Array.isArray(result) ? result : (result as { diagnostics?: unknown } | null)?.diagnostics;
+  if (!Array.isArray(list)) return [];
+  return list.filter(
     (d): d is EditorDiagnostic => typeof d?.uri === "string" && typeof d?.message === "string" && typeof d?.range?.start?.line === "number",
   );
 }
@@ -45,4 +49,10 @@ export function diagnosticLines(root: string, diagnostics: EditorDiagnostic[], m
   });
   if (keyed.length > max) lines.push(`[... ${keyed.length - max} more]`);
   return lines;
+}
+
+/** How many language servers the editor has on the file (undefined: it did not say). */
+export function serversOf(result: unknown): number | undefined {
+  const servers = (result as { servers?: unknown } | null)?.servers;
+  return typeof servers === "number" ? servers : undefined;
 }

@@ -8,11 +8,13 @@
  * When servers have published is not knowable from here, so the files' diagnostics are read at
  * once and then polled: a change from the first reading means the servers published, and the
  * result is taken when two readings agree; a reading that never changes is taken at the deadline.
+ * When the editor says no language server is on any of the files, the first reading is the
+ * answer: nothing is going to publish, and the edit does not wait for nothing.
  */
 import path from "node:path";
 import type { EditorDiagnostic, LanguageService } from "../editor/language-service.js";
 import { pathToUri } from "../workspace/paths.js";
-import { diagnosticLines, diagnosticsOf, countWords, problemsOf } from "./diagnostics-format.js";
+import { diagnosticLines, diagnosticsOf, countWords, problemsOf, serversOf } from "./diagnostics-format.js";
 import type { ToolResult } from "./types.js";
 
 /** Most diagnostics appended to one result. */
@@ -43,13 +45,13 @@ function describe(root: string, problems: EditorDiagnostic[]): string {
   return [`The editor's language servers report ${countWords(problems)} in the changed files:`, ...diagnosticLines(root, problems, MAX_APPENDED)].join("\n");
 }
 
-type Reading = { ok: true; diagnostics: EditorDiagnostic[]; key: string } | { ok: false; reason: string };
+type Reading = { ok: true; diagnostics: EditorDiagnostic[]; key: string; nobodyPublishes: boolean } | { ok: false; reason: string };
 
 /** Reads until the servers have visibly published and settled, or the wait is over. */
 async function settledReading(service: LanguageService, uris: string[], options: EditDiagnosticsOptions): Promise<Reading> {
   const deadline = Date.now() + options.waitMs;
   const first = await read(service, uris, options.signal);
-  if (!first.ok) return first;
+  if (!first.ok || first.nobodyPublishes) return first;
   let last = first;
   let changed = false;
   while (Date.now() + POLL_MS <= deadline && !options.signal.aborted) {
@@ -67,9 +69,11 @@ async function settledReading(service: LanguageService, uris: string[], options:
 async function read(service: LanguageService, uris: string[], signal: AbortSignal): Promise<Reading> {
   const answers = await Promise.all(uris.map((uri) => service.request("textDocument/diagnostics", { uri }, signal)));
   const diagnostics: EditorDiagnostic[] = [];
+  let nobodyPublishes = true;
   for (const answer of answers) {
     if (!answer.ok) return answer;
     diagnostics.push(...diagnosticsOf(answer.result));
+    if (serversOf(answer.result) !== 0) nobodyPublishes = false;
   }
-  return { ok: true, diagnostics, key: JSON.stringify(diagnostics.map((d) => [d.uri, d.range, d.severity, d.message])) };
+  return { ok: true, diagnostics, nobodyPublishes, key: JSON.stringify(diagnostics.map((d) => [d.uri, d.range, d.severity, d.message])) };
 }

@@ -84,12 +84,14 @@ export const renameSymbolTool = defineTool({
       const params = { textDocument: { uri: at.uri }, position: at.position };
       const where = `${at.read.path.rel}:${args.line}:${at.position.character + 1}`;
       await prepare(ctx, params, where);
-      const files = fileEditsOf(await ask(ctx, "textDocument/rename", { ...params, newName: args.new_name })).filter((f) => f.edits.length || f.moveTo);
+      const root = ctx.workspace.root;
+      const files = fileEditsOf(await ask(ctx, "textDocument/rename", { ...params, newName: args.new_name }))
+        .filter((f) => f.edits.length || f.moveTo)
+        .sort((a, b) => displayPath(root, a.uri).localeCompare(displayPath(root, b.uri)));
       if (!files.length) throw new ToolError(`The language servers found nothing to rename at ${where}.`);
       const ops: FileOp[] = [];
       for (const file of files) ops.push(await opOf(ctx, file));
       const result = await ctx.workspace.apply({ tool: "rename_symbol", ops }, applyOptions(ctx));
-      const root = ctx.workspace.root;
       const edits = files.reduce((n, f) => n + f.edits.length, 0);
       const list = files.map((f) => `  ${displayPath(root, f.uri)} (${f.edits.length} edit${f.edits.length === 1 ? "" : "s"})${f.moveTo ? ` -> ${displayPath(root, f.moveTo)}` : ""}`);
       return changeResult([`Renamed to ${args.new_name}: ${edits} edit${edits === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"}:`, ...list].join("\n"), result);

@@ -54,8 +54,11 @@ export async function startToyServer(root: string, env: Record<string, string> =
     },
     async serve(method, params) {
       if (method !== "textDocument/diagnostics") return connection.sendRequest(method, params);
-      const uris = params?.uri ? [params.uri] : [...diagnostics.keys()];
-      return uris.flatMap((uri) => (diagnostics.get(uri) ?? []).map((d) => ({ ...d, uri })));
+      const uris: string[] = params?.uri ? [params.uri] : [...diagnostics.keys()];
+      const list = uris.flatMap((uri) => (diagnostics.get(uri) ?? []).map((d) => ({ ...d, uri })));
+      // The server is on every .toy file it has open.
+      const servers = params?.uri ? (versions.has(params.uri) ? 1 : 0) : undefined;
+      return { diagnostics: list, ...(servers === undefined ? {} : { servers }) };
     },
     async close() {
       await connection.sendRequest("shutdown").catch(() => undefined);

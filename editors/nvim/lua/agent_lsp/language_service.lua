@@ -203,13 +203,26 @@ local function lsp_diagnostic(d)
   }
 end
 
---- The current diagnostics of `params.uri`'s buffer, or of every buffer.
+--- How many language servers (not agent-lsp) are attached to `bufnr`.
+local function attached_servers(bufnr)
+  local n = 0
+  for _, c in ipairs(all_clients()) do
+    if c.name ~= require("agent_lsp.client").NAME and vim.lsp.buf_is_attached(bufnr, c.id) then
+      n = n + 1
+    end
+  end
+  return n
+end
+
+--- The current diagnostics of `params.uri`'s buffer (with how many servers are attached to it,
+--- so the agent knows whether any will publish), or of every buffer.
 function M.diagnostics(params)
   local uri = type(params) == "table" and params.uri or nil
-  local items
+  local items, servers
   if uri then
     local bufnr = loaded_buffer(uri)
     items = bufnr and vim.diagnostic.get(bufnr) or {}
+    servers = bufnr and attached_servers(bufnr) or 0
   else
     items = vim.diagnostic.get()
   end
@@ -219,7 +232,7 @@ function M.diagnostics(params)
       table.insert(out, lsp_diagnostic(d))
     end
   end
-  return out
+  return { diagnostics = out, servers = servers }
 end
 
 --- Handler of agent/languageService.
