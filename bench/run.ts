@@ -27,6 +27,7 @@ const benches: [string, Bench | undefined][] = [
   ["web", await optional("./web.ts", "benchWeb")],
   ["computer", await optional("./computer.ts", "benchComputer")],
   ["acp", await optional("./acp.ts", "benchAcp")],
+  ["language", await optional("./language.ts", "benchLanguage")],
 ];
 
 let failed = false;

@@ -29,6 +29,8 @@ export async function startLspPair(options: {
   capabilities?: ClientCapabilities;
   /** Wraps provider creation (benchmarks time the provider's own share). */
   createProvider?: typeof createProvider;
+  /** Builds the runtime in place of createRuntime (benchmarks reach the editor through it). */
+  createRuntime?: typeof createRuntime;
   /** Load the agent before returning (default true; it otherwise loads on first use). */
   load?: boolean;
 }): Promise<LspPair> {
@@ -48,6 +50,7 @@ export async function startLspPair(options: {
     logger,
     exitOnExit: false,
     ...(wrapProvider ? { createRuntime: (o: Parameters<typeof createRuntime>[0]) => createRuntime({ ...o, createProvider: wrapProvider }) } : {}),
+    ...(options.createRuntime ? { createRuntime: options.createRuntime } : {}),
   });
   const connection = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
   const client = new TestLspClient(connection);
