@@ -5,6 +5,7 @@ import { loadConfig } from "../config/load.js";
 import { credentialStatus, knownProviders, parseModelRef } from "../providers/registry.js";
 import type { Runtime } from "../agent/runtime.js";
 import { outsideToolStatus } from "../tools/outside-tools.js";
+import { LANGUAGE_TOOLS } from "../tools/language-tools.js";
 import { createImageGenerator } from "../providers/image-generation.js";
 import { liveReport } from "./doctor-live.js";
 import { createHeadlessRuntime } from "./headless-runtime.js";
@@ -47,6 +48,7 @@ async function doctorReport(root: string): Promise<string[]> {
     out.push(`ERROR ${(err as Error).message}`);
   }
   out.push("", "Outside tools:", ...outsideToolStatus(loaded.config).map((l) => `  ${l}`), `  ${imageToolStatus(loaded.config)}`);
+  out.push("", "Language tools:", ...languageToolStatus().map((l) => `  ${l}`));
   const { runtime } = createHeadlessRuntime({ quiet: true, interactive: Boolean(process.stdin.isTTY) }, reportLogger());
   try {
     out.push(...(await mcpSection(runtime)));
@@ -65,6 +67,19 @@ async function mcpSection(runtime: Runtime): Promise<string[]> {
   await runtime.mcp.prepare(CLI_NEED, undefined, { signIn: false });
   const lines = runtime.mcp.manager.statuses().map((s) => (s.state === "misconfigured" ? `  ERROR ${statusLine(s)}` : `  ${statusLine(s)}`));
   return ["", "MCP servers:", ...lines];
+}
+
+/**
+ * The language tools depend on the editor, which the command line has none of: say which
+ * editors offer them (the ones that declare `experimental.agent.languageService`) and which not.
+ */
+function languageToolStatus(): string[] {
+  const names = LANGUAGE_TOOLS.map((t) => t.tool.name).join(", ");
+  return [
+    `${"editor".padEnd(7)} ${names}: offered only when the editor serves agent/languageService (docs/tools.md)`,
+    `${"".padEnd(7)} Neovim (the agent-lsp plugin): all of them, from Neovim's other language servers and vim.diagnostic`,
+    `${"".padEnd(7)} Helix, Emacs and plain LSP clients: none (they do not declare the capability)`,
+  ];
 }
 
 /** Whether generate_image is offered, and what to set when it is not. */

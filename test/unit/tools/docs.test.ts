@@ -16,13 +16,15 @@ import { toolDescribeTool } from "../../../server/src/tools/tool-describe.js";
 import { toolSearchTool } from "../../../server/src/tools/tool-search.js";
 import { webFetchTool } from "../../../server/src/tools/web-fetch.js";
 import { webSearchTool } from "../../../server/src/tools/web-search.js";
+import { LANGUAGE_TOOLS } from "../../../server/src/tools/language-tools.js";
 
 const doc = readFileSync(fileURLToPath(new URL("../../../docs/tools.md", import.meta.url)), "utf8");
 
 describe("docs/tools.md", () => {
   const mcpTools = [mcpToolsTool, toolSearchTool, toolDescribeTool, toolCallTool, listMcpResourcesTool, readMcpResourceTool];
   const outsideTools = [webFetchTool, webSearchTool, browserActionTool, computerTool, generateImageTool];
-  it.each([...fileTools, ...commandTools, ...policyTools, ...mcpTools, ...outsideTools].map((t) => t.name))("documents %s", (name) => {
+  const languageTools = LANGUAGE_TOOLS.map((t) => t.tool);
+  it.each([...fileTools, ...commandTools, ...policyTools, ...mcpTools, ...outsideTools, ...languageTools].map((t) => t.name))("documents %s", (name) => {
     expect(doc).toContain(`\`${name}\``);
   });
 });
