@@ -21,11 +21,11 @@
 (require 'agent-lsp-reader)
 (require 'agent-lsp-uris)
 
-
 (defvar agent-lsp-server-command)
 (defvar agent-lsp-initialization-options)
 (defvar agent-lsp-log-events)
 (defvar agent-lsp-project-root-function)
+(defvar agent-lsp-language-methods)
 
 (defconst agent-lsp--events-buffer-name "*agent-lsp events*"
   "Buffer holding the servers' stderr, and their JSON-RPC traffic when logged.")
@@ -132,7 +132,8 @@ the result, or an `agent-lsp--pending' to answer later.")
 
 (cl-defstruct (agent-lsp--pending (:constructor agent-lsp--answer-later (start refusal)))
   "A reply given later.
-START is called from a timer with a function that sends the answer;
+START is called from a timer with a function that sends the answer
+\(its optional second argument: an error plist to send instead);
 REFUSAL is the answer that means No, sent when START quits or fails,
 when the server withdraws the request, or when the prompt is abandoned."
   start refusal (answered nil) (cancel nil) id)
@@ -169,13 +170,15 @@ CONN is the connection, ARGS the message."
   (puthash id pending (agent-lsp--replies conn))
   (run-at-time 0 nil #'agent-lsp--run-pending conn pending))
 
-(defun agent-lsp--reply (conn pending result)
-  "Send RESULT as the answer to PENDING on CONN, once."
+(defun agent-lsp--reply (conn pending result &optional error)
+  "Send RESULT as the answer to PENDING on CONN, once.
+With ERROR, a JSON-RPC error plist, send that instead."
   (unless (agent-lsp--pending-answered pending)
     (setf (agent-lsp--pending-answered pending) t)
     (remhash (agent-lsp--pending-id pending) (agent-lsp--replies conn))
     (when (jsonrpc-running-p conn)
-      (jsonrpc-connection-send conn :id (agent-lsp--pending-id pending) :result result))))
+      (apply #'jsonrpc-connection-send conn :id (agent-lsp--pending-id pending)
+             (if error (list :error error) (list :result result))))))
 
 (defun agent-lsp--refuse (conn pending)
   "Answer PENDING on CONN with its refusal and run its clean-up."
@@ -191,7 +194,7 @@ CONN is the connection, ARGS the message."
       ;; Timers run with quitting inhibited: let C-g in a prompt quit it.
       (let ((inhibit-quit nil))
         (funcall (agent-lsp--pending-start pending)
-                 (lambda (result) (agent-lsp--reply conn pending result))))
+                 (lambda (result &optional error) (agent-lsp--reply conn pending result error))))
     (quit (agent-lsp--refuse conn pending))
     (error
      (message "agent-lsp: %s" (error-message-string err))
@@ -231,7 +234,8 @@ CONN is the connection, ARGS the message."
                                          (list :additionalPropertiesSupport :json-false)))
         :experimental (list :agent (list :requestPermission t
                                          :askUser t
-                                         :saveDocuments t))))
+                                         :saveDocuments t
+                                         :languageService agent-lsp-language-methods))))
 
 (defun agent-lsp--program ()
   "The server program, or nil when it cannot be found."

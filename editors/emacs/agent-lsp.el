@@ -89,6 +89,7 @@ servers started afterwards."
 (require 'agent-lsp-connection)
 (require 'agent-lsp-documents)
 (require 'agent-lsp-edits)
+(require 'agent-lsp-language)
 (require 'agent-lsp-render)
 (require 'agent-lsp-chat)
 (require 'agent-lsp-prompts)
