@@ -121,7 +121,7 @@ describe("agent-lsp CLI", () => {
   it("doctor says the language tools come only with an editor that serves them, and Helix and plain clients get none", async () => {
     const res = await cli(["doctor"]);
     expect(res.stdout).toContain("Language tools:\n  editor  find_definition, find_references, rename_symbol, document_symbols, hover, get_diagnostics: offered only when the editor serves agent/languageService");
-    expect(res.stdout).toContain("Helix, Emacs and plain LSP clients: none");
+    expect(res.stdout).toContain("Helix and plain LSP clients: none");
     // The command line has no editor: none of them is in its tool list.
     expect(res.stdout).not.toMatch(/^ {2}find_references +read_only$/m);
   });

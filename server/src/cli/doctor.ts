@@ -78,7 +78,8 @@ function languageToolStatus(): string[] {
   return [
     `${"editor".padEnd(7)} ${names}: offered only when the editor serves agent/languageService (docs/tools.md)`,
     `${"".padEnd(7)} Neovim (the agent-lsp plugin): all of them, from Neovim's other language servers and vim.diagnostic`,
-    `${"".padEnd(7)} Helix, Emacs and plain LSP clients: none (they do not declare the capability)`,
+    `${"".padEnd(7)} Emacs (the agent-lsp package): all of them, from the file's eglot server and flymake`,
+    `${"".padEnd(7)} Helix and plain LSP clients: none (they do not declare the capability)`,
   ];
 }
 

@@ -53,8 +53,8 @@ change itself.
 - \`experimental.agent.askUser: true\`: send \`agent/askUser\`.
 - \`experimental.agent.saveDocuments: true\`: send \`agent/saveDocuments\` before a command runs.
 - \`experimental.agent.languageService: string[]\`: the \`agent/languageService\` methods the client serves; the
-  language tools that need them are offered. Neovim's plugin declares all of them; the Emacs package and Helix
-  declare none yet (docs/tools.md).
+  language tools that need them are offered. The Neovim plugin and the Emacs package declare all of them;
+  Helix declares none (docs/tools.md).
 - \`workspace.workspaceEdit.resourceOperations\`: create/rename/delete files through \`workspace/applyEdit\`.
 - \`window.workDoneProgress\`: report long work through \`$/progress\`.
 
