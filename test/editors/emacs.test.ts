@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkdoc, compilePackage, expectPassed, findEmacsen, hasEglot, removeCompiled, runSpec, type EmacsEditor, type EmacsSpecOptions } from "./emacs-harness.js";
 import { SERVER_BUNDLE } from "./nvim-harness.js";
 import { lastUserText, useSpecFixture } from "./run-detached.js";
+import { enqueueToyTurns, expectToyResults, TOY_FILES, TOY_MAIN } from "../helpers/toy-lsp/scenario.js";
 
 const TIMEOUT = 120_000;
 const requireAll = process.env.AGENT_LSP_REQUIRE_ALL === "1";
@@ -295,26 +296,11 @@ function emacsCases(editor: EmacsEditor): void {
 
   it.skipIf(!eglot && !requireAll)("language: find_references, a two-file rename and an edit's diagnostic come from eglot's server (the toy server)", { timeout: TIMEOUT }, async () => {
     if (!eglot) throw new Error(`AGENT_LSP_REQUIRE_ALL=1 but ${editor.name} has no eglot (apt-get install -y elpa-eglot)`);
-    const lib = "def greet = hello\ndef hello = world\ndef world = world\n";
-    const main = "def main = greet\nuse greet twice greet\n";
-    const { fake, project } = await setup({ "lib.toy": lib, "main.toy": main, "words.toy": "def use = 1\ndef twice = 2\n" });
-    fake.enqueue(
-      { toolCalls: [{ name: "find_references", input: { path: "main.toy", line: 2, symbol: "greet" } }] },
-      { text: "Four places." },
-      { toolCalls: [{ name: "rename_symbol", input: { path: "lib.toy", line: 1, symbol: "greet", new_name: "salute" } }] },
-      { text: "Renamed." },
-      { toolCalls: [{ name: "edit_file", input: { path: "main.toy", target_content: "twice", replacement_content: "thrice" } }] },
-      { text: "Oops." },
-    );
+    const { fake, project } = await setup(TOY_FILES);
+    enqueueToyTurns(fake);
     await spec("language-test.el", "agent-lsp-language-service", { fake, project });
-    const resultOf = (request: number) => {
-      const block = (fake.requests[request]!.body.messages as any[]).at(-1).content.find((b: any) => b.type === "tool_result");
-      return typeof block.content === "string" ? block.content : block.content.map((c: any) => c.text).join("\n");
-    };
-    expect(resultOf(1)).toBe(["4 references:", "lib.toy:1:5: def greet = hello", "main.toy:1:12: def main = greet", "main.toy:2:5: use greet twice greet", "main.toy:2:17: use greet twice greet"].join("\n"));
-    expect(resultOf(3)).toMatch(/^Renamed to salute: 4 edits in 2 files:\n {2}lib\.toy \(1 edit\)\n {2}main\.toy \(3 edits\)\n/);
-    expect(resultOf(5)).toContain("The editor's language servers report 1 error in the changed files:\nmain.toy:2:12: error [toy] unknown name 'thrice'");
-    expect(readFileSync(project.file("main.toy"), "utf8")).toBe(main);
+    expectToyResults(fake);
+    expect(readFileSync(project.file("main.toy"), "utf8")).toBe(TOY_MAIN);
     expect(fake.violations).toEqual([]);
   });
 

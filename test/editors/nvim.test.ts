@@ -10,20 +10,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { MODERN, nodeServer } from "../helpers/mcp/servers.js";
 import { expectPassed, findEditors, runSpec, SERVER_BUNDLE, type NvimEditor } from "./nvim-harness.js";
 import { lastUserText, useSpecFixture } from "./run-detached.js";
-import type { FakeProvider } from "../helpers/fake-provider/index.js";
+import { enqueueToyTurns, expectToyResults, TOY_FILES, TOY_MAIN } from "../helpers/toy-lsp/scenario.js";
 import { TOY_SERVER_SCRIPT } from "../helpers/toy-lsp/toy-server.js";
 
 const TIMEOUT = 90_000;
-
-const TOY_LIB = "def greet = hello\ndef hello = world\ndef world = world\n";
-const TOY_MAIN = "def main = greet\nuse greet twice greet\n";
-
-/** The text of the tool result the model was sent in request `request`. */
-function toolResultText(f: FakeProvider, request: number): string {
-  const messages = f.requests[request]!.body.messages as any[];
-  const result = messages.at(-1).content.find((b: any) => b.type === "tool_result");
-  return typeof result.content === "string" ? result.content : result.content.map((c: any) => c.text).join("\n");
-}
 
 /** A local port nothing listens on (bound, then closed). */
 function closedPort(): Promise<number> {
@@ -97,22 +87,11 @@ function nvimCases(editor: NvimEditor): void {
   });
 
   it("language: the model's find_references is answered by a second real language server through the plugin; a two-file rename is reviewed and applied; an edit's new error comes back in its result", { timeout: TIMEOUT }, async () => {
-    const { fake, project } = await setup({ "lib.toy": TOY_LIB, "main.toy": TOY_MAIN, "words.toy": "def use = 1\ndef twice = 2\n" });
-    fake.enqueue(
-      { toolCalls: [{ name: "find_references", input: { path: "main.toy", line: 2, symbol: "greet" } }] },
-      { text: "Four places." },
-      { toolCalls: [{ name: "rename_symbol", input: { path: "lib.toy", line: 1, symbol: "greet", new_name: "salute" } }] },
-      { text: "Renamed." },
-      { toolCalls: [{ name: "edit_file", input: { path: "main.toy", target_content: "twice", replacement_content: "thrice" } }] },
-      { text: "Oops." },
-    );
+    const { fake, project } = await setup(TOY_FILES);
+    enqueueToyTurns(fake);
     const data = { node: process.execPath, toy_server: TOY_SERVER_SCRIPT };
     expectPassed(await runSpec(editor, "language_spec.lua", { fake, project, safety: "ask", data }), "language_spec.lua");
-    expect(toolResultText(fake, 1)).toBe(
-      ["4 references:", "lib.toy:1:5: def greet = hello", "main.toy:1:12: def main = greet", "main.toy:2:5: use greet twice greet", "main.toy:2:17: use greet twice greet"].join("\n"),
-    );
-    expect(toolResultText(fake, 3)).toMatch(/^Renamed to salute: 4 edits in 2 files:\n {2}lib\.toy \(1 edit\)\n {2}main\.toy \(3 edits\)\n/);
-    expect(toolResultText(fake, 5)).toContain("The editor's language servers report 1 error in the changed files:\nmain.toy:2:12: error [toy] unknown name 'thrice'");
+    expectToyResults(fake);
     // Open files change in their buffers only.
     expect(readFileSync(project.file("main.toy"), "utf8")).toBe(TOY_MAIN);
     expect(fake.violations).toEqual([]);

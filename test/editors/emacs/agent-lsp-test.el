@@ -24,6 +24,13 @@
 
 (defvar agent-lsp-test-repo (getenv "AGENT_LSP_TEST_REPO") "The repository root.")
 
+(defun agent-lsp-test-require-eglot ()
+  "Load eglot: built in from Emacs 29, from ELPA before (Debian: elpa-eglot)."
+  (unless (require 'eglot nil t)
+    (dolist (dir (file-expand-wildcards "/usr/share/emacs/site-lisp/elpa/*"))
+      (add-to-list 'load-path dir t))
+    (require 'eglot)))
+
 (defun agent-lsp-test-read-json (file)
   "FILE's JSON as a plist the package sends back unchanged."
   (with-temp-buffer

@@ -3,11 +3,7 @@
 ;;; Code:
 
 (require 'agent-lsp-test)
-(unless (require 'eglot nil t)
-  ;; Emacs 28 has eglot from ELPA (Debian: elpa-eglot).
-  (dolist (dir (file-expand-wildcards "/usr/share/emacs/site-lisp/elpa/*"))
-    (add-to-list 'load-path dir t))
-  (require 'eglot))
+(agent-lsp-test-require-eglot)
 (require 'flymake)
 
 (ert-deftest agent-lsp-language-service ()

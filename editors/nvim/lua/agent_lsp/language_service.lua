@@ -69,21 +69,6 @@ local function all_clients()
   return (vim.lsp.get_clients or vim.lsp.get_active_clients)()
 end
 
---- The loaded buffer of `uri`, or nil (never creates one).
----@param uri string
----@return integer|nil
-local function loaded_buffer(uri)
-  local ok, fname = pcall(vim.uri_to_fname, uri)
-  if not ok then
-    return nil
-  end
-  local bufnr = vim.fn.bufnr(fname)
-  if bufnr == -1 or not vim.api.nvim_buf_is_loaded(bufnr) then
-    return nil
-  end
-  return bufnr
-end
-
 ---@param path string
 ---@param root string|nil
 local function inside(path, root)
@@ -96,7 +81,7 @@ end
 ---@return table[] clients
 ---@return integer|nil bufnr
 local function clients_for(method, uri)
-  local bufnr = uri and loaded_buffer(uri)
+  local bufnr = uri and util.loaded_buffer(uri)
   local candidates = {}
   for _, c in ipairs(all_clients()) do
     if c.name ~= require("agent_lsp.client").NAME and serves(c, method) then
@@ -220,7 +205,7 @@ function M.diagnostics(params)
   local uri = type(params) == "table" and params.uri or nil
   local items, servers
   if uri then
-    local bufnr = loaded_buffer(uri)
+    local bufnr = util.loaded_buffer(uri)
     items = bufnr and vim.diagnostic.get(bufnr) or {}
     servers = bufnr and attached_servers(bufnr) or 0
   else

@@ -4,26 +4,13 @@
 --- so before a command the server asks to save the buffers it changed. A buffer that is not
 --- loaded is not created for this: it has nothing unsaved, and is reported as not saved.
 
+local util = require("agent_lsp.util")
+
 local M = {}
 
 ---@class agent_lsp.SaveFailure
 ---@field uri string
 ---@field reason string
-
---- The loaded buffer of `uri`, or nil (never creates one).
----@param uri string
----@return integer|nil
-local function loaded_buffer(uri)
-  local ok, fname = pcall(vim.uri_to_fname, uri)
-  if not ok then
-    return nil
-  end
-  local bufnr = vim.fn.bufnr(fname)
-  if bufnr == -1 or not vim.api.nvim_buf_is_loaded(bufnr) then
-    return nil
-  end
-  return bufnr
-end
 
 --- Writes one buffer (`:update`: only when modified), in its own context.
 ---@param bufnr integer
@@ -49,7 +36,7 @@ function M.save_documents(params)
   local saved, failed = {}, {}
   local uris = type(params) == "table" and type(params.uris) == "table" and params.uris or {}
   for _, uri in ipairs(uris) do
-    local bufnr = type(uri) == "string" and loaded_buffer(uri) or nil
+    local bufnr = type(uri) == "string" and util.loaded_buffer(uri) or nil
     if not bufnr then
       table.insert(failed, { uri = tostring(uri), reason = "not open in Neovim" })
     else

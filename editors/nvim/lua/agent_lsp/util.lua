@@ -224,6 +224,21 @@ function M.find_root(start, markers)
   return nil
 end
 
+--- The loaded buffer of the file `uri` names, or nil (never creates one).
+---@param uri string
+---@return integer|nil
+function M.loaded_buffer(uri)
+  local ok, fname = pcall(vim.uri_to_fname, uri)
+  if not ok then
+    return nil
+  end
+  local bufnr = vim.fn.bufnr(fname)
+  if bufnr == -1 or not vim.api.nvim_buf_is_loaded(bufnr) then
+    return nil
+  end
+  return bufnr
+end
+
 --- True for buffers that hold a file the agent may read and edit.
 ---@param bufnr integer
 ---@return boolean
