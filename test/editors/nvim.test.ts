@@ -87,7 +87,7 @@ function nvimCases(editor: NvimEditor): void {
   });
 
   it("language: the model's find_references is answered by a second real language server through the plugin; a two-file rename is reviewed and applied; an edit's new error comes back in its result", { timeout: TIMEOUT }, async () => {
-    const { fake, project } = await setup(TOY_FILES);
+    const { fake, project } = await setup({ ...TOY_FILES, "notes.txt": "plain text\n" });
     enqueueToyTurns(fake);
     const data = { node: process.execPath, toy_server: TOY_SERVER_SCRIPT };
     expectPassed(await runSpec(editor, "language_spec.lua", { fake, project, safety: "ask", data }), "language_spec.lua");

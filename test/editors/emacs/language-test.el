@@ -42,7 +42,16 @@ checks what the model was sent."
           (agent-lsp-test-send "Use thrice")
           (agent-lsp-test-chat-has "Oops.")
           (agent-lsp-test-wait-idle)
-          (should (equal (agent-lsp-test-text main) "def main = salute\nuse salute thrice salute\n")))
+          (should (equal (agent-lsp-test-text main) "def main = salute\nuse salute thrice salute\n"))
+          ;; A file eglot does not manage is an error saying so; nothing will publish for it.
+          (let ((words (agent-lsp--path-to-uri (agent-lsp-test-file "words.toy")))
+                answer)
+            (agent-lsp--ask-eglot "textDocument/hover"
+                                  (list :textDocument (list :uri words) :position (list :line 0 :character 0))
+                                  (lambda (result &optional error) (setq answer (list result error))))
+            (should (string-match-p "no language server (eglot) in Emacs serves textDocument/hover for .*words\\.toy (is the file open\\?)"
+                                    (plist-get (nth 1 answer) :message)))
+            (should (equal (agent-lsp--diagnostics (list :uri words)) (list :diagnostics [] :servers 0)))))
       (cancel-timer flymake-timer))))
 
 ;;; language-test.el ends here

@@ -2,7 +2,8 @@
 -- test/helpers/toy-lsp) is attached to two buffers. The model asks for references and gets
 -- the toy server's answer through the plugin; renames across both files, reviewed and taken
 -- whole with ga; then makes an edit that the toy server flags, and the diagnostic comes back
--- in the edit's result (the vitest side checks what the model was sent).
+-- in the edit's result (the vitest side checks what the model was sent). Then the handler's
+-- failures, and a file Neovim has not loaded.
 local T = dofile(vim.env.AGENT_LSP_TEST_HELPERS)
 
 local function in_review()
@@ -50,4 +51,28 @@ T.run(function()
   T.wait("the toy server's diagnostic in Neovim", function()
     return #vim.diagnostic.get(main) == 1
   end)
+
+  -- Failures are JSON-RPC errors whose message says why: a file no server serves, a server
+  -- that fails, a method that is not one of the language service's.
+  local service = require("agent_lsp.language_service")
+  local notes = T.open("notes.txt")
+  local at = { line = 0, character = 0 }
+  local result, err = service.handle({ method = "textDocument/hover", params = { textDocument = { uri = vim.uri_from_bufnr(notes) }, position = at } })
+  T.eq(result, nil, "no answer for a file no server serves")
+  T.contains(err.message, "no language server in Neovim serves textDocument/hover for notes.txt", "the reason")
+  vim.api.nvim_buf_set_lines(main, 0, -1, false, { "use explode" })
+  result, err = service.handle({ method = "textDocument/references", params = { textDocument = { uri = vim.uri_from_bufnr(main) }, position = { line = 0, character = 5 }, context = { includeDeclaration = true } } })
+  T.eq(result, nil, "no answer when the server fails")
+  T.contains(err.message, "toy: the toy server exploded", "the server's own message, with its name")
+  result, err = service.handle({ method = "textDocument/formatting", params = {} })
+  T.eq(result, nil, "no answer for another method")
+  T.eq(err.code, vim.lsp.protocol.ErrorCodes.InvalidParams, "an unknown method is invalid params")
+  T.eq(service.diagnostics({ uri = vim.uri_from_bufnr(notes) }), { diagnostics = {}, servers = 0 }, "no server on notes.txt: nothing will publish")
+  -- A file Neovim has not loaded is asked of the servers whose root holds it.
+  local words = vim.uri_from_fname(vim.fn.getcwd() .. "/words.toy")
+  result = service.handle({ method = "textDocument/documentSymbol", params = { textDocument = { uri = words } } })
+  T.eq(vim.tbl_map(function(s)
+    return s.name
+  end, result), { "use", "twice" }, "the toy server answered for the unloaded words.toy")
+  T.eq(vim.fn.bufloaded(vim.fn.getcwd() .. "/words.toy"), 0, "no buffer was loaded for it")
 end)

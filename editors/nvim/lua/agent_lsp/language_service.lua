@@ -75,32 +75,38 @@ local function inside(path, root)
   return type(root) == "string" and (path == root or path:sub(1, #root + 1) == root .. "/")
 end
 
---- The servers (not agent-lsp) that serve `method` for `uri`: those attached to its buffer, else
---- those whose root holds the file (servers answer for files Neovim has not opened); every
---- server for workspace/symbol.
+--- Whether `client` could serve the file `fname` that Neovim has not loaded: its root holds
+--- it, and its filetypes (when its config names them and Neovim can tell) include the file's.
+local function could_serve(client, fname)
+  local cfg = client.config or {}
+  if not inside(fname, cfg.root_dir) then
+    return false
+  end
+  if type(cfg.filetypes) ~= "table" or not (vim.filetype and vim.filetype.match) then
+    return true
+  end
+  local ok, ft = pcall(vim.filetype.match, { filename = fname })
+  return not ok or ft == nil or vim.tbl_contains(cfg.filetypes, ft)
+end
+
+--- The servers (not agent-lsp) that serve `method` for `uri`: those attached to its buffer when
+--- it is loaded, else those that could serve the file (servers answer for files Neovim has not
+--- opened); every server for workspace/symbol.
 ---@return table[] clients
 ---@return integer|nil bufnr
 local function clients_for(method, uri)
   local bufnr = uri and util.loaded_buffer(uri)
-  local candidates = {}
+  local fname = uri and vim.uri_to_fname(uri)
+  local out = {}
   for _, c in ipairs(all_clients()) do
     if c.name ~= require("agent_lsp.client").NAME and serves(c, method) then
-      table.insert(candidates, c)
+      local fits = not uri or (bufnr and vim.lsp.buf_is_attached(bufnr, c.id)) or (not bufnr and could_serve(c, fname))
+      if fits then
+        table.insert(out, c)
+      end
     end
   end
-  if not uri then
-    return candidates, nil
-  end
-  local attached, rooted = {}, {}
-  local fname = vim.uri_to_fname(uri)
-  for _, c in ipairs(candidates) do
-    if bufnr and vim.lsp.buf_is_attached(bufnr, c.id) then
-      table.insert(attached, c)
-    elseif inside(fname, c.config and c.config.root_dir) then
-      table.insert(rooted, c)
-    end
-  end
-  return (#attached > 0) and attached or rooted, bufnr
+  return out, bufnr
 end
 
 --- `params` with its position in the server's encoding (the agent counts UTF-16, as LSP's default).
