@@ -209,10 +209,10 @@ export const configSchema = z
         "Offer the `computer` tool: screenshots, mouse and keyboard of your real screen (Linux X11). Off by default because every screenshot goes to the model's provider. docs/tools.md says what it does and how it is gated. Only from your user config or the editor's settings.",
       ),
       language_service_timeout_s: key(
-        z.number().positive(),
+        z.number().positive().max(120),
         5,
         "number",
-        "Seconds the editor's own language servers have to answer one request of the language tools (find_definition, find_references, rename_symbol...; docs/tools.md). A slower answer is a tool result saying so. Fractions allowed.",
+        "Seconds the editor's own language servers have to answer one request of the language tools (find_definition, find_references, rename_symbol...; docs/tools.md). A slower answer is a tool result saying so. Fractions allowed; at most 120.",
       ),
       diagnostics_after_edit: key(
         z.boolean(),
@@ -221,10 +221,10 @@ export const configSchema = z
         "After a change set lands, append the changed files' errors and warnings from the editor's language servers to the tool result (only with an editor that serves `textDocument/diagnostics`; docs/tools.md).",
       ),
       diagnostics_wait_ms: key(
-        z.number().int().min(0),
+        z.number().int().min(0).max(30_000),
         1500,
         "integer",
-        "How long, at most, to wait after a change set lands for the editor's language servers to publish the changed files' diagnostics.",
+        "How long, at most, to wait after a change set lands for the editor's language servers to publish the changed files' diagnostics (at most 30000).",
       ),
     }),
     web: table({
