@@ -45,6 +45,8 @@ export function toAcpUpdate(event: SessionEvent, ctx: MappingContext): acp.Sessi
       return undefined;
     case "status":
       return { sessionUpdate: "notice", severity: "info", title: event.text };
+    case "compaction":
+      return { sessionUpdate: "notice", severity: "info", title: `Context compacted (checkpoint ${event.n}): about ${event.tokensBefore} -> ${event.tokensAfter} tokens` };
     case "error":
       return { sessionUpdate: "notice", severity: "error", title: event.message };
     case "turn_end":

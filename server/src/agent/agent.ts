@@ -15,12 +15,17 @@ import type { ToolRegistry } from "../tools/registry.js";
 import type { ToolServices } from "../tools/types.js";
 import { Workspace } from "../workspace/workspace.js";
 import { AgentRequestError, ErrorCodes } from "./errors.js";
-import { HistoryLog, listHistories, readHistory, type SessionSummary } from "./history.js";
+import { HistoryLog, readHistory } from "./history.js";
+import { listHistories, type SessionSummary } from "./history-list.js";
 import { buildPromptContent } from "./prompt-content.js";
 import { replayHistory } from "./replay.js";
 import { newSessionId, Session } from "./session.js";
 import type { SlashCommands } from "./slash-commands.js";
 import { runTurn } from "./turn.js";
+import { compactNow } from "./compact-now.js";
+import { requestFrame, type RequestFrame } from "./request-frame.js";
+import { sessionContextService } from "./session-context-service.js";
+import { SESSION_CONTEXT_SERVICE } from "../tools/session-context.js";
 
 /** What the agent is built from. */
 export interface AgentDeps {
@@ -71,7 +76,9 @@ export class Agent {
   private readonly providers = new Map<string, Promise<Provider>>();
   private readonly workspaces = new Map<string, Workspace>();
 
-  constructor(readonly deps: AgentDeps) {}
+  constructor(readonly deps: AgentDeps) {
+    deps.services[SESSION_CONTEXT_SERVICE] = sessionContextService((id) => this.get(id));
+  }
 
   /** Starts a session. */
   newSession(params: { cwd?: string; mode?: SafetyMode; model?: string }): SessionInfo {
@@ -160,7 +167,7 @@ export class Agent {
    */
   loadSession(sessionId: string, root = this.deps.defaultRoot): SessionInfo {
     let session = this.sessions.get(sessionId);
-    let unreadable = 0;
+    let unreadable: number[] = [];
     if (!session) {
       let loaded;
       try {
@@ -174,20 +181,52 @@ export class Agent {
         mode: (loaded.mode || this.deps.config().safety) as SafetyMode,
         model: loaded.model || this.deps.config().model,
         history: loaded.messages,
+        seqs: loaded.seqs,
         failedPrompts: loaded.failedPrompts,
         activatedTools: loaded.activatedTools,
         lastPromptSeq: loaded.lastPromptSeq,
+        ...(loaded.compaction ? { lastCompaction: loaded.compaction } : {}),
       });
       this.sessions.set(sessionId, session);
-      unreadable = loaded.skipped;
+      unreadable = loaded.skippedLines;
     }
     replayHistory(session, this.deps.events);
-    if (unreadable) {
+    if (unreadable.length) {
       // Said, not silently dropped: the user should know the replay (and the model's context) has a gap.
-      const text = `${unreadable} line(s) of this session's log could not be read (cut off by a crash?) and were left out.`;
+      const lines = unreadable.length > 10 ? `${unreadable.slice(0, 10).join(", ")}...` : unreadable.join(", ");
+      const text = `${unreadable.length} line(s) of this session's log could not be read (cut off by a crash, or corrupt) and were left out: line ${lines} of ${session.log.file}.`;
       this.deps.events.emit(sessionId, { kind: "status", text });
     }
     return { sessionId, mode: session.mode, model: session.model };
+  }
+
+  /**
+   * Compacts a session now (`/compact`), as a turn of its own: a prompt waits for it. Returns what
+   * happened; throws when it could not run or failed (then nothing changed).
+   */
+  async compact(sessionId: string, focus?: string): Promise<string> {
+    const session = this.get(sessionId);
+    this.assertIdle(sessionId);
+    const deps = this.turnDeps();
+    const target = await this.resolveProvider(session, deps.config);
+    const controller = new AbortController();
+    const done = compactNow(session, { trigger: "user", ...(focus ? { focus } : {}) }, deps, target, controller.signal);
+    const turn = { controller, done };
+    session.turn = turn;
+    try {
+      return await done;
+    } finally {
+      if (session.turn === turn) session.turn = undefined;
+    }
+  }
+
+  /** The system prompt and tools the session's next request would carry (for /context). */
+  async frameOf(sessionId: string): Promise<RequestFrame> {
+    const session = this.get(sessionId);
+    const deps = this.turnDeps();
+    // Without a provider (no key yet) the frame is still shown, with our own tool schemas.
+    const type = await this.resolveProvider(session, deps.config).then((p) => p.provider.type, () => "openai-compatible" as const);
+    return requestFrame(session, deps, type);
   }
 
   /** Changes a session's safety mode. */

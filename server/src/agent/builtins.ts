@@ -11,6 +11,7 @@ import { registerOutsideTools } from "../tools/outside-tools.js";
 import { generateImageTool, IMAGE_SERVICE } from "../tools/generate-image.js";
 import { createImageGenerator } from "../providers/image-generation.js";
 import { policyTools } from "../tools/policy-tools.js";
+import { contextTools } from "../tools/context-tools.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import { CONFIG_SERVICE } from "../tools/tool-config.js";
 import type { ToolServices } from "../tools/types.js";
@@ -33,7 +34,7 @@ export function registerBuiltinTools(
   commands: SlashCommands,
   config: () => Config,
 ): Builtins {
-  for (const tool of [...fileTools, ...commandTools, ...policyTools]) registry.register(tool);
+  for (const tool of [...fileTools, ...commandTools, ...policyTools, ...contextTools]) registry.register(tool);
   services[CONFIG_SERVICE] = config;
   const outside = registerOutsideTools(registry, services, config);
   registerImageTool(registry, services, config());

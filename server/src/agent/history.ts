@@ -3,11 +3,12 @@
  * message is appended as one numbered line and written before the turn goes on, so a server
  * killed at any moment loses nothing it had already said.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "../vocabulary/messages.js";
 import type { FailedPrompt } from "./session.js";
 import { ensureStateFolder, stateFolder } from "../util/state-folder.js";
+import { checkpointMessage } from "./checkpoint.js";
 
 /** The first line of every log. */
 export interface SessionHeader {
@@ -55,13 +56,43 @@ export interface RewindRecord {
   time: string;
 }
 
-type Record_ = SessionHeader | MessageRecord | SettingsRecord | FailedRecord | RewindRecord;
+/** Who asked for a compaction. */
+export type CompactionTrigger = "auto" | "model" | "user";
+
+/**
+ * A compaction: every message numbered up to `through` (not archived by an earlier one) left the
+ * working context for the checkpoint built from `summary`. Nothing is deleted: those messages stay
+ * in the log above this line, and this record is what marks them as archived by compaction `n`.
+ */
+export interface CompactionRecord {
+  type: "compaction";
+  /** 1 for the session's first compaction, then 2, 3... */
+  n: number;
+  time: string;
+  /** The last message number it archived. */
+  through: number;
+  summary: string;
+  focus?: string;
+  trigger: CompactionTrigger;
+  /** Estimated tokens of the working context before and after. */
+  tokensBefore: number;
+  tokensAfter: number;
+  /** How many messages it archived. */
+  archived: number;
+}
+
+/** Any line of a log. */
+export type HistoryRecord = SessionHeader | MessageRecord | SettingsRecord | FailedRecord | RewindRecord | CompactionRecord;
 
 /** What a log holds when read back. */
 export interface LoadedHistory {
   header: SessionHeader;
-  /** The messages the model sees (failed prompts left out). */
+  /** The messages the model sees (failed prompts and archived messages left out; the checkpoint first after a compaction). */
   messages: Message[];
+  /** The log number of each of `messages` (undefined for a checkpoint). */
+  seqs: (number | undefined)[];
+  /** The last compaction, when there was one. */
+  compaction?: CompactionRecord;
   /** Prompts whose turn failed before the model answered, with where they stood. */
   failedPrompts: FailedPrompt[];
   /** The last message number in the log (failed and rewound ones included), to append after. */
@@ -72,12 +103,14 @@ export interface LoadedHistory {
   model: string;
   /** Deferred tools the session had activated. */
   activatedTools: string[];
-  /** Lines that could not be read (a torn last line after a crash). */
+  /** Lines that could not be read (a torn last line after a crash, a corrupt record). */
   skipped: number;
+  /** Their line numbers (1-based), for the report. */
+  skippedLines: number[];
 }
 
 /** Folder of a project's conversation logs. */
-function conversationsDir(root: string): string {
+export function conversationsDir(root: string): string {
   return path.join(stateFolder(root), "conversations");
 }
 
@@ -109,6 +142,11 @@ export class HistoryLog {
     return log;
   }
 
+  /** The number of the last message appended. */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
   /** Appends one message; returns its number. */
   append(message: Message): number {
     this.seq += 1;
@@ -126,6 +164,13 @@ export class HistoryLog {
     this.write({ type: "rewind", seq, time: new Date().toISOString() });
   }
 
+  /** Records a compaction (see CompactionRecord). */
+  compaction(record: Omit<CompactionRecord, "type" | "time">): CompactionRecord {
+    const full: CompactionRecord = { type: "compaction", time: new Date().toISOString(), ...record };
+    this.write(full);
+    return full;
+  }
+
   /** Records a mode or model change. */
   settings(change: { mode?: string; model?: string; activated?: string[] }): void {
     this.write({ type: "settings", time: new Date().toISOString(), ...change });
@@ -136,7 +181,7 @@ export class HistoryLog {
     this.fd = undefined;
   }
 
-  private write(record: Record_): void {
+  private write(record: HistoryRecord): void {
     // A synchronous write per record: once it returns the bytes are the kernel's, and a
     // SIGKILL of this process cannot lose them.
     this.fd ??= openSync(this.file, "a", 0o600);
@@ -164,139 +209,127 @@ function endsWithNewline(file: string): boolean {
   }
 }
 
-/** Reads a session log back. Throws when there is no such session. */
-export function readHistory(root: string, sessionId: string): LoadedHistory {
+/** The log file of a session; throws when the id cannot name one. */
+export function historyFile(root: string, sessionId: string): string {
   if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new Error(`No session "${sessionId}".`);
-  const file = path.join(conversationsDir(root), `${sessionId}.jsonl`);
+  return path.join(conversationsDir(root), `${sessionId}.jsonl`);
+}
+
+/**
+ * Reads a session log back: the working context (the last checkpoint and the messages after it),
+ * never the archived messages, so a long session's memory does not grow with its archive.
+ * Lines that cannot be read are counted and skipped. Throws when there is no such session.
+ */
+export function readHistory(root: string, sessionId: string): LoadedHistory {
+  const file = historyFile(root, sessionId);
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch {
     throw new Error(`No session "${sessionId}" in ${conversationsDir(root)}.`);
   }
-  let header: SessionHeader | undefined;
-  let records: MessageRecord[] = [];
-  let lastSeq = 0;
-  const failed = new Map<number, string>();
-  let mode = "";
-  let model = "";
-  const activated = new Set<string>();
-  let skipped = 0;
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    let rec: Record_;
-    try {
-      rec = JSON.parse(line) as Record_;
-    } catch {
-      skipped += 1;
-      continue;
-    }
-    if (rec.type === "session") {
-      header = rec;
-      mode = rec.mode;
-      model = rec.model;
-    } else if (rec.type === "message") {
-      records.push(rec);
-      lastSeq = Math.max(lastSeq, rec.seq);
-    } else if (rec.type === "failed") failed.set(rec.seq, rec.error);
-    else if (rec.type === "rewind") records = rewound(records, rec.seq);
-    else if (rec.type === "settings") {
-      mode = rec.mode ?? mode;
-      for (const name of rec.activated ?? []) activated.add(name);
-      model = rec.model ?? model;
-    }
-  }
-  if (!header) throw new Error(`Session log ${file} has no header line.`);
-  const lastPromptSeq = [...records].reverse().find((r) => r.message.role === "user")?.seq;
-  return { header, ...splitFailed(records, failed), lastSeq, lastPromptSeq, mode, model, activatedTools: [...activated], skipped };
+  const state = new LoadState();
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) state.take(lines[i]!, i + 1);
+  if (!state.header) throw new Error(`Session log ${file} has no header line.`);
+  return state.result(state.header);
 }
 
-/** The records a rewind of `seq` leaves: those logged before that prompt. */
-function rewound(records: MessageRecord[], seq: number): MessageRecord[] {
-  return records.filter((r) => r.seq < seq);
+/** Folds a log's records, line by line, into what a loaded session needs. */
+class LoadState {
+  header: SessionHeader | undefined;
+  private records: MessageRecord[] = [];
+  private readonly failed = new Map<number, string>();
+  private mode = "";
+  private model = "";
+  private readonly activated = new Set<string>();
+  private compaction: CompactionRecord | undefined;
+  private lastSeq = 0;
+  private readonly skippedLines: number[] = [];
+
+  take(line: string, lineNo: number): void {
+    if (!line.trim()) return;
+    const rec = parseRecord(line);
+    if (!rec) {
+      this.skippedLines.push(lineNo);
+      return;
+    }
+    if (rec.type === "session") {
+      this.header = rec;
+      this.mode = rec.mode;
+      this.model = rec.model;
+    } else if (rec.type === "message") {
+      this.records.push(rec);
+      this.lastSeq = Math.max(this.lastSeq, rec.seq);
+    } else if (rec.type === "failed") this.failed.set(rec.seq, rec.error);
+    // A rewind takes its prompt and what followed out of the working history.
+    else if (rec.type === "rewind") this.records = this.records.filter((r) => r.seq < rec.seq);
+    else if (rec.type === "compaction") {
+      this.compaction = rec;
+      // Drop what it archived now: memory stays the size of the working context.
+      this.records = this.records.filter((r) => r.seq > rec.through);
+    } else if (rec.type === "settings") {
+      this.mode = rec.mode ?? this.mode;
+      for (const name of rec.activated ?? []) this.activated.add(name);
+      this.model = rec.model ?? this.model;
+    }
+  }
+
+  result(header: SessionHeader): LoadedHistory {
+    const c = this.compaction;
+    const start = c ? [checkpointMessage(c.n, c.summary, c.through)] : [];
+    const split = splitFailed(this.records, this.failed, start);
+    return {
+      header,
+      ...split,
+      ...(c ? { compaction: c } : {}),
+      lastSeq: this.lastSeq,
+      lastPromptSeq: [...this.records].reverse().find((r) => r.message.role === "user")?.seq,
+      mode: this.mode,
+      model: this.model,
+      activatedTools: [...this.activated],
+      skipped: this.skippedLines.length,
+      skippedLines: this.skippedLines,
+    };
+  }
+}
+
+const RECORD_TYPES = new Set(["session", "message", "settings", "failed", "rewind", "compaction"]);
+
+/** One line as a record, or undefined when it is not one (torn, corrupt, or of a shape we cannot use). */
+function parseRecord(line: string): HistoryRecord | undefined {
+  let rec: HistoryRecord;
+  try {
+    rec = JSON.parse(line) as HistoryRecord;
+  } catch {
+    return undefined;
+  }
+  if (typeof rec !== "object" || rec === null || !RECORD_TYPES.has(rec.type)) return undefined;
+  if (rec.type === "message") {
+    const m = rec.message as Partial<Message> | undefined;
+    if (!Number.isInteger(rec.seq) || !m || typeof m.role !== "string" || !Array.isArray(m.content)) return undefined;
+  }
+  if (rec.type === "compaction" && (!Number.isInteger(rec.through) || typeof rec.summary !== "string")) return undefined;
+  if ((rec.type === "rewind" || rec.type === "failed") && !Number.isInteger(rec.seq)) return undefined;
+  return rec;
 }
 
 /** Separates the prompts marked failed from the messages the model sees. */
-function splitFailed(records: MessageRecord[], failed: Map<number, string>): { messages: Message[]; failedPrompts: FailedPrompt[] } {
-  const messages: Message[] = [];
+function splitFailed(
+  records: MessageRecord[],
+  failed: Map<number, string>,
+  start: Message[],
+): { messages: Message[]; seqs: (number | undefined)[]; failedPrompts: FailedPrompt[] } {
+  const messages: Message[] = [...start];
+  const seqs: (number | undefined)[] = start.map(() => undefined);
   const failedPrompts: FailedPrompt[] = [];
   for (const rec of records) {
     const error = failed.get(rec.seq);
     if (error !== undefined && rec.message.role === "user") failedPrompts.push({ at: messages.length, content: rec.message.content, error, seq: rec.seq });
-    else messages.push(rec.message);
-  }
-  return { messages, failedPrompts };
-}
-
-/** A session as listed for the user. */
-export interface SessionSummary {
-  sessionId: string;
-  title: string;
-  updatedAt: string;
-}
-
-/** Lists the sessions of a project, newest first. */
-export function listHistories(root: string): SessionSummary[] {
-  const dir = conversationsDir(root);
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith(".jsonl"));
-  } catch (err) {
-    // No folder yet is no sessions; a folder that cannot be read is a problem to report, not "none".
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw new Error(`Cannot list the saved sessions in ${dir}: ${(err as Error).message}`);
-  }
-  const out: SessionSummary[] = [];
-  for (const name of names) {
-    const file = path.join(dir, name);
-    const sessionId = name.slice(0, -".jsonl".length);
-    const summary = summarize(file, sessionId);
-    if (summary) out.push(summary);
-  }
-  return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-}
-
-/** One log's summary; undefined when the file went away while listing (another server deleted it). */
-function summarize(file: string, sessionId: string): SessionSummary | undefined {
-  try {
-    return { sessionId, title: readTitle(file), updatedAt: statSync(file).mtime.toISOString() };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new Error(`Cannot read the saved session ${file}: ${(err as Error).message}`);
-  }
-}
-
-/** The first line of the first user text, as a title. */
-function readTitle(file: string): string {
-  // Only the head is needed: the first user message comes right after the header.
-  const head = readHead(file, 64 * 1024);
-  for (const line of head.split("\n")) {
-    try {
-      const rec = JSON.parse(line) as Record_;
-      if (rec.type === "message" && rec.message.role === "user") {
-        const text = rec.message.content.find((b) => b.type === "text");
-        if (text && text.type === "text") return titleOf(text.text);
-      }
-    } catch {
-      /* a partial line at the end of the head: keep looking */
+    else {
+      messages.push(rec.message);
+      seqs.push(rec.seq);
     }
   }
-  return "(empty session)";
-}
-
-function readHead(file: string, bytes: number): string {
-  const fd = openSync(file, "r");
-  try {
-    const buf = Buffer.alloc(bytes);
-    const n = readSync(fd, buf, 0, bytes, 0);
-    return buf.subarray(0, n).toString("utf8");
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** A one-line title from a prompt. */
-function titleOf(text: string): string {
-  const first = text.trim().split("\n")[0] ?? "";
-  return first.length > 80 ? `${first.slice(0, 77)}...` : first || "(empty prompt)";
+  return { messages, seqs, failedPrompts };
 }

@@ -7,16 +7,21 @@ import type { ContentBlock, Message } from "../vocabulary/messages.js";
 import type { FailedPrompt, Session } from "./session.js";
 import { modelFacts } from "./tool-call-facts.js";
 import { summarize } from "./tool-runner.js";
+import { isCheckpoint } from "./checkpoint.js";
+import { compactionUpdate } from "./compaction.js";
 
 /**
- * Sends every message of the session as the updates a live turn would have sent, and each
- * failed prompt where it stood, followed by the error that says it failed.
+ * Sends every message of the working context as the updates a live turn would have sent (after a
+ * compaction: its marker, then what came after it), and each failed prompt where it stood,
+ * followed by the error that says it failed.
  */
 export function replayHistory(session: Session, events: SessionEvents): void {
   const failedAt = (i: number) => session.failedPrompts.filter((f) => f.at === i);
   session.history.forEach((msg, i) => {
     for (const failed of failedAt(i)) replayFailed(session.id, failed, events);
-    replayMessage(session.id, msg, events);
+    // The checkpoint is shown as the compaction marker it stands for, not as a prompt.
+    if (i === 0 && session.lastCompaction && isCheckpoint(msg)) events.emit(session.id, compactionUpdate(session.lastCompaction));
+    else replayMessage(session.id, msg, events);
   });
   for (const failed of failedAt(session.history.length)) replayFailed(session.id, failed, events);
 }

@@ -19,6 +19,8 @@ import { registerLanguageTools } from "../tools/language-tools.js";
 import type { ToolServices } from "../tools/types.js";
 import { Agent } from "./agent.js";
 import { addCoreCommands } from "./core-commands.js";
+import { addContextCommands } from "./context-commands.js";
+import { addBuiltinContextSections, ContextReport } from "./context-report.js";
 import { McpWiring } from "./mcp-wiring.js";
 import { SlashCommands } from "./slash-commands.js";
 
@@ -32,6 +34,8 @@ export interface Runtime {
   gate: ToolGate;
   services: ToolServices;
   commands: SlashCommands;
+  /** The sections of `/context`; parts of the server add theirs. */
+  contextReport: ContextReport;
   /** The MCP servers and what they bring (tools, resources, prompt commands). */
   mcp: McpWiring;
   /** Stops what the runtime started (turns, processes, MCP servers) and closes logs. */
@@ -97,6 +101,9 @@ export function createRuntime(options: {
     prepareTools: (sessionId, signal) => mcp.prepare(sessionId, signal),
   });
   addCoreCommands(commands, agent, registry);
+  const contextReport = new ContextReport();
+  addBuiltinContextSections(contextReport);
+  addContextCommands(commands, agent, contextReport);
   // Temp files a crashed server left mid-write (journalled) go at start, not at the first edit.
   cleanupTempFiles(options.root).then(
     (removed) => {
@@ -111,6 +118,7 @@ export function createRuntime(options: {
     gate,
     services,
     commands,
+    contextReport,
     mcp,
     async dispose() {
       await agent.shutdown();

@@ -6,7 +6,24 @@ import type { ContentBlock, Message, Usage } from "../vocabulary/messages.js";
 import { ZERO_USAGE } from "../vocabulary/messages.js";
 import type { Trust } from "../policy/types.js";
 import type { Workspace } from "../workspace/workspace.js";
-import type { HistoryLog } from "./history.js";
+import type { CompactionRecord, CompactionTrigger, HistoryLog } from "./history.js";
+import { isCheckpoint } from "./checkpoint.js";
+
+/** A compaction asked for (by compact_context or /compact) and not yet run. */
+export interface CompactionRequest {
+  trigger: CompactionTrigger;
+  focus?: string;
+}
+
+/**
+ * What the session knows of its context's size: the tokens the provider counted for the last
+ * call (its input, cached input, and the answer that joined the history), and how many history
+ * messages that count covers; messages after them are estimated.
+ */
+export interface ContextCount {
+  tokens: number;
+  messages: number;
+}
 
 /** A turn in flight. */
 export interface ActiveTurn {
@@ -30,8 +47,10 @@ export interface FailedPrompt {
 
 /** One conversation. */
 export class Session {
-  /** What the model sees: every message it answered or will answer. */
+  /** What the model sees: every message it answered or will answer (the working context). */
   readonly history: Message[] = [];
+  /** The log number of each history message (undefined for a checkpoint). */
+  readonly seqs: (number | undefined)[] = [];
   readonly failedPrompts: FailedPrompt[] = [];
   mode: SafetyMode;
   model: string;
@@ -45,6 +64,12 @@ export class Session {
   readonly activatedTools = new Set<string>();
   /** Log number of the last prompt (in the history or failed): what a rewind takes back. */
   private lastPromptSeq: number | undefined;
+  /** The provider's last count of the context (see ContextCount); unset until a model call reports usage. */
+  contextCount: ContextCount | undefined;
+  /** A compaction to run before the next model call. */
+  compactionRequest: CompactionRequest | undefined;
+  /** The last compaction (from the log on load). */
+  lastCompaction: CompactionRecord | undefined;
 
   constructor(
     readonly id: string,
@@ -54,15 +79,21 @@ export class Session {
       mode: SafetyMode;
       model: string;
       history?: Message[];
+      seqs?: (number | undefined)[];
       failedPrompts?: FailedPrompt[];
       activatedTools?: readonly string[];
       lastPromptSeq?: number | undefined;
+      lastCompaction?: CompactionRecord;
     },
   ) {
     this.mode = init.mode;
     this.model = init.model;
     for (const name of init.activatedTools ?? []) this.activatedTools.add(name);
-    if (init.history) this.history.push(...init.history);
+    if (init.history) {
+      this.history.push(...init.history);
+      this.seqs.push(...(init.seqs ?? init.history.map(() => undefined)));
+    }
+    this.lastCompaction = init.lastCompaction;
     if (init.failedPrompts) this.failedPrompts.push(...init.failedPrompts);
     this.lastPromptSeq = init.lastPromptSeq;
   }
@@ -83,6 +114,7 @@ export class Session {
   append(message: Message): number {
     const seq = this.log.append(message);
     this.history.push(message);
+    this.seqs.push(seq);
     // Only prompts are user messages (tool results have their own role).
     if (message.role === "user") this.lastPromptSeq = seq;
     return seq;
@@ -97,6 +129,7 @@ export class Session {
   retractPrompt(prompt: Message, seq: number, error: string): boolean {
     if (this.history[this.history.length - 1] !== prompt || prompt.role !== "user") return false;
     this.history.pop();
+    this.seqs.pop();
     this.log.markFailed(seq, error);
     this.failedPrompts.push({ at: this.history.length, content: prompt.content, error, seq });
     return true;
@@ -106,7 +139,7 @@ export class Session {
    * Edit and re-send: takes the last prompt and everything after it (the answer, its tool calls)
    * out of the history, or drops the last prompt from the failed ones when its turn failed. The
    * log keeps the lines and records the rewind, so a resumed session comes back rewound. Returns
-   * false when there is no prompt to take back (none yet, or it was already rewound).
+   * false when there is no prompt to take back (none yet, already rewound, or compacted away).
    */
   rewindLastExchange(): boolean {
     const seq = this.lastPromptSeq;
@@ -117,15 +150,34 @@ export class Session {
       const at = lastPromptIndex(this.history);
       if (at < 0) return false;
       this.history.splice(at);
+      this.seqs.splice(at);
     }
     this.log.rewind(seq);
     this.lastPromptSeq = undefined;
     return true;
   }
+
+  /**
+   * Replaces the first `count` history messages with `checkpoint` after compaction `record` (already
+   * logged) archived them. The count the provider made no longer applies.
+   */
+  applyCompaction(record: CompactionRecord, checkpoint: Message, count: number): void {
+    this.history.splice(0, count, checkpoint);
+    this.seqs.splice(0, count, undefined);
+    // Failed prompts shown before the checkpoint belong to the archive now.
+    const kept = this.failedPrompts.filter((f) => f.at >= count).map((f) => ({ ...f, at: f.at - count + 1 }));
+    this.failedPrompts.splice(0, this.failedPrompts.length, ...kept);
+    // A prompt the summary stands for can no longer be taken back by an edit and re-send.
+    if (this.lastPromptSeq !== undefined && this.lastPromptSeq <= record.through) this.lastPromptSeq = undefined;
+    this.lastCompaction = record;
+    this.contextCount = undefined;
+    this.compactionRequest = undefined;
+  }
 }
 
+/** Where the last prompt is in the history (never a checkpoint, which stands for the archive). */
 function lastPromptIndex(history: readonly Message[]): number {
-  for (let i = history.length - 1; i >= 0; i--) if (history[i]!.role === "user") return i;
+  for (let i = history.length - 1; i >= 0; i--) if (history[i]!.role === "user" && !isCheckpoint(history[i]!)) return i;
   return -1;
 }
 

@@ -9,13 +9,15 @@ import { addUsage, ZERO_USAGE } from "../vocabulary/messages.js";
 import { estimateCost } from "../providers/pricing.js";
 import type { Provider } from "../providers/provider.js";
 import type { StopReason } from "../protocol/schemas.js";
-import { advertisedTools, deferredToolList, unwrapToolCalls } from "./deferred-advertising.js";
-import { prepareTools, rewriteNativeCalls, isNativeToolRejection } from "./native-tools.js";
+import { unwrapToolCalls } from "./deferred-advertising.js";
+import { compactSession, dueCompaction, providerCompacts } from "./compaction.js";
+import { recordContextCount } from "./context-size.js";
+import { rewriteNativeCalls, isNativeToolRejection } from "./native-tools.js";
 import { normalizeHistory } from "./normalize.js";
 import { callModel } from "./provider-call.js";
+import { requestFrame, type RequestFrame } from "./request-frame.js";
 import type { Session } from "./session.js";
-import { buildSystemPrompt } from "./system-prompt.js";
-import { editorNotices, runToolCalls, toGateSession, type ToolRunnerDeps } from "./tool-runner.js";
+import { editorNotices, runToolCalls, type ToolRunnerDeps } from "./tool-runner.js";
 
 /** What a turn needs besides the session. */
 export interface TurnDeps extends ToolRunnerDeps {
@@ -58,13 +60,15 @@ export async function runTurn(session: Session, content: ContentBlock[], deps: T
     await deps.prepareTools?.(session, signal);
     for (let step = 0; step < deps.config.max_turns; step++) {
       if (signal.aborted) return { stopReason: "cancelled", usage };
-      const offered = deps.registry.list(deps.gate.filter(toGateSession(session)));
-      const tools = prepareTools(provider.type, advertisedTools(offered, session), deps.config, session);
+      const frame = requestFrame(session, deps, provider.type);
+      const tools = frame.tools;
+      usage = addUsage(usage, await compactIfDue(session, frame, deps, { provider, model }, signal));
+      if (signal.aborted) return { stopReason: "cancelled", usage };
       const response = await callModel(
         provider,
         {
           model,
-          system: buildSystemPrompt(session, deferredToolList(offered, session, deps.config.mcp.discovery)),
+          system: frame.system,
           messages: normalizeHistory(session.history),
           tools: tools.definitions,
           nativeTools: tools.native,
@@ -84,6 +88,7 @@ export async function runTurn(session: Session, content: ContentBlock[], deps: T
       const blocks = unwrapToolCalls(native.blocks, deps.registry, session);
       const rewritten = { ...native, blocks, calls: blocks.filter((b) => b.type === "tool_call") };
       if (rewritten.blocks.length) session.append({ role: "assistant", content: rewritten.blocks });
+      recordContextCount(session, response.usage);
       if (response.stop === "cancelled") return { stopReason: "cancelled", usage };
       if (response.stop === "error") {
         if (tools.native.length && isNativeToolRejection(response)) {
@@ -108,6 +113,18 @@ export async function runTurn(session: Session, content: ContentBlock[], deps: T
   }
 }
 
+/**
+ * Runs the compaction due before the next call, if any; returns the summary call's usage. A
+ * failed compaction changes nothing and the turn goes on (the failure was said as a status).
+ */
+async function compactIfDue(session: Session, frame: RequestFrame, deps: TurnDeps, target: { provider: Provider; model: string }, signal: AbortSignal): Promise<Usage> {
+  const fixed = { system: frame.system, tools: frame.tools.definitions };
+  const due = dueCompaction(session, deps.config, fixed, providerCompacts(deps.config, target.provider));
+  if (!due) return ZERO_USAGE;
+  const outcome = await compactSession(session, due, fixed, { ...target, config: deps.config, events: deps.events, retry: retryPolicy(deps.config) }, signal);
+  return outcome.usage;
+}
+
 /** Told with the error of a turn whose prompt was taken back. */
 const NOT_SENT = "Your prompt was not sent to the model and is not part of the conversation; send it again once this is fixed.";
 
@@ -117,11 +134,13 @@ function stopReasonOf(stop: string): StopReason {
   return "end_turn";
 }
 
-function retryPolicy(config: Config) {
+/** The retry settings of `config`, as callModel takes them. */
+export function retryPolicy(config: Config) {
   return { maxRetries: config.retry.max_retries, initialDelayMs: config.retry.initial_delay_ms, maxDelayMs: config.retry.max_delay_ms };
 }
 
-function reportUsage(session: Session, deps: TurnDeps, usage: Usage): void {
+/** Adds a turn's usage to the session's and reports it (with its cost) as a `usage` update. */
+export function reportUsage(session: Session, deps: Pick<TurnDeps, "events">, usage: Usage): void {
   // A turn that used nothing (it failed before the model read a token) has nothing to report:
   // a "$0.0000" line would only suggest the model was reached.
   if (usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens === 0) return;

@@ -283,6 +283,30 @@ export const configSchema = z
         "Commands read the disk, so before one runs, the open files the agent changed and did not save are saved (through `agent/saveDocuments`, in editors that declare it). `\"ask\"`: the command's approval says so (\"and save 2 files first: a.ts, b.ts\"), and a Yes covers it; where no approval is asked (`full_access`, `auto`, a remembered rule) they are saved and a status line and the result say so. `\"always\"`: saved before every command, said in the result. `\"never\"`: not saved. Where nothing is saved (`\"never\"`, or an editor without `agent/saveDocuments`), the approval and the result name the open files whose agent changes the command will not see.",
       ),
     }),
+    compaction: table({
+      auto_threshold_percent: key(
+        z.number().int().min(1).max(100),
+        85,
+        "integer",
+        "When the next model call would fill more than this percentage of the model's context window, the older history is first summarised into a checkpoint (nothing is deleted: `context_archive` reads it back).",
+      ),
+      default_context_window: key(z.number().int().positive(), 128_000, "integer", "Context window in tokens of models the built-in table does not know."),
+      provider_native: key(
+        z.boolean(),
+        false,
+        "boolean",
+        "On Anthropic, hand the automatic trigger to the provider's server-side context management instead of summarising here. `compact_context` and `/compact` still run agent-lsp's own compaction.",
+      ),
+      summary_max_tokens: key(z.number().int().positive(), 4096, "integer", "Most tokens the model may write for a compaction's summary."),
+    }),
+    memory: table({
+      index_budget_chars: key(
+        z.number().int().nonnegative(),
+        4000,
+        "integer",
+        "Most characters of the memory index (each memory file's name and first line) put into the system prompt of a new session; 0 leaves it out.",
+      ),
+    }),
     editor: table({
       chat_file: key(
         z.boolean(),

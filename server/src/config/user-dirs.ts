@@ -22,3 +22,9 @@ export function userStateDir(env: NodeJS.ProcessEnv = process.env): string {
 export function homeOf(env: NodeJS.ProcessEnv = process.env): string {
   return env.HOME || os.homedir();
 }
+
+/** `$XDG_DATA_HOME/agent-lsp`, else `~/.local/share/agent-lsp`: what the user keeps with agent-lsp (the user memory store). */
+export function userDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_DATA_HOME || path.join(homeOf(env), ".local", "share");
+  return path.join(base, "agent-lsp");
+}

@@ -110,6 +110,9 @@ export class HeadlessEditor implements Editor {
       case "status":
         this.line(`… ${update.text}`);
         break;
+      case "compaction":
+        this.line(`── context compacted (checkpoint ${update.n}): about ${update.tokensBefore} -> ${update.tokensAfter} tokens ──`);
+        break;
       case "error":
         this.line(`error: ${update.message}`);
         break;

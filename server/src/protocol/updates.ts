@@ -86,6 +86,24 @@ export type SessionUpdate =
       sessionCost?: number;
     }
   | { kind: "status"; text: string }
+  /**
+   * The older history was summarised into a checkpoint (`/compact`, `compact_context`, or the
+   * automatic trigger): the editor shows a marker in the chat. Also replayed by agent/loadSession.
+   */
+  | {
+      kind: "compaction";
+      /** 1 for the session's first compaction, then 2, 3... */
+      n: number;
+      /** Who asked: `auto` (the context passed the threshold), `model` (compact_context), `user` (/compact). */
+      trigger: "auto" | "model" | "user";
+      /** Estimated tokens of the working context before and after. */
+      tokensBefore: number;
+      tokensAfter: number;
+      /** Messages numbered up to this are in the archive (context_archive reads them). */
+      through: number;
+      /** The start (and end) of the checkpoint summary, at most about 400 characters. */
+      summaryPreview: string;
+    }
   | { kind: "error"; message: string };
 
 /**

@@ -77,13 +77,21 @@ const PRICES: Readonly<Record<string, ModelPrice>> = Object.freeze({
 
 /** The price of `model` (without our `provider/` prefix, or with it), if the table knows it. */
 export function priceOf(model: string): ModelPrice | undefined {
+  return lookupModel(PRICES, model);
+}
+
+/**
+ * The entry of a model table (model id prefix -> value) for `model`: the longest prefix that
+ * matches the whole id or an id continuing with `-`, `:` or `@` (see PRICES).
+ */
+export function lookupModel<T>(table: Readonly<Record<string, T>>, model: string): T | undefined {
   const id = bareModelId(model);
   let best: string | undefined;
-  for (const prefix of Object.keys(PRICES)) {
+  for (const prefix of Object.keys(table)) {
     if (!matchesPrefix(id, prefix)) continue;
     if (best === undefined || prefix.length > best.length) best = prefix;
   }
-  return best === undefined ? undefined : PRICES[best];
+  return best === undefined ? undefined : table[best];
 }
 
 /**

@@ -78,6 +78,9 @@ export class ChatRenderer {
       case "usage":
         this.fire(this.note(`\n${usageLine(event)}`));
         break;
+      case "compaction":
+        this.fire(this.note(`\n${compactionLine(event)}\n`));
+        break;
       case "error":
         this.fire(this.note(`\n**Error:** ${event.message}\n`));
         break;
@@ -100,6 +103,11 @@ export class ChatRenderer {
     this.atLineStart = text.endsWith("\n");
     return this.writer.append(text);
   }
+}
+
+/** The chat's marker for a compaction. */
+function compactionLine(event: Extract<SessionEvent, { kind: "compaction" }>): string {
+  return `_── context compacted (checkpoint ${event.n}, ${event.trigger}): about ${event.tokensBefore} → ${event.tokensAfter} tokens; messages 1-${event.through} archived ──_`;
 }
 
 /** What the end of a turn adds before the next heading: nothing when it simply ended. */

@@ -1,0 +1,80 @@
+/**
+ * The saved sessions of a project, as listed for the user (`agent/listSessions`): id, title (the
+ * first prompt's first line) and when each was last written.
+ */
+import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import path from "node:path";
+import { conversationsDir, type HistoryRecord } from "./history.js";
+
+/** A session as listed for the user. */
+export interface SessionSummary {
+  sessionId: string;
+  title: string;
+  updatedAt: string;
+}
+
+/** Lists the sessions of a project, newest first. */
+export function listHistories(root: string): SessionSummary[] {
+  const dir = conversationsDir(root);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(".jsonl"));
+  } catch (err) {
+    // No folder yet is no sessions; a folder that cannot be read is a problem to report, not "none".
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw new Error(`Cannot list the saved sessions in ${dir}: ${(err as Error).message}`);
+  }
+  const out: SessionSummary[] = [];
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const sessionId = name.slice(0, -".jsonl".length);
+    const summary = summarize(file, sessionId);
+    if (summary) out.push(summary);
+  }
+  return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+}
+
+/** One log's summary; undefined when the file went away while listing (another server deleted it). */
+function summarize(file: string, sessionId: string): SessionSummary | undefined {
+  try {
+    return { sessionId, title: readTitle(file), updatedAt: statSync(file).mtime.toISOString() };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new Error(`Cannot read the saved session ${file}: ${(err as Error).message}`);
+  }
+}
+
+/** The first line of the first user text, as a title. */
+function readTitle(file: string): string {
+  // Only the head is needed: the first user message comes right after the header.
+  const head = readHead(file, 64 * 1024);
+  for (const line of head.split("\n")) {
+    try {
+      const rec = JSON.parse(line) as HistoryRecord;
+      if (rec.type === "message" && rec.message.role === "user") {
+        const text = rec.message.content.find((b) => b.type === "text");
+        if (text && text.type === "text") return titleOf(text.text);
+      }
+    } catch {
+      /* a partial line at the end of the head: keep looking */
+    }
+  }
+  return "(empty session)";
+}
+
+function readHead(file: string, bytes: number): string {
+  const fd = openSync(file, "r");
+  try {
+    const buf = Buffer.alloc(bytes);
+    const n = readSync(fd, buf, 0, bytes, 0);
+    return buf.subarray(0, n).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A one-line title from a prompt. */
+function titleOf(text: string): string {
+  const first = text.trim().split("\n")[0] ?? "";
+  return first.length > 80 ? `${first.slice(0, 77)}...` : first || "(empty prompt)";
+}
