@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import type { ArchivedMessage, ArchivePage, SessionArchive } from "../tools/session-context.js";
 import type { CompactionRecord, FailedRecord, MessageRecord } from "./history.js";
 import { messageText } from "./message-text.js";
+import type { Message } from "../vocabulary/messages.js";
 
 /** Characters of a search hit's snippet, and of a listed message's preview. */
 const SNIPPET = 160;
@@ -53,19 +54,32 @@ function parse<T>(line: string): T | undefined {
   }
 }
 
-function toArchived(scanned: Scan, line: string): ArchivedMessage | undefined {
+function toArchived(scanned: Scan, line: string, options: { withoutArchiveCalls?: boolean } = {}): ArchivedMessage | undefined {
   const rec = parse<MessageRecord>(line);
   if (!rec || !rec.message || !Array.isArray(rec.message.content)) return undefined;
   const compaction = scanned.compactions.find((c) => rec.seq <= c.through)?.n;
+  const message = options.withoutArchiveCalls ? withoutArchiveCalls(rec.message) : rec.message;
   return {
     seq: rec.seq,
     role: rec.message.role,
     time: rec.time,
-    text: messageText(rec.message),
+    text: messageText(message),
     ...(compaction !== undefined ? { compaction } : {}),
     ...(scanned.failed.has(rec.seq) ? { failed: true } : {}),
   };
 }
+
+/**
+ * The message without context_archive's own calls and results: a search would otherwise find
+ * its own query, and every earlier result that quoted what it found.
+ */
+function withoutArchiveCalls(message: Message): Message {
+  if (message.role === "assistant") return { ...message, content: message.content.filter((b) => b.type !== "tool_call" || b.name !== ARCHIVE_TOOL) };
+  if (message.role === "tool") return { ...message, content: message.content.filter((r) => r.name !== ARCHIVE_TOOL) };
+  return message;
+}
+
+const ARCHIVE_TOOL = "context_archive";
 
 function search(scanned: Scan, query: string, offset: number, limit: number): ArchivePage {
   const needle = query.toLowerCase();
@@ -74,7 +88,7 @@ function search(scanned: Scan, query: string, offset: number, limit: number): Ar
   const hits: ArchivePage["entries"] = [];
   for (const { line } of scanned.messages) {
     if (!line.toLowerCase().includes(rawNeedle)) continue;
-    const msg = toArchived(scanned, line);
+    const msg = toArchived(scanned, line, { withoutArchiveCalls: true });
     const at = msg ? msg.text.toLowerCase().indexOf(needle) : -1;
     if (!msg || at < 0) continue; // the query was in a key or an id, not in what was said
     hits.push({ ...withoutTime(msg), text: snippet(msg.text, at, needle.length) });

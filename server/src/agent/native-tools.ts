@@ -8,7 +8,7 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import type { Config } from "../config/schema.js";
 import type { AssistantBlock, ToolCallBlock, ToolDefinition } from "../vocabulary/messages.js";
-import { ANTHROPIC_BASH, ANTHROPIC_TEXT_EDITOR, rewriteAnthropicNative, type NativeRewrite } from "../providers/native/anthropic.js";
+import { ANTHROPIC_BASH, ANTHROPIC_MEMORY, ANTHROPIC_TEXT_EDITOR, rewriteAnthropicNative, type NativeRewrite } from "../providers/native/anthropic.js";
 import { OPENAI_APPLY_PATCH, rewriteOpenAIApplyPatch } from "../providers/native/openai.js";
 import { ANTHROPIC_COMPUTER, rewriteAnthropicComputer } from "../providers/native/anthropic-computer.js";
 import { COMPUTER_CALL, OPENAI_COMPUTER, rewriteOpenAIComputer } from "../providers/native/openai-computer.js";
@@ -67,6 +67,7 @@ function nativeCandidates(providerType: ProviderType): NativeCandidate[] {
     // No bash on Windows, where commands run under PowerShell.
     if (process.platform !== "win32") list.push({ ...ANTHROPIC_BASH, requires: ["execute_command"] });
     list.push({ ...ANTHROPIC_COMPUTER, requires: ANTHROPIC_COMPUTER.replaces });
+    list.push({ ...ANTHROPIC_MEMORY, requires: ANTHROPIC_MEMORY.replaces });
     return list;
   }
   if (providerType === "openai") {
@@ -117,5 +118,5 @@ export function isNativeToolRejection(response: ModelResponse): boolean {
   if (response.errorStatus !== 400 && response.errorStatus !== 422) return false;
   // Only an error that names a native tool: any other 400 (a bad schema of ours, a long prompt)
   // must not quietly change which tools the session gets.
-  return /text_editor|str_replace_based_edit_tool|bash_20|apply_patch|computer_toolset|computer_use|"computer"/i.test(response.error ?? "");
+  return /text_editor|str_replace_based_edit_tool|bash_20|memory_20|apply_patch|computer_toolset|computer_use|"computer"/i.test(response.error ?? "");
 }

@@ -196,6 +196,7 @@ const NATIVE_TOOL_NAMES: Record<string, string> = {
   text_editor_20250429: "str_replace_based_edit_tool",
   text_editor_20250124: "str_replace_editor",
   bash_20250124: "bash",
+  memory_20250818: "memory",
 };
 /** Toolsets: one entry without a name; the model calls its members by their own names. */
 const TOOLSET_TYPES = new Set(["computer_toolset_20260801"]);

@@ -10,6 +10,7 @@ import { generateImageTool } from "../../../server/src/tools/generate-image.js";
 import { listMcpResourcesTool } from "../../../server/src/tools/list-mcp-resources.js";
 import { mcpToolsTool } from "../../../server/src/tools/mcp-tools.js";
 import { policyTools } from "../../../server/src/tools/policy-tools.js";
+import { contextTools } from "../../../server/src/tools/context-tools.js";
 import { readMcpResourceTool } from "../../../server/src/tools/read-mcp-resource.js";
 import { toolCallTool } from "../../../server/src/tools/tool-call.js";
 import { toolDescribeTool } from "../../../server/src/tools/tool-describe.js";
@@ -24,7 +25,7 @@ describe("docs/tools.md", () => {
   const mcpTools = [mcpToolsTool, toolSearchTool, toolDescribeTool, toolCallTool, listMcpResourcesTool, readMcpResourceTool];
   const outsideTools = [webFetchTool, webSearchTool, browserActionTool, computerTool, generateImageTool];
   const languageTools = LANGUAGE_TOOLS.map((t) => t.tool);
-  it.each([...fileTools, ...commandTools, ...policyTools, ...mcpTools, ...outsideTools, ...languageTools].map((t) => t.name))("documents %s", (name) => {
+  it.each([...fileTools, ...commandTools, ...policyTools, ...contextTools, ...mcpTools, ...outsideTools, ...languageTools].map((t) => t.name))("documents %s", (name) => {
     expect(doc).toContain(`\`${name}\``);
   });
 });

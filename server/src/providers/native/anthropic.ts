@@ -10,7 +10,7 @@
 /** One Anthropic-defined tool as agent-lsp offers it. */
 export interface AnthropicNativeTool {
   /** Our `NativeToolSpec.kind`. */
-  kind: "anthropic_text_editor" | "anthropic_bash";
+  kind: "anthropic_text_editor" | "anthropic_bash" | "anthropic_memory";
   /** The name the model calls it by (fixed by Anthropic for each `type`). */
   name: string;
   /** The versioned tool type the API takes. */
@@ -36,8 +36,19 @@ export const ANTHROPIC_BASH: AnthropicNativeTool = Object.freeze({
   replaces: Object.freeze([]),
 });
 
+/**
+ * The memory tool: stands in for our `memory`, whose commands and inputs are the same (paths under
+ * `/memories/` name our stores: `/memories/project/...`, `/memories/user/...`).
+ */
+export const ANTHROPIC_MEMORY: AnthropicNativeTool = Object.freeze({
+  kind: "anthropic_memory",
+  name: "memory",
+  type: "memory_20250818",
+  replaces: Object.freeze(["memory"]),
+});
+
 /** Every Anthropic native tool agent-lsp knows. */
-const ANTHROPIC_NATIVE_TOOLS: readonly AnthropicNativeTool[] = Object.freeze([ANTHROPIC_TEXT_EDITOR, ANTHROPIC_BASH]);
+const ANTHROPIC_NATIVE_TOOLS: readonly AnthropicNativeTool[] = Object.freeze([ANTHROPIC_TEXT_EDITOR, ANTHROPIC_BASH, ANTHROPIC_MEMORY]);
 
 /** The native tool with this `kind` (our NativeToolSpec.kind), if Anthropic has one. */
 export function anthropicNativeToolByKind(kind: string): AnthropicNativeTool | undefined {
@@ -80,6 +91,7 @@ export function rewriteAnthropicNative(nativeName: string, input: unknown, optio
   if (!isRecord(input)) return { error: `${nativeName}: the input must be a JSON object.` };
   if (nativeName === ANTHROPIC_TEXT_EDITOR.name) return rewriteTextEditor(input, options);
   if (nativeName === ANTHROPIC_BASH.name) return rewriteBash(input);
+  if (nativeName === ANTHROPIC_MEMORY.name) return rewriteMemory(input);
   return { error: `${nativeName} is not an Anthropic native tool agent-lsp knows.` };
 }
 
@@ -136,6 +148,15 @@ function rewriteBash(input: Record<string, unknown>): NativeRewrite {
   }
   if (typeof input.command !== "string" || input.command.trim() === "") return { error: "bash: `command` is required." };
   return { name: "execute_command", input: { command: input.command, timeout_secs: BASH_TIMEOUT_SECS } };
+}
+
+/** Memory commands map one to one; only the command itself is checked here, our tool checks the rest. */
+function rewriteMemory(input: Record<string, unknown>): NativeRewrite {
+  const commands = ["view", "create", "str_replace", "insert", "delete", "rename"];
+  if (typeof input.command !== "string" || !commands.includes(input.command)) {
+    return { error: `memory: \`command\` must be one of ${commands.join(", ")}.` };
+  }
+  return { name: "memory", input };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
