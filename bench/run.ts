@@ -28,6 +28,7 @@ const benches: [string, Bench | undefined][] = [
   ["computer", await optional("./computer.ts", "benchComputer")],
   ["acp", await optional("./acp.ts", "benchAcp")],
   ["language", await optional("./language.ts", "benchLanguage")],
+  ["sessions", await optional("./sessions.ts", "benchSessions")],
 ];
 
 let failed = false;
