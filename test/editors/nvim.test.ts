@@ -58,6 +58,15 @@ function nvimCases(editor: NvimEditor): void {
     expect(fake.violations).toEqual([]);
   });
 
+  it("compaction: a marker in the chat where the history was summarised; :AgentContext shows /context", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "some notes\n" });
+    fake.enqueue({ text: "First answer.", usage: { input: 179_000, output: 1000 } }, { text: "SUMMARY of the first task." }, { text: "Second answer." });
+    expectPassed(await runSpec(editor, "compaction_spec.lua", { fake, project }), "compaction_spec.lua");
+    expect(fake.requests).toHaveLength(3);
+    expect(JSON.stringify(fake.requests[2]!.body.messages)).toContain("SUMMARY of the first task.");
+    expect(fake.violations).toEqual([]);
+  });
+
   it("edit: a tool call edits the open unsaved buffer, undo restores it, the disk stays", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "alpha\nbeta\ngamma\n" });
     fake.enqueue(

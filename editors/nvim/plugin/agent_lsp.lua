@@ -45,6 +45,10 @@ end, {
   desc = "agent-lsp: the server's doctor report (live: call the model, check local servers)",
 })
 
+command("AgentContext", function()
+  agent().context({})
+end, { desc = "agent-lsp: what fills the session's context window (/context)" })
+
 command("AgentCancel", function()
   agent().cancel({})
 end, { desc = "agent-lsp: cancel the running turn" })

@@ -55,6 +55,9 @@ function M.help_table(message)
   return table.concat(rows, "\n")
 end
 
+--- Runs a slash command (`/context`) of the chat's session and shows its answer in the chat.
+---@param chat agent_lsp.Chat
+---@param text string
 local function run_command(chat, text)
   local words = vim.split(vim.trim(text), "%s+")
   local name = table.remove(words, 1)
@@ -81,6 +84,8 @@ local function run_command(chat, text)
     chat.busy = false
   end
 end
+
+M.run_command = run_command
 
 --- Runs one turn of the chat's session: shows `label` as the user's message and sends `method`
 --- (agent/prompt, or workspace/executeCommand for a code action); the answer ({stopReason})

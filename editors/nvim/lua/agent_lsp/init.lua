@@ -248,6 +248,19 @@ function M.set_mode(opts)
   end)
 end
 
+--- Shows what fills the context window of the current chat's session (`/context`) in the chat.
+function M.context(_)
+  ensure_setup()
+  local id = current_client()
+  local chat = id and require("agent_lsp.chat").current(id)
+  if not chat then
+    util.warn("no agent chat here: open one with :AgentChat")
+    return
+  end
+  require("agent_lsp.chat").show(chat, false)
+  require("agent_lsp.chat_turn").run_command(chat, "/context")
+end
+
 --- The chat a statusline speaks of: the one in the current window, else the current project's,
 --- else one waiting for an approval or running, else any.
 local function status_chat()

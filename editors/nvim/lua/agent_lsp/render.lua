@@ -405,6 +405,9 @@ function M.update(chat, u)
     M.note(chat, M.usage_line(u))
   elseif kind == "status" then
     M.note(chat, "_" .. (u.text or "") .. "_")
+  elseif kind == "compaction" then
+    -- A marker where the older history left the model's context (the server's log keeps it).
+    M.note(chat, string.format("_── context compacted (checkpoint %s, %s): about %s → %s tokens; messages 1-%s archived ──_", tostring(u.n), tostring(u.trigger), thousands(u.tokensBefore), thousands(u.tokensAfter), tostring(u.through)))
   elseif kind == "error" then
     local message = (u.message or "unknown error") .. M.error_hint(u.message or "")
     M.note(chat, "**Error:** " .. message)
