@@ -108,13 +108,25 @@ describe("automatic compaction", () => {
     expect(logOf(h, id).some((r) => r.type === "compaction")).toBe(false);
   });
 
-  it("is left to the provider with provider_native on Anthropic", async () => {
+  it("is left to the provider with provider_native on Anthropic, whose summary becomes the checkpoint", async () => {
     const h = await harness(undefined, { compaction: { provider_native: true } });
     const id = await nearlyFullSession(h);
-    h.fake.enqueue({ text: "ok" });
-    await h.prompt(id, "next");
+    expect(h.fake.requests[0]!.body.context_management).toEqual({ edits: [{ type: "compact_20260112", trigger: { type: "input_tokens", value: 170_000 } }] });
+    expect(h.fake.requests[0]!.headers["anthropic-beta"]).toContain("compact-2026-01-12");
+    // No summary call of ours: the provider compacts within the call and answers from its summary.
+    h.fake.enqueue({ compaction: "SERVER SUMMARY: parser fixed.", text: "Tests run." }, { text: "ok" });
+    await h.prompt(id, "run the tests");
     expect(h.fake.requests).toHaveLength(2);
-    expect(h.client.updatesOf("compaction")).toEqual([]);
+    expect(h.client.answerText()).not.toContain("SERVER SUMMARY");
+    expect(h.client.updatesOf("compaction")[0]).toMatchObject({ n: 1, trigger: "provider", through: 3 });
+
+    await h.prompt(id, "and then?");
+    const next = sentText(h.fake.requests[2]!.body);
+    expect(next).toContain("SERVER SUMMARY: parser fixed.");
+    expect(next).toContain("Tests run.");
+    expect(next).not.toContain("Done with the parser");
+    expect(logOf(h, id).find((r) => r.type === "compaction")).toMatchObject({ trigger: "provider", through: 3 });
+    expect(h.fake.violations).toEqual([]);
   });
 });
 

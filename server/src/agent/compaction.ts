@@ -63,6 +63,12 @@ export function providerCompacts(config: Config, provider: Provider): boolean {
   return config.compaction.provider_native && provider.type === "anthropic";
 }
 
+/** The input tokens at which the provider should compact, when it takes over the automatic trigger. */
+export function providerCompactAt(session: Session, config: Config, provider: Provider): number | undefined {
+  if (!providerCompacts(config, provider)) return undefined;
+  return Math.floor((contextWindow(session, config) * config.compaction.auto_threshold_percent) / 100);
+}
+
 /** Runs one compaction of `session`. Never throws; on failure nothing changed. */
 export async function compactSession(
   session: Session,
@@ -93,6 +99,25 @@ export async function compactSession(
   emit(compactionUpdate(record));
   emit({ kind: "status", text: `Compacted: about ${tokensBefore} -> ${tokensAfter} tokens; messages 1-${through} are in the archive (context_archive).` });
   return { ok: true, record, usage: res.usage };
+}
+
+/**
+ * Takes in a compaction the provider ran server-side (ProviderRequest.compactAt): its summary
+ * stands for the whole working context the request carried, so it becomes the checkpoint in place
+ * of it, logged as any compaction is. Call before the answer that followed it joins the history.
+ */
+export function applyProviderCompaction(session: Session, summary: string, events: SessionEvents, tokensBefore: number): CompactionRecord {
+  const count = session.history.length;
+  const through = lastSeqOf(session, count);
+  const n = (session.lastCompaction?.n ?? 0) + 1;
+  const checkpoint = checkpointMessage(n, summary, through);
+  const archived = session.seqs.filter((s) => s !== undefined).length;
+  const tokensAfter = estimateMessages([checkpoint]);
+  const record = session.log.compaction({ n, through, summary, trigger: "provider", tokensBefore, tokensAfter, archived });
+  session.applyCompaction(record, checkpoint, count);
+  events.emit(session.id, compactionUpdate(record));
+  events.emit(session.id, { kind: "status", text: `The provider compacted the conversation: messages 1-${through} are in the archive (context_archive).` });
+  return record;
 }
 
 /** The `compaction` update for a record (live, and when a loaded session is replayed). */

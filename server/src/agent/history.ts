@@ -57,7 +57,7 @@ export interface RewindRecord {
 }
 
 /** Who asked for a compaction. */
-export type CompactionTrigger = "auto" | "model" | "user";
+export type CompactionTrigger = "auto" | "model" | "user" | "provider";
 
 /**
  * A compaction: every message numbered up to `through` (not archived by an earlier one) left the

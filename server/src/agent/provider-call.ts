@@ -31,6 +31,8 @@ export interface ModelResponse {
   error?: string;
   /** Provider status of the error, if any (lets the caller react to e.g. a native-tool 400). */
   errorStatus?: number;
+  /** The summary of a server-side compaction the provider ran before answering (ProviderRequest.compactAt). */
+  providerCompaction?: string;
 }
 
 /** Calls the model, retrying transient failures. */
@@ -71,10 +73,12 @@ async function streamOnce(
   let usage = ZERO_USAGE;
   let stop: AttemptResult["stop"] | undefined;
   // Every outcome carries what was assembled so far and whether any of it reached the user.
+  let providerCompaction: string | undefined;
   const end = (outcome: Omit<AttemptResult, "content" | "usage" | "emitted">): AttemptResult => ({
     content: builder.blocks,
     usage,
     emitted: builder.emitted,
+    ...(providerCompaction !== undefined ? { providerCompaction } : {}),
     ...outcome,
   });
   try {
@@ -108,6 +112,9 @@ async function streamOnce(
             ...(ev.native ? { native: ev.native } : {}),
             ...(ev.providerData !== undefined ? { providerData: ev.providerData } : {}),
           });
+          break;
+        case "compaction":
+          providerCompaction = ev.summary;
           break;
         case "stop":
           stop = ev.reason;

@@ -10,8 +10,8 @@ import { estimateCost } from "../providers/pricing.js";
 import type { Provider } from "../providers/provider.js";
 import type { StopReason } from "../protocol/schemas.js";
 import { unwrapToolCalls } from "./deferred-advertising.js";
-import { compactSession, dueCompaction, providerCompacts } from "./compaction.js";
-import { recordContextCount } from "./context-size.js";
+import { applyProviderCompaction, compactSession, dueCompaction, providerCompactAt, providerCompacts } from "./compaction.js";
+import { contextTokens, recordContextCount } from "./context-size.js";
 import { rewriteNativeCalls, isNativeToolRejection } from "./native-tools.js";
 import { normalizeHistory } from "./normalize.js";
 import { callModel } from "./provider-call.js";
@@ -74,6 +74,7 @@ export async function runTurn(session: Session, content: ContentBlock[], deps: T
           nativeTools: tools.native,
           maxTokens: deps.config.max_tokens,
           thinkingBudget: deps.config.thinking_budget,
+          ...compactAtOf(session, deps.config, provider),
         },
         signal,
         {
@@ -87,8 +88,10 @@ export async function runTurn(session: Session, content: ContentBlock[], deps: T
       const native = rewriteNativeCalls(response.content, tools);
       const blocks = unwrapToolCalls(native.blocks, deps.registry, session);
       const rewritten = { ...native, blocks, calls: blocks.filter((b) => b.type === "tool_call") };
+      if (response.providerCompaction) applyProviderCompaction(session, response.providerCompaction, deps.events, contextTokensOf(session, frame));
       if (rewritten.blocks.length) session.append({ role: "assistant", content: rewritten.blocks });
-      recordContextCount(session, response.usage);
+      // After a server-side compaction the call's input counted what the provider then dropped.
+      if (!response.providerCompaction) recordContextCount(session, response.usage);
       if (response.stop === "cancelled") return { stopReason: "cancelled", usage };
       if (response.stop === "error") {
         if (tools.native.length && isNativeToolRejection(response)) {
@@ -123,6 +126,15 @@ async function compactIfDue(session: Session, frame: RequestFrame, deps: TurnDep
   if (!due) return ZERO_USAGE;
   const outcome = await compactSession(session, due, fixed, { ...target, config: deps.config, events: deps.events, retry: retryPolicy(deps.config) }, signal);
   return outcome.usage;
+}
+
+function compactAtOf(session: Session, config: Config, provider: Provider): { compactAt?: number } {
+  const at = providerCompactAt(session, config, provider);
+  return at ? { compactAt: at } : {};
+}
+
+function contextTokensOf(session: Session, frame: RequestFrame): number {
+  return contextTokens(session, { system: frame.system, tools: frame.tools.definitions });
 }
 
 /** Told with the error of a turn whose prompt was taken back. */

@@ -295,7 +295,7 @@ export const configSchema = z
         z.boolean(),
         false,
         "boolean",
-        "On Anthropic, hand the automatic trigger to the provider's server-side context management instead of summarising here. `compact_context` and `/compact` still run agent-lsp's own compaction.",
+        "On Anthropic, hand the automatic trigger to the provider's server-side compaction (each request asks for it at the same threshold; its summary becomes the checkpoint) instead of summarising here. `compact_context` and `/compact` still run agent-lsp's own compaction. Other providers keep the automatic trigger.",
       ),
       summary_max_tokens: key(z.number().int().positive(), 4096, "integer", "Most tokens the model may write for a compaction's summary."),
     }),

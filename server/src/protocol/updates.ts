@@ -94,8 +94,8 @@ export type SessionUpdate =
       kind: "compaction";
       /** 1 for the session's first compaction, then 2, 3... */
       n: number;
-      /** Who asked: `auto` (the context passed the threshold), `model` (compact_context), `user` (/compact). */
-      trigger: "auto" | "model" | "user";
+      /** Who asked: `auto` (the context passed the threshold), `model` (compact_context), `user` (/compact), `provider` (the provider compacted server-side). */
+      trigger: "auto" | "model" | "user" | "provider";
       /** Estimated tokens of the working context before and after. */
       tokensBefore: number;
       tokensAfter: number;

@@ -52,8 +52,17 @@ export function toAnthropicRequest(
     if (budgetTokens >= request.maxTokens) params.max_tokens = budgetTokens + request.maxTokens;
   }
   if (options.promptCaching !== false) params.cache_control = { type: "ephemeral" };
+  if (request.compactAt) {
+    // Server-side compaction (beta COMPACTION_BETA): the API summarises the conversation once the
+    // input passes the trigger and answers from the summary, which it streams as a compaction block.
+    Object.assign(params, { context_management: { edits: [{ type: COMPACTION_EDIT, trigger: { type: "input_tokens", value: request.compactAt } }] } });
+  }
   return params;
 }
+
+/** The beta header of Anthropic's server-side compaction, and its edit's type. */
+export const COMPACTION_BETA = "compact-2026-01-12";
+const COMPACTION_EDIT = "compact_20260112";
 
 /**
  * Our tools plus the native ones. A native tool replaces a definition of ours with the same name,

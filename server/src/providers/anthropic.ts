@@ -5,7 +5,7 @@
  */
 import { Console } from "node:console";
 import type Anthropic from "@anthropic-ai/sdk";
-import { toAnthropicRequest, type RedactedThinkingData } from "./anthropic-convert.js";
+import { COMPACTION_BETA, toAnthropicRequest, type RedactedThinkingData } from "./anthropic-convert.js";
 import { authHint, errorContext, providerErrorEvent, type ErrorContext } from "./errors.js";
 import { findStreamIdleError, idleLimitedFetch } from "./idle-fetch.js";
 import { memoizeAsync } from "../util/memo.js";
@@ -75,7 +75,8 @@ async function* streamMessages(
     const sdk = await loadSdk();
     const params = toAnthropicRequest(request, { promptCaching });
     try {
-      const events = await client.messages.create(params, { signal: controller.signal });
+      const headers = request.compactAt ? { "anthropic-beta": COMPACTION_BETA } : undefined;
+      const events = await client.messages.create(params, { signal: controller.signal, ...(headers ? { headers } : {}) });
       for await (const event of events) {
         yield* mapper.map(event);
         if (mapper.finished) return;
@@ -102,7 +103,7 @@ async function* streamMessages(
 }
 
 interface OpenBlock {
-  kind: "text" | "thinking" | "redacted_thinking" | "tool_use" | "other";
+  kind: "text" | "thinking" | "redacted_thinking" | "tool_use" | "compaction" | "other";
   text: string;
   signature: string;
   id: string;
@@ -195,6 +196,12 @@ class StreamMapper {
         break;
       // Server tools (web search, code execution) are never offered, so their blocks are ignored.
     }
+    // Server-side compaction's block (asked for with compactAt; not in the SDK's GA types).
+    const raw = block as { type: string; content?: string | null };
+    if (raw.type === "compaction") {
+      open.kind = "compaction";
+      open.text = raw.content ?? "";
+    }
   }
 
   private *delta(index: number, delta: Anthropic.RawContentBlockDelta): Generator<ProviderEvent> {
@@ -216,12 +223,16 @@ class StreamMapper {
         if (delta.partial_json) yield { type: "tool_call_delta", id: open.id, partialJson: delta.partial_json };
         break;
     }
+    const raw = delta as { type: string; content?: string | null };
+    if (raw.type === "compaction_delta" && open.kind === "compaction") open.text += raw.content ?? "";
   }
 
   private *stop(index: number): Generator<ProviderEvent> {
     const open = this.blocks.get(index);
     this.blocks.delete(index);
     if (!open) return;
+    // A compaction whose summary failed (no content) is a no-op, as the API documents.
+    if (open.kind === "compaction" && open.text.trim()) yield { type: "compaction", summary: open.text };
     if (open.kind === "thinking") {
       yield { type: "thinking_end", text: open.text, ...(open.signature ? { signature: open.signature } : {}) };
     } else if (open.kind === "redacted_thinking") {

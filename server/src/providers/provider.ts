@@ -32,6 +32,11 @@ export type ProviderEvent =
    * Adapters report them as early as the API does, so a cancelled call still counts its input.
    */
   | { type: "usage"; usage: Usage }
+  /**
+   * The provider compacted the conversation server-side before answering (`compactAt`):
+   * `summary` stands for everything the request carried; the answer follows it.
+   */
+  | { type: "compaction"; summary: string }
   | { type: "stop"; reason: ProviderStopReason; message?: string }
   | {
       type: "error";
@@ -64,6 +69,11 @@ export interface ProviderRequest {
   maxTokens: number;
   /** Extended thinking budget in tokens; 0 or absent turns it off. */
   thinkingBudget?: number;
+  /**
+   * Ask the provider to compact the conversation server-side once the input passes this many
+   * tokens (`[compaction] provider_native`; Anthropic's context management). Others ignore it.
+   */
+  compactAt?: number;
 }
 
 /** A model provider. `stream` never throws: failures end in an `error` event. */

@@ -124,6 +124,10 @@ function buildEvents(turn: FakeTurn, body: any): Event[] {
     index++;
   };
 
+  if (turn.compaction) {
+    // As the API streams it: an empty block, then the summary and its opaque state in one delta.
+    block({ type: "compaction", content: null, encrypted_content: null }, [{ type: "compaction_delta", content: turn.compaction, encrypted_content: "opaque-state" }]);
+  }
   if (turn.thinking) {
     produced += turn.thinking.length;
     block({ type: "thinking", thinking: "", signature: "" }, [
@@ -214,11 +218,26 @@ function validate(body: any, headers: IncomingHttpHeaders): string[] {
   validateThinking(body.thinking, body.max_tokens, v);
   validateTools(body.tools, v);
   validateMessages(body.messages, v);
+  validateContextManagement(body.context_management, headers, v);
   const usesTools = blocksOfAll(body.messages).some((b) => b?.type === "tool_use" || b?.type === "tool_result");
   if (usesTools && !(Array.isArray(body.tools) && body.tools.length > 0)) {
     v.push("requests which include tool_use or tool_result blocks must define tools");
   }
   return v;
+}
+
+/** Server-side compaction: a beta, with its header, and one `compact_20260112` edit with an input-token trigger. */
+function validateContextManagement(cm: any, headers: IncomingHttpHeaders, v: string[]): void {
+  if (cm === undefined) return;
+  const betas = String(headers["anthropic-beta"] ?? "").split(",").map((b) => b.trim());
+  if (!betas.includes("compact-2026-01-12")) v.push("context_management with compact_20260112 needs the anthropic-beta header compact-2026-01-12");
+  const edits = cm?.edits;
+  if (!Array.isArray(edits) || edits.length === 0) return void v.push("context_management.edits: a non-empty array");
+  edits.forEach((e: any, i: number) => {
+    if (e?.type !== "compact_20260112") v.push(`context_management.edits[${i}].type: unknown "${e?.type}"`);
+    const t = e?.trigger;
+    if (t !== undefined && (t?.type !== "input_tokens" || !Number.isInteger(t?.value) || t.value < 1)) v.push(`context_management.edits[${i}].trigger: {type: "input_tokens", value: a positive integer}`);
+  });
 }
 
 function validateSystem(system: unknown, v: string[]): void {

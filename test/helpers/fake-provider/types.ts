@@ -27,6 +27,11 @@ export interface FakeTurn {
   /** Reasoning / thinking text, streamed before the answer. */
   thinking?: string;
   toolCalls?: FakeToolCall[];
+  /**
+   * Anthropic only: the request asked for server-side compaction (`context_management`) and the
+   * API compacted: this summary streams first as a `compaction` block.
+   */
+  compaction?: string;
   usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
   /** Defaults to `tool_use` when there are tool calls, else `end_turn`. */
   stop?: "end_turn" | "tool_use" | "max_tokens" | "refusal";
