@@ -301,6 +301,14 @@ Return non-nil when there was one."
                         (format ", $%.4f this session" (plist-get u :sessionCost))
                       "")))))
 
+(defun agent-lsp-compaction-line (u)
+  "The chat's marker for the compaction update U: the older history was summarised."
+  (format "── context compacted (checkpoint %s, %s): about %s → %s tokens; messages 1-%s archived ──"
+          (plist-get u :n) (plist-get u :trigger)
+          (agent-lsp--thousands (plist-get u :tokensBefore))
+          (agent-lsp--thousands (plist-get u :tokensAfter))
+          (plist-get u :through)))
+
 (defun agent-lsp-render-user-message (text)
   "Write the user's prompt TEXT, as sent or replayed."
   (setq agent-lsp--stream nil agent-lsp--plan nil agent-lsp--turn-error nil)
@@ -329,6 +337,7 @@ may have said more (that the prompt was not sent); that repeat is not shown."
                ;; A turn that failed before the model answered used nothing worth a line.
                (agent-lsp-chat-note (agent-lsp-usage-line u))))
     ("status" (agent-lsp-chat-note (or (plist-get u :text) "")))
+    ("compaction" (agent-lsp-chat-note (agent-lsp-compaction-line u)))
     ("error" (agent-lsp-render-error (or (plist-get u :message) "unknown error")))
     ("user_message" (agent-lsp-render-user-message (or (plist-get u :text) "")))))
 

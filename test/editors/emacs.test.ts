@@ -249,9 +249,9 @@ function emacsCases(editor: EmacsEditor): void {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it("units: hunks, UTF-16 positions, frames, offered options, saving buffers", { timeout: TIMEOUT }, async () => {
+  it("units: hunks, UTF-16 positions, frames, offered options, saving buffers, the compaction marker", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "a.txt": "a\n", "b.txt": "b\n" });
-    for (const test of ["agent-lsp-unit-hunks", "agent-lsp-unit-positions", "agent-lsp-unit-frames", "agent-lsp-unit-options", "agent-lsp-unit-save-documents"]) {
+    for (const test of ["agent-lsp-unit-hunks", "agent-lsp-unit-positions", "agent-lsp-unit-frames", "agent-lsp-unit-options", "agent-lsp-unit-save-documents", "agent-lsp-unit-compaction-line"]) {
       await spec("units-test.el", test, { fake, project });
     }
   });

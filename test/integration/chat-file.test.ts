@@ -66,6 +66,16 @@ describe("chat file", () => {
     expect(readFileSync(path.join(h.root, CHAT), "utf8")).not.toContain("The file says hello.");
   });
 
+  it("a compaction during the turn is a marker line in the chat", async () => {
+    const { chatUri } = await start({ compaction: { auto_threshold_percent: 1 } });
+    // A 1% threshold of a 200,000-token window: the first call's 3,000 tokens pass it before the second.
+    h.fake.enqueue({ toolCalls: [{ name: "list_files", input: {} }], usage: { input: 3000, output: 10 } }, { text: "SUMMARY." }, { text: "All listed." });
+    await openChatWith(chatUri, "List the files");
+    expect(await execute("agent.send")).toMatchObject({ status: "started" });
+    await waitFor(() => (h.client.text(chatUri) ?? "").includes("All listed."), 10_000);
+    expect(h.client.text(chatUri)!).toMatch(/^_── context compacted \(checkpoint 1, auto\): about [\d,]+ → [\d,]+ tokens; messages 1-3 archived ──_$/m);
+  });
+
   it("the user's typing during the stream is kept: each batch is appended to the current text", { timeout: 20_000 }, async () => {
     const { chatUri } = await start();
     h.client.script.strictVersions = true; // as Helix: an edit for an older version is refused

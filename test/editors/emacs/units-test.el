@@ -63,6 +63,11 @@
     (delete-process proc)
     (kill-buffer frames)))
 
+(ert-deftest agent-lsp-unit-compaction-line ()
+  "A compaction update is one marker line naming what it archived."
+  (should (equal (agent-lsp-compaction-line '(:kind "compaction" :n 2 :trigger "auto" :tokensBefore 171000 :tokensAfter 2400 :through 58))
+                 "── context compacted (checkpoint 2, auto): about 171,000 → 2,400 tokens; messages 1-58 archived ──")))
+
 (ert-deftest agent-lsp-unit-options ()
   "Only the options the server sent are offered."
   (let ((params '(:toolCall (:name "execute_command" :input (:command "ls"))

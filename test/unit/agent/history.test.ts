@@ -95,3 +95,50 @@ describe("readHistory with rewind records", () => {
     expect(readHistory(root, "s-after")).toMatchObject({ messages: [user("one, edited")], lastSeq: 3, lastPromptSeq: 3 });
   });
 });
+
+describe("readHistory after compactions", () => {
+  const compaction = (n: number, through: number, summary: string) => ({ n, through, summary, trigger: "auto" as const, tokensBefore: 100, tokensAfter: 10, archived: through });
+
+  it("keeps only the last checkpoint and the messages after it, numbered as logged", () => {
+    const root = tempProject();
+    const log = newLog(root, "s-compacted");
+    log.append(user("one"));
+    log.append(answer("two"));
+    log.compaction(compaction(1, 2, "first summary"));
+    log.append(user("three"));
+    log.append(answer("four"));
+    log.compaction(compaction(2, 4, "second summary"));
+    log.append(user("five"));
+    log.markFailed(5, "boom");
+    log.append(user("six"));
+    log.close();
+
+    const loaded = readHistory(root, "s-compacted");
+    expect(loaded.messages.map((m) => (m.content[0] as { text: string }).text)).toEqual([expect.stringMatching(/^\[Checkpoint 2: .*Messages 1 to 4 are in the session archive[\s\S]*second summary/), "six"]);
+    expect(loaded.seqs).toEqual([undefined, 6]);
+    expect(loaded.compaction).toMatchObject({ n: 2, through: 4 });
+    expect(loaded.failedPrompts).toEqual([{ at: 1, content: user("five").content, error: "boom", seq: 5 }]);
+    expect(loaded.lastSeq).toBe(6);
+  });
+
+  it.each([
+    ["not JSON", "{oops"],
+    ["a message without content", '{"type":"message","seq":9,"message":{"role":"user"}}'],
+    ["a message without a number", '{"type":"message","message":{"role":"user","content":[]}}'],
+    ["a compaction without a summary", '{"type":"compaction","n":1,"through":1}'],
+    ["an unknown record", '{"type":"mystery"}'],
+    ["a bare value", "42"],
+  ])("skips %s and names its line", (_what, line) => {
+    const root = tempProject();
+    const log = newLog(root, "s-bad");
+    log.append(user("one"));
+    log.close();
+    appendFileSync(log.file, `${line}\n`);
+    const reopened = HistoryLog.reopen(root, "s-bad", 1);
+    reopened.append(user("two"));
+    reopened.close();
+    const loaded = readHistory(root, "s-bad");
+    expect(loaded.messages).toEqual([user("one"), user("two")]);
+    expect(loaded.skippedLines).toEqual([3]);
+  });
+});
