@@ -211,7 +211,8 @@ export class Agent {
     const target = await this.resolveProvider(session, deps.config);
     const controller = new AbortController();
     const done = compactNow(session, { trigger: "user", ...(focus ? { focus } : {}) }, deps, target, controller.signal);
-    const turn = { controller, done };
+    // A prompt that waits for this "turn" must not inherit its failure.
+    const turn = { controller, done: done.catch(() => undefined) };
     session.turn = turn;
     try {
       return await done;
