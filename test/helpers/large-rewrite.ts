@@ -15,7 +15,9 @@ export function rewriteVersions(bytes: number): { before: string; after: string;
 export function scriptRewrite(fake: FakeProvider, rel: string, text: string): void {
   fake.enqueue(
     { toolCalls: [{ name: "read_file", input: { path: rel } }] },
-    { toolCalls: [{ name: "write_file", input: { path: rel, content: text } }], chunkSize: 1 << 16 },
+    // Counted as a real model could write it: by default the fake counts a 2 MB call as 500,000
+    // output tokens, past the model's context window, and the next call would compact first.
+    { toolCalls: [{ name: "write_file", input: { path: rel, content: text } }], chunkSize: 1 << 16, usage: { input: 2000, output: 4000 } },
     { text: "done" },
   );
 }

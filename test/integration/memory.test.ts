@@ -77,13 +77,17 @@ describe("memory", () => {
           { name: "memory", input: { command: "create", path: "project/a.md", file_text: "a" } },
           { name: "memory", input: { command: "view", path: "project/missing.md" } },
           { name: "memory", input: { command: "delete", path: "project/missing.md" } },
+          { name: "memory", input: { command: "create", path: "project", file_text: "x" } },
+          { name: "memory", input: { command: "view", path: "user" } },
         ],
       },
       { text: "ok" },
     );
     await h.prompt(id, "go");
     const results = h.fake.requests[1]!.body.messages.at(-1).content;
-    expect(results.map((r: any) => r.is_error ?? false)).toEqual([true, true, false, true, true]);
+    expect(results.map((r: any) => r.is_error ?? false)).toEqual([true, true, false, true, true, true, false]);
+    expect(JSON.stringify(results[5])).toContain("name a file inside project/, not the store itself");
+    expect(JSON.stringify(results[6])).toContain("user/ is empty.");
     expect(JSON.stringify(results[0])).toContain("not allowed");
     expect(JSON.stringify(results[1])).toContain("absolute path");
     expect(JSON.stringify(results[3])).toContain("No memory file project/missing.md. Memory files: project/a.md.");

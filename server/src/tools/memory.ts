@@ -46,6 +46,7 @@ export const memoryTool = defineTool({
       if (p === undefined) throw new ToolError(`${i.command}: \`${what}\` is required.`);
       const resolved = guard(() => resolveMemoryPath(p, dirs));
       if (!resolved) throw new ToolError(`${i.command}: name a file under project/ or user/, not the memory root.`);
+      if (resolved.rel === "") throw new ToolError(`${i.command}: name a file inside ${resolved.store}/, not the store itself.`);
       return resolved;
     };
     if (i.command === "view") return view(i, dirs);
@@ -75,7 +76,10 @@ function guard<T>(fn: () => T): T {
 function view(i: Input, dirs: Record<MemoryStore, string>): string {
   const target = guard(() => resolveMemoryPath(i.path ?? "/memories", dirs));
   if (!target) return [`project/ (${dirs.project})`, ...listStore(dirs.project).map((f) => `  project/${f}`), `user/ (${dirs.user})`, ...listStore(dirs.user).map((f) => `  user/${f}`)].join("\n");
-  if (!existsSync(target.abs)) throw new ToolError(`No memory file ${target.shown}. ${existingNames(dirs, target.store)}`);
+  if (!existsSync(target.abs)) {
+    if (target.rel === "") return `${target.shown}/ is empty.`;
+    throw new ToolError(`No memory file ${target.shown}. ${existingNames(dirs, target.store)}`);
+  }
   if (statSync(target.abs).isDirectory()) {
     const files = listStore(target.dir, target.rel);
     return files.length ? files.map((f) => `${target.store}/${f}`).join("\n") : `${target.shown} is empty.`;
@@ -123,7 +127,6 @@ async function insert(i: Input, target: MemoryPath, dirs: Record<MemoryStore, st
 
 async function remove(target: MemoryPath, dirs: Record<MemoryStore, string>, ctx: ToolContext): Promise<string> {
   if (!existsSync(target.abs)) throw new ToolError(`No memory file ${target.shown}. ${existingNames(dirs, target.store)}`);
-  if (target.rel === "") throw new ToolError(`Refusing to delete the whole ${target.store} store; delete its files one by one.`);
   const old = statSync(target.abs).isDirectory() ? `(folder: ${listStore(target.dir, target.rel).join(", ")})` : readFileSync(target.abs, "utf8");
   await authorize(ctx, target, old, "", `memory delete ${target.shown}`);
   rmSync(target.abs, { recursive: true });
