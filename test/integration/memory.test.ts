@@ -66,6 +66,25 @@ describe("memory", () => {
     expect(lastResults(second)).toContain("     1\\tBuild with make -j8");
   });
 
+  it("runs a message's memory calls one after another, and shows no project locations for them", async () => {
+    const h = await harness({ tools: { provider_native: false } });
+    const id = await h.newSession();
+    h.fake.enqueue(
+      {
+        toolCalls: [
+          { name: "memory", input: { command: "create", path: "project/a.md", file_text: "one" } },
+          { name: "memory", input: { command: "str_replace", path: "/memories/project/a.md", old_str: "one", new_str: "two" } },
+          { name: "memory", input: { command: "view", path: "project/a.md" } },
+        ],
+      },
+      { text: "ok" },
+    );
+    await h.prompt(id, "go");
+    expect(h.fake.requests[1]!.body.messages.at(-1).content.map((r: any) => r.is_error ?? false)).toEqual([false, false, false]);
+    expect(lastResults(h)).toContain("     1\\ttwo");
+    expect(h.client.updatesOf("tool_call").map((u) => u.locations)).toEqual([undefined, undefined, undefined]);
+  });
+
   it("refuses paths out of the stores and names what exists for a missing file", async () => {
     const h = await harness({ tools: { provider_native: false } });
     const id = await h.newSession();

@@ -18,7 +18,8 @@ const PATH_FIELDS = ["path", "file_path", "directory", "dir"] as const;
 export function callFacts(capability: Capability | undefined, input: unknown, root: string): ToolCallFacts {
   const fields = isRecord(input) ? input : {};
   const facts: ToolCallFacts = { toolKind: capability?.callKind ?? "other" };
-  const locations = locationsOf(fields, root);
+  // A tool whose paths name places of its own (the memory stores) has no project locations.
+  const locations = capability?.metadata?.storePaths === true ? [] : locationsOf(fields, root);
   if (locations.length) facts.locations = locations;
   if (capability?.policyClass === "exec" && typeof fields.command === "string") {
     facts.command = { command: fields.command, cwd: path.resolve(root, typeof fields.cwd === "string" ? fields.cwd : ".") };

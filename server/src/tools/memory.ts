@@ -38,7 +38,9 @@ export const memoryTool = defineTool({
   policyClass: "read_write",
   callKind: "edit",
   category: "memory",
-  metadata: { authorizesChanges: true },
+  // storePaths: `path` names a memory file, not a project file (no editor locations, and its
+  // calls never run side by side with file changes planned from project paths).
+  metadata: { authorizesChanges: true, storePaths: true },
   title: (i) => `Memory ${i.command} ${i.path ?? i.old_path ?? ""}`.trim(),
   async execute(i, ctx) {
     const dirs = memoryDirs(ctx.workspace.root);
