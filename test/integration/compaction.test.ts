@@ -130,6 +130,32 @@ describe("automatic compaction", () => {
   });
 });
 
+describe("edit and re-send after a compaction", () => {
+  it("takes back only the last exchange; the checkpoint stays", async () => {
+    const h = await harness();
+    const id = await nearlyFullSession(h);
+    h.fake.enqueue({ text: "SUMMARY: parser fixed." }, { text: "Tests pass." }, { text: "Linted." });
+    await h.prompt(id, "run the tests");
+    await h.prompt(id, "run the linter", { replaceLast: true });
+    const sent = sentText(h.fake.requests[3]!.body);
+    expect(sent).toContain("SUMMARY: parser fixed.");
+    expect(sent).toContain("run the linter");
+    expect(sent).not.toContain("run the tests");
+    expect(sent).not.toContain("Tests pass.");
+  });
+
+  it("cannot take back a prompt the checkpoint stands for: the checkpoint is never rewound", async () => {
+    const h = await harness();
+    const id = await h.newSession();
+    h.fake.enqueue({ toolCalls: [{ name: "compact_context", input: {} }] }, { text: "SUMMARY of the long task." }, { text: "continuing" }, { text: "other" });
+    await h.prompt(id, "long task");
+    await h.prompt(id, "another task", { replaceLast: true });
+    const sent = sentText(h.fake.requests[3]!.body);
+    expect(sent).toContain("SUMMARY of the long task.");
+    expect(sent).toContain("another task");
+  });
+});
+
 describe("a compacted session loaded again", () => {
   it("replays the marker and what came after, and sends the checkpoint as its context", async () => {
     const first = await harness();
