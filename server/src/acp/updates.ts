@@ -5,7 +5,7 @@
 import path from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ChangedText, SessionEvent } from "../editor/session-events.js";
-import type { FileDiff, SessionUpdate, ToolCallLocation, ToolCallStatus } from "../protocol/updates.js";
+import { phaseReportLine, type FileDiff, type SessionUpdate, type ToolCallLocation, type ToolCallStatus } from "../protocol/updates.js";
 
 /**
  * What the mapping needs beyond the event: the session's folder (our locations are relative,
@@ -26,6 +26,9 @@ const STATUS: Record<ToolCallStatus, acp.ToolCallStatus> = {
 
 /** The ACP update for one event, or undefined for events ACP carries elsewhere (turn_end, usage). */
 export function toAcpUpdate(event: SessionEvent, ctx: MappingContext): acp.SessionUpdate | undefined {
+  // ACP has no nesting: a subagent's tool calls show as calls of their own, but its words are
+  // its parent's to report (they come back in the parent call's result).
+  if (event.kind !== "turn_end" && event.parentToolCallId && (event.kind === "text" || event.kind === "thought")) return undefined;
   switch (event.kind) {
     case "text":
       return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text } };
@@ -39,6 +42,14 @@ export function toAcpUpdate(event: SessionEvent, ctx: MappingContext): acp.Sessi
       return toolCallUpdate(event, ctx);
     case "plan":
       return { sessionUpdate: "plan", entries: event.entries.map((e) => ({ content: e.content, status: e.status, priority: e.priority ?? "medium" })) };
+    case "working_message":
+      return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n${event.text}\n` } };
+    case "completion":
+      return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n${event.result}${event.command ? `\n\n\`${event.command}\`` : ""}\n` } };
+    case "phase_report":
+      return { sessionUpdate: "notice", severity: "info", title: phaseReportLine(event) };
+    case "task_spawned":
+      return { sessionUpdate: "notice", severity: "info", title: `Started the task "${event.title}" (session ${event.sessionId})` };
     case "usage":
       // ACP's usage_update describes the context window, whose size is not known for every
       // model; the turn's tokens and cost go in the session/prompt answer's _meta instead.

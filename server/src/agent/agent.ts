@@ -21,7 +21,7 @@ import { buildPromptContent } from "./prompt-content.js";
 import { replayHistory } from "./replay.js";
 import { newSessionId, Session } from "./session.js";
 import type { SlashCommands } from "./slash-commands.js";
-import { runTurn } from "./turn.js";
+import { runTurn, type TurnDeps } from "./turn.js";
 import { compactNow } from "./compact-now.js";
 import { requestFrame, type RequestFrame } from "./request-frame.js";
 import { sessionContextService } from "./session-context-service.js";
@@ -81,7 +81,7 @@ export class Agent {
   }
 
   /** Starts a session. */
-  newSession(params: { cwd?: string; mode?: SafetyMode; model?: string }): SessionInfo {
+  newSession(params: { cwd?: string; mode?: SafetyMode; model?: string; spawned?: boolean }): SessionInfo {
     const config = this.deps.config();
     const root = path.resolve(this.deps.defaultRoot, params.cwd ?? ".");
     const model = params.model ?? config.model;
@@ -89,7 +89,8 @@ export class Agent {
     const id = newSessionId();
     const mode = params.mode ?? config.safety;
     const log = HistoryLog.create(root, { type: "session", sessionId: id, created: new Date().toISOString(), cwd: root, mode, model });
-    const session = new Session(id, this.workspaceFor(root), log, { mode, model });
+    const session = new Session(id, this.workspaceFor(root), log, { mode, model, spawned: params.spawned ?? false });
+    if (params.spawned) log.settings({ spawned: true });
     this.sessions.set(id, session);
     return { sessionId: id, mode, model };
   }
@@ -186,6 +187,8 @@ export class Agent {
         activatedTools: loaded.activatedTools,
         lastPromptSeq: loaded.lastPromptSeq,
         ...(loaded.compaction ? { lastCompaction: loaded.compaction } : {}),
+        checklist: loaded.checklist,
+        spawned: loaded.spawned,
       });
       this.sessions.set(sessionId, session);
       unreadable = loaded.skippedLines;
@@ -337,15 +340,21 @@ export class Agent {
     }
   }
 
-  private turnDeps() {
-    const config = this.deps.config();
+  /**
+   * What a turn runs with. A subagent's turn gets its own event stream (forwarded to its parent's,
+   * tagged) and its own turn limit.
+   */
+  turnDeps(overrides: { events?: SessionEvents; maxTurns?: number } = {}): TurnDeps {
+    const base = this.deps.config();
+    const config = overrides.maxTurns === undefined ? base : { ...base, max_turns: overrides.maxTurns };
     return {
       editor: this.deps.editor,
-      events: this.deps.events,
+      events: overrides.events ?? this.deps.events,
       registry: this.deps.registry,
       gate: this.deps.gate,
       services: this.deps.services,
       outputBudget: config.tools.output_budget,
+      profile: config.tools.profile,
       config,
       resolveProvider: (session: Session) => this.resolveProvider(session, config),
       ...(this.deps.prepareTools ? { prepareTools: (session: Session, signal: AbortSignal) => this.deps.prepareTools!(session.id, signal) } : {}),

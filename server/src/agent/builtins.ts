@@ -7,6 +7,7 @@ import type { StopReport } from "../exec/stop-tree.js";
 import { providerKeyEnvNames } from "../providers/registry.js";
 import { commandTools } from "../tools/command-tools.js";
 import { fileTools } from "../tools/file-tools.js";
+import { longWorkTools } from "../tools/long-work-tools.js";
 import { registerOutsideTools } from "../tools/outside-tools.js";
 import { generateImageTool, IMAGE_SERVICE } from "../tools/generate-image.js";
 import { createImageGenerator } from "../providers/image-generation.js";
@@ -34,7 +35,7 @@ export function registerBuiltinTools(
   commands: SlashCommands,
   config: () => Config,
 ): Builtins {
-  for (const tool of [...fileTools, ...commandTools, ...policyTools, ...contextTools]) registry.register(tool);
+  for (const tool of [...fileTools, ...commandTools, ...policyTools, ...contextTools, ...longWorkTools]) registry.register(tool);
   services[CONFIG_SERVICE] = config;
   const outside = registerOutsideTools(registry, services, config);
   registerImageTool(registry, services, config());

@@ -6,6 +6,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "../vocabulary/messages.js";
+import type { PlanEntry } from "../protocol/updates.js";
 import type { FailedPrompt } from "./session.js";
 import { ensureStateFolder, stateFolder } from "../util/state-folder.js";
 import { checkpointMessage } from "./checkpoint.js";
@@ -36,6 +37,15 @@ export interface SettingsRecord {
   model?: string;
   /** Deferred tools activated (added to those activated before). */
   activated?: string[];
+  /** The session was started by spawn_task. */
+  spawned?: boolean;
+}
+
+/** The session's checklist as it now stands (each record replaces the one before). */
+export interface ChecklistRecord {
+  type: "checklist";
+  time: string;
+  entries: PlanEntry[];
 }
 
 /** Marks message `seq` (a prompt) as failed: its turn ended before the model answered it. */
@@ -82,7 +92,7 @@ export interface CompactionRecord {
 }
 
 /** Any line of a log. */
-export type HistoryRecord = SessionHeader | MessageRecord | SettingsRecord | FailedRecord | RewindRecord | CompactionRecord;
+export type HistoryRecord = SessionHeader | MessageRecord | SettingsRecord | FailedRecord | RewindRecord | CompactionRecord | ChecklistRecord;
 
 /** What a log holds when read back. */
 export interface LoadedHistory {
@@ -103,6 +113,10 @@ export interface LoadedHistory {
   model: string;
   /** Deferred tools the session had activated. */
   activatedTools: string[];
+  /** The checklist as last recorded. */
+  checklist: PlanEntry[];
+  /** The session was started by spawn_task. */
+  spawned: boolean;
   /** Lines that could not be read (a torn last line after a crash, a corrupt record). */
   skipped: number;
   /** Their line numbers (1-based), for the report. */
@@ -122,10 +136,13 @@ export class HistoryLog {
 
   constructor(readonly file: string) {}
 
-  /** Creates a new log with its header. */
-  static create(root: string, header: SessionHeader): HistoryLog {
+  /**
+   * Creates a new log with its header. `subfolder` keeps logs that are not sessions of their own
+   * (a subagent's) out of the listing.
+   */
+  static create(root: string, header: SessionHeader, subfolder = ""): HistoryLog {
     ensureStateFolder(root);
-    const dir = conversationsDir(root);
+    const dir = path.join(conversationsDir(root), subfolder);
     mkdirSync(dir, { recursive: true });
     const log = new HistoryLog(path.join(dir, `${header.sessionId}.jsonl`));
     log.write(header);
@@ -172,8 +189,13 @@ export class HistoryLog {
   }
 
   /** Records a mode or model change. */
-  settings(change: { mode?: string; model?: string; activated?: string[] }): void {
+  settings(change: { mode?: string; model?: string; activated?: string[]; spawned?: boolean }): void {
     this.write({ type: "settings", time: new Date().toISOString(), ...change });
+  }
+
+  /** Records the checklist as it now stands. */
+  checklist(entries: PlanEntry[]): void {
+    this.write({ type: "checklist", time: new Date().toISOString(), entries });
   }
 
   close(): void {
@@ -244,6 +266,8 @@ class LoadState {
   private model = "";
   private readonly activated = new Set<string>();
   private compaction: CompactionRecord | undefined;
+  private checklist: PlanEntry[] = [];
+  private spawned = false;
   private lastSeq = 0;
   private readonly skippedLines: number[] = [];
 
@@ -268,7 +292,9 @@ class LoadState {
       this.compaction = rec;
       // Drop what it archived now: memory stays the size of the working context.
       this.records = this.records.filter((r) => r.seq > rec.through);
-    } else if (rec.type === "settings") {
+    } else if (rec.type === "checklist") this.checklist = Array.isArray(rec.entries) ? rec.entries : this.checklist;
+    else if (rec.type === "settings") {
+      this.spawned ||= rec.spawned === true;
       this.mode = rec.mode ?? this.mode;
       for (const name of rec.activated ?? []) this.activated.add(name);
       this.model = rec.model ?? this.model;
@@ -288,13 +314,15 @@ class LoadState {
       mode: this.mode,
       model: this.model,
       activatedTools: [...this.activated],
+      checklist: this.checklist,
+      spawned: this.spawned,
       skipped: this.skippedLines.length,
       skippedLines: this.skippedLines,
     };
   }
 }
 
-const RECORD_TYPES = new Set(["session", "message", "settings", "failed", "rewind", "compaction"]);
+const RECORD_TYPES = new Set(["session", "message", "settings", "failed", "rewind", "compaction", "checklist"]);
 
 /** One line as a record, or undefined when it is not one (torn, corrupt, or of a shape we cannot use). */
 function parseRecord(line: string): HistoryRecord | undefined {

@@ -9,6 +9,7 @@ import { modelFacts } from "./tool-call-facts.js";
 import { summarize } from "./tool-runner.js";
 import { isCheckpoint } from "./checkpoint.js";
 import { compactionUpdate } from "./compaction.js";
+import { reportUpdate } from "../tools/report-updates.js";
 
 /**
  * Sends every message of the working context as the updates a live turn would have sent (after a
@@ -24,6 +25,8 @@ export function replayHistory(session: Session, events: SessionEvents): void {
     else replayMessage(session.id, msg, events);
   });
   for (const failed of failedAt(session.history.length)) replayFailed(session.id, failed, events);
+  // The checklist as it was left: what the editor shows at the top of the chat.
+  if (session.checklist.length) events.emit(session.id, { kind: "plan", entries: session.checklist });
 }
 
 function replayFailed(sessionId: string, failed: FailedPrompt, events: SessionEvents): void {
@@ -44,7 +47,12 @@ function replayMessage(sessionId: string, msg: Message, events: SessionEvents): 
     for (const b of msg.content) {
       if (b.type === "text") events.emit(sessionId, { kind: "text", text: b.text });
       else if (b.type === "thinking") events.emit(sessionId, { kind: "thought", text: b.text });
-      else events.emit(sessionId, { kind: "tool_call", id: b.id, name: b.name, title: b.name, input: b.input, status: "pending", ...modelFacts(b) });
+      else {
+        events.emit(sessionId, { kind: "tool_call", id: b.id, name: b.name, title: b.name, input: b.input, status: "pending", ...modelFacts(b) });
+        // A report or a result shows as itself again, as it did live.
+        const report = reportUpdate(b.name, b.input);
+        if (report) events.emit(sessionId, report);
+      }
     }
     return;
   }

@@ -10,7 +10,8 @@ import { advertisedTools, deferredToolList } from "./deferred-advertising.js";
 import { prepareTools, type PreparedTools } from "./native-tools.js";
 import type { Session } from "./session.js";
 import { buildSystemPrompt } from "./system-prompt.js";
-import { toGateSession } from "./tool-runner.js";
+import { offeredTools, type ToolRunnerDeps } from "./tool-runner.js";
+import { describedFor } from "../tools/profiles.js";
 
 /** The system prompt and tools of the session's next request. */
 export interface RequestFrame {
@@ -21,10 +22,11 @@ export interface RequestFrame {
 /** Builds the frame for `session` on a provider speaking `providerType`. */
 export function requestFrame(
   session: Session,
-  deps: { registry: ToolRegistry; gate: ToolGate; config: Config },
+  deps: { registry: ToolRegistry; gate: ToolGate; config: Config; profile?: ToolRunnerDeps["profile"] },
   providerType: ProviderType,
 ): RequestFrame {
-  const offered = deps.registry.list(deps.gate.filter(toGateSession(session)));
-  const tools = prepareTools(providerType, advertisedTools(offered, session), deps.config, session);
+  // The tools of the session's profile, less those it is never offered (a subagent's delegation...).
+  const offered = offeredTools(session, deps);
+  const tools = prepareTools(providerType, describedFor(deps.profile, advertisedTools(offered, session)), deps.config, session);
   return { system: buildSystemPrompt(session, deferredToolList(offered, session, deps.config.mcp.discovery), deps.config), tools };
 }

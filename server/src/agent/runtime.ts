@@ -22,6 +22,8 @@ import { addCoreCommands } from "./core-commands.js";
 import { addContextCommands } from "./context-commands.js";
 import { addBuiltinContextSections, ContextReport } from "./context-report.js";
 import { McpWiring } from "./mcp-wiring.js";
+import { AgentSessionTools } from "./session-tools.js";
+import { SESSION_TOOLS_SERVICE } from "../tools/session-tools.js";
 import { SlashCommands } from "./slash-commands.js";
 
 /** Everything a front end drives. */
@@ -100,6 +102,8 @@ export function createRuntime(options: {
     ...(options.createProvider ? { createProvider: options.createProvider } : {}),
     prepareTools: (sessionId, signal) => mcp.prepare(sessionId, signal),
   });
+  // The checklist, subagents and spawned tasks reach their sessions through this.
+  services[SESSION_TOOLS_SERVICE] = new AgentSessionTools(agent);
   addCoreCommands(commands, agent, registry);
   const contextReport = new ContextReport();
   addBuiltinContextSections(contextReport);

@@ -3,8 +3,9 @@
  */
 import type { SafetyMode } from "../config/schema.js";
 import type { ContentBlock, Message, Usage } from "../vocabulary/messages.js";
-import { ZERO_USAGE } from "../vocabulary/messages.js";
+import { addUsage, ZERO_USAGE } from "../vocabulary/messages.js";
 import type { Trust } from "../policy/types.js";
+import type { PlanEntry } from "../protocol/updates.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { CompactionRecord, CompactionTrigger, HistoryLog } from "./history.js";
 import { isCheckpoint } from "./checkpoint.js";
@@ -70,6 +71,14 @@ export class Session {
   compactionRequest: CompactionRequest | undefined;
   /** The last compaction (from the log on load). */
   lastCompaction: CompactionRecord | undefined;
+  /** The checklist (task_create, task_update, change_todo_list); kept in the log, shown as `plan`. */
+  checklist: PlanEntry[] = [];
+  /** Tool categories this session is never offered (delegation inside a subagent...). */
+  readonly withheldCategories = new Set<string>();
+  /** Tool names this session is never offered (spawn_task inside a spawned task). */
+  readonly withheldTools = new Set<string>();
+  /** Started by spawn_task: it may not spawn tasks itself. Kept in the log. */
+  readonly spawned: boolean;
 
   constructor(
     readonly id: string,
@@ -84,10 +93,15 @@ export class Session {
       activatedTools?: readonly string[];
       lastPromptSeq?: number | undefined;
       lastCompaction?: CompactionRecord;
+      checklist?: PlanEntry[];
+      spawned?: boolean;
     },
   ) {
     this.mode = init.mode;
     this.model = init.model;
+    this.checklist = init.checklist ?? [];
+    this.spawned = init.spawned ?? false;
+    if (this.spawned) this.withheldTools.add(SPAWN_TASK_TOOL);
     for (const name of init.activatedTools ?? []) this.activatedTools.add(name);
     if (init.history) {
       this.history.push(...init.history);
@@ -108,6 +122,18 @@ export class Session {
     if (!added.length) return;
     for (const n of added) this.activatedTools.add(n);
     this.log.settings({ activated: added });
+  }
+
+  /** Counts what a subagent used towards this session's totals (/usage, the cost in usage updates). */
+  addDelegatedUsage(usage: Usage, cost: number): void {
+    this.usage = addUsage(this.usage, usage);
+    this.cost += cost;
+  }
+
+  /** Replaces the checklist: logged first, so a resumed session shows it as it was left. */
+  setChecklist(entries: PlanEntry[]): void {
+    this.log.checklist(entries);
+    this.checklist = entries;
   }
 
   /** Appends a message to memory and to the log, in that order of durability: log first. Returns its log number. */
@@ -180,6 +206,9 @@ function lastPromptIndex(history: readonly Message[]): number {
   for (let i = history.length - 1; i >= 0; i--) if (history[i]!.role === "user" && !isCheckpoint(history[i]!)) return i;
   return -1;
 }
+
+/** The tool a spawned task is never offered (a task may not spawn tasks). */
+const SPAWN_TASK_TOOL = "spawn_task";
 
 /** A new session id: time-ordered and safe as a file name. */
 export function newSessionId(): string {

@@ -17,6 +17,7 @@ import type { Session } from "./session.js";
 import { callFacts, fileDiffs, modelFacts } from "./tool-call-facts.js";
 import { withEditDiagnostics } from "../tools/edit-diagnostics.js";
 import { configFrom } from "../tools/tool-config.js";
+import { profileAdmits, type ToolProfile } from "../tools/profiles.js";
 
 /** What running tools needs. */
 export interface ToolRunnerDeps {
@@ -27,6 +28,15 @@ export interface ToolRunnerDeps {
   gate: ToolGate;
   services: ToolServices;
   outputBudget: number;
+  /** `[tools] profile`: which tools are offered (standard when absent). */
+  profile?: ToolProfile;
+}
+
+/** What a batch of calls came to: one result per call, and whether a call ended the turn. */
+export interface BatchOutcome {
+  results: ToolResultBlock[];
+  /** A call (attempt_completion, a phase report the user stopped at) asked to end the turn. */
+  endTurn: boolean;
 }
 
 /**
@@ -44,7 +54,19 @@ export async function runToolCalls(
   /** Calls answered without running (a rewrite refused them), by call id. */
   answers: ReadonlyMap<string, ToolResult> = new Map(),
 ): Promise<ToolResultBlock[]> {
+  return (await runToolBatch(session, calls, deps, signal, answers)).results;
+}
+
+/** As runToolCalls, and says whether a call asked to end the turn. */
+export async function runToolBatch(
+  session: Session,
+  calls: ToolCallBlock[],
+  deps: ToolRunnerDeps,
+  signal: AbortSignal,
+  answers: ReadonlyMap<string, ToolResult> = new Map(),
+): Promise<BatchOutcome> {
   const results: ToolResultBlock[] = [];
+  let endTurn = false;
   // The calls of one model message are one batch: batch-gated tools are decided here, once.
   const batch: RunBatch = { ...newBatch(session), decisions: signal.aborted ? new Map() : await decideBatchInputs(session, calls, deps, signal) };
   for (let i = 0; i < calls.length; ) {
@@ -59,12 +81,24 @@ export async function runToolCalls(
     const outcomes = await Promise.all(runs.map((run) => run()));
     group.forEach((call, k) => {
       const result = outcomes[k]!;
+      endTurn ||= result.endTurn === true;
       const content = [...result.content, ...editorNotices(deps.editor, session.id)];
       results.push({ type: "tool_result", toolCallId: call.id, name: call.name, isError: result.isError, content });
     });
     i += group.length;
   }
-  return results;
+  return { results, endTurn };
+}
+
+/**
+ * The tools a session is offered: what the gate's filter admits for its trust and mode, within
+ * the profile, less what the session withholds (delegation inside a subagent, spawn_task inside
+ * a spawned task). A call to any other tool is answered as one to a tool that does not exist.
+ */
+export function offeredTools(session: Session, deps: Pick<ToolRunnerDeps, "registry" | "gate" | "profile">): Capability[] {
+  return deps.registry
+    .list(deps.gate.filter(toGateSession(session)))
+    .filter((c) => !session.withheldCategories.has(c.category) && !session.withheldTools.has(c.name) && profileAdmits(deps.profile, c));
 }
 
 /** The calls from `start` that may run together: a run of read-only calls, or the one call there. */
@@ -125,9 +159,9 @@ async function prepare(
   const { events } = deps;
   const capability = deps.registry.find(call.name);
   const gateSession = toGateSession(session);
-  const offered = capability && deps.registry.list(deps.gate.filter(gateSession)).includes(capability);
+  const offered = capability && offeredTools(session, deps).includes(capability);
   if (!capability || !offered) {
-    const result = unknownTool(call.name, deps, gateSession);
+    const result = unknownTool(call.name, offeredTools(session, deps));
     announce(events, session, call, call.name, { ...callFacts(undefined, call.input, session.root), ...modelFacts(call) });
     finish(events, session, call.id, result);
     return answered(result);
@@ -220,8 +254,8 @@ function finish(events: SessionEvents, session: Session, id: string, result: Too
   }, result.texts ? { texts: result.texts } : undefined);
 }
 
-function unknownTool(name: string, deps: ToolRunnerDeps, session: GateSession): ToolResult {
-  const names = deps.registry.list(deps.gate.filter(session)).map((c: Capability) => c.name);
+function unknownTool(name: string, offered: Capability[]): ToolResult {
+  const names = offered.map((c) => c.name);
   return {
     isError: true,
     content: [{ type: "text", text: `There is no tool "${name}" in this session. Available: ${names.join(", ") || "none"}.` }],

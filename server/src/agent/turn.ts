@@ -17,7 +17,7 @@ import { normalizeHistory } from "./normalize.js";
 import { callModel } from "./provider-call.js";
 import { requestFrame, type RequestFrame } from "./request-frame.js";
 import type { Session } from "./session.js";
-import { editorNotices, runToolCalls, type ToolRunnerDeps } from "./tool-runner.js";
+import { editorNotices, runToolBatch, type ToolRunnerDeps } from "./tool-runner.js";
 
 /** What a turn needs besides the session. */
 export interface TurnDeps extends ToolRunnerDeps {
@@ -104,8 +104,9 @@ export async function runTurn(session: Session, content: ContentBlock[], deps: T
         return endWithError(usage, response.error ?? "The provider failed.");
       }
       if (rewritten.calls.length === 0) return { stopReason: stopReasonOf(response.stop), usage };
-      const results = await runToolCalls(session, rewritten.calls, deps, signal, rewritten.answers);
-      session.append({ role: "tool", content: results });
+      const batch = await runToolBatch(session, rewritten.calls, deps, signal, rewritten.answers);
+      session.append({ role: "tool", content: batch.results });
+      if (batch.endTurn) return { stopReason: "end_turn", usage };
     }
     return { stopReason: "max_turns", usage };
   } catch (err) {

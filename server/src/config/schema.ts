@@ -202,6 +202,12 @@ export const configSchema = z
         "Give models their provider's own tool definitions where one exists: Anthropic's text editor (in place of read_file, write_file, edit_file) and bash (beside execute_command), OpenAI's apply_patch. Each native call is rewritten onto our tool before anything runs. A provider that rejects them gets our schemas for the rest of the session.",
       ),
       output_budget: key(z.number().int().positive(), 50_000, "integer", "Most characters of text one tool result may carry; the middle of a longer one is cut with a note."),
+      profile: key(
+        z.enum(["standard", "lite"]),
+        "standard",
+        "string",
+        "`standard` offers every tool; `lite` offers the small core set (read, write, SEARCH/REPLACE edit, search, list, execute, ask, plan, checklist, completion) with shorter descriptions, for small local models. docs/tools.md lists each profile's tools.",
+      ),
       computer: key(
         z.boolean(),
         false,
@@ -226,6 +232,10 @@ export const configSchema = z
         "integer",
         "How long, at most, to wait after a change set lands for the editor's language servers to publish the changed files' diagnostics (at most 30000).",
       ),
+    }),
+    subagents: table({
+      max_concurrent: key(z.number().int().positive(), 3, "integer", "Most subagents (`agent`, `use_subagents`) running at once across the server; the rest wait their turn."),
+      max_turns: key(z.number().int().positive(), 25, "integer", "Most model calls in one subagent's run before it stops and returns what it has."),
     }),
     web: table({
       allow_hosts: key(

@@ -4,7 +4,7 @@
  * on the terminal when there is one.
  */
 import { createInterface } from "node:readline/promises";
-import type { SessionUpdate } from "../protocol/updates.js";
+import { phaseReportLine, type PlanEntry, type SessionUpdate } from "../protocol/updates.js";
 import type { SessionEvents } from "./session-events.js";
 import type { ApplyEditResult, OpenDocument, SaveResult } from "./document-host.js";
 import type { Editor } from "./editor.js";
@@ -93,19 +93,37 @@ export class HeadlessEditor implements Editor {
       this.out.write(`${JSON.stringify({ sessionId, update })}\n`);
       return;
     }
+    // A subagent's words are its parent call's to report; its tool calls show, indented.
+    if (update.parentToolCallId && (update.kind === "text" || update.kind === "thought")) return;
+    const indent = update.parentToolCallId ? "  " : "";
     switch (update.kind) {
       case "text":
         this.out.write(update.text);
         this.endsWithNewline = update.text.endsWith("\n");
         break;
       case "tool_call":
-        this.line(`→ ${update.title}`);
+        this.line(`${indent}→ ${update.title}`);
         break;
       case "tool_call_update":
         if (update.status === "completed" || update.status === "failed") {
           const first = (update.output ?? "").split("\n")[0]?.slice(0, 160) ?? "";
-          this.line(`${update.status === "completed" ? "✓" : "✗"} ${first}`);
+          this.line(`${indent}${update.status === "completed" ? "✓" : "✗"} ${first}`);
         }
+        break;
+      case "plan":
+        this.line(checklistText(update.entries));
+        break;
+      case "working_message":
+        this.line(`» ${update.text}`);
+        break;
+      case "phase_report":
+        this.line(`■ ${phaseReportLine(update)}`);
+        break;
+      case "completion":
+        this.line(`✔ Result:\n${update.result}${update.command ? `\n  run: ${update.command}` : ""}`);
+        break;
+      case "task_spawned":
+        this.line(`+ Started the task "${update.title}" (session ${update.sessionId})`);
         break;
       case "status":
         this.line(`… ${update.text}`);
@@ -160,4 +178,11 @@ export class HeadlessEditor implements Editor {
       rl.close();
     }
   }
+}
+
+const CHECK_MARKS = { pending: "[ ]", in_progress: "[~]", completed: "[x]" } as const;
+
+/** The checklist as the terminal shows it. */
+function checklistText(entries: PlanEntry[]): string {
+  return ["Checklist:", ...entries.map((e) => `  ${CHECK_MARKS[e.status]} ${e.content}`)].join("\n");
 }

@@ -40,6 +40,8 @@ export function watchRun(events: SessionEvents, sessionId: string, progress: Pro
   const notDone: NotDone[] = [];
   let cost: number | undefined;
   const stop = events.subscribe((_id, update) => {
+    // A subagent's steps are its parent call's (its cost still counts).
+    if (update.kind !== "turn_end" && update.kind !== "usage" && update.parentToolCallId) return;
     if (update.kind === "text") current += update.text;
     else if (update.kind === "usage" && update.cost !== undefined) cost = (cost ?? 0) + update.cost;
     else if (update.kind === "tool_call") {

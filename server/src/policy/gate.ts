@@ -24,7 +24,7 @@ import { sensitiveScopeOf, sensitiveScopes } from "./sensitive-scopes.js";
 import { agentSettingsPlaces } from "./agent-settings.js";
 import { commandScopes, type CommandPlace } from "./command-scopes.js";
 import { externalScope, fileChangeScopes, ruleCovers, toolPathScope, toolScope, uniqueScopes, type Scope } from "./rules.js";
-import { policyForTrust, trustRefusal } from "./trust.js";
+import { policyForTrust, subagentWriteRefusal, trustRefusal } from "./trust.js";
 import type { ImageBlock } from "../vocabulary/messages.js";
 import type { BatchCall, GateCall, GateMetadata, GateSession, ToolGate } from "./types.js";
 
@@ -151,7 +151,7 @@ export class PolicyGate implements ToolGate {
     action: Extract<GatedAction, { kind: "file_change" }>,
     signal: AbortSignal,
   ): Promise<GateDecision> {
-    const refusal = guestRefusal(session, "Changing files") ?? modeActionRefusal(session.mode, `Changing files (${action.summary})`);
+    const refusal = guestRefusal(session, "Changing files", "files") ?? modeActionRefusal(session.mode, `Changing files (${action.summary})`);
     if (refusal) return deny(refusal);
     const memory = this.memory(call);
     const deferred = memory.deferred.splice(0).map((dir) => externalScope(dir, "write"));
@@ -370,8 +370,10 @@ function coveredInCall(memory: CallMemory, wanted: { kind: "external"; dir: stri
   return memory.external.some((e) => ruleCovers({ kind: "external", ...e }, wanted));
 }
 
-function guestRefusal(session: GateSession, what: string): string | undefined {
-  return session.trust === "operator" ? undefined : `${what} is not allowed: this session has guest trust (read-only).`;
+function guestRefusal(session: GateSession, what: string, action: "files" | "other" = "other"): string | undefined {
+  if (session.trust === "operator") return undefined;
+  if (session.trust === "subagent") return action === "files" ? subagentWriteRefusal(what) : undefined;
+  return `${what} is not allowed: this session has guest trust (read-only).`;
 }
 
 function outsideRefusal(session: GateSession, access: OutsideAccess, abs: string): string {

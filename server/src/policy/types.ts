@@ -9,8 +9,11 @@ import type { ImageBlock } from "../vocabulary/messages.js";
 import type { GateDecision, GatedAction, ListFilter, ToolDescriptor } from "../vocabulary/policy.js";
 import type { ReviewGroup } from "./review-group.js";
 
-/** Who is asking: the person at the editor, or something unreviewed. */
-export type Trust = "operator" | "guest";
+/**
+ * Who is asking: the person at the editor, a subagent working for them (everything but writing
+ * files and the desktop), or something unreviewed.
+ */
+export type Trust = "operator" | "subagent" | "guest";
 
 /** What the gate knows about the session a call comes from. */
 export interface GateSession {

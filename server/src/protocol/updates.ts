@@ -8,6 +8,8 @@ export type ToolCallStatus = "pending" | "running" | "completed" | "failed";
 
 /** One entry of a plan/checklist. */
 export interface PlanEntry {
+  /** The checklist item's id (task_create/task_update); absent in a make_plan proposal. */
+  id?: string;
   content: string;
   status: "pending" | "in_progress" | "completed";
   priority?: "high" | "medium" | "low";
@@ -50,61 +52,94 @@ export interface ToolCallFacts {
   modelInput?: unknown;
 }
 
+/** A finished phase, as phase_report reports it. */
+export interface PhaseReport {
+  completed: string;
+  verification: string;
+  nextPhase?: string;
+  /** The turn waits for the user to acknowledge (or stop) before it goes on. */
+  requiresAcknowledgment: boolean;
+}
+
+/** A phase report in one line, for clients that show it as a notice or a line of text. */
+export function phaseReportLine(report: PhaseReport): string {
+  const next = report.nextPhase ? ` Next: ${report.nextPhase}.` : "";
+  return `Phase done: ${report.completed}. Verified: ${report.verification}.${next}`;
+}
+
+/**
+ * Set on the updates of a subagent: the id of the parent's tool call (`agent`, `use_subagents`)
+ * that started it, and which of its subagents (1-based) this is. Editors nest them under that call.
+ */
+export interface SubagentTag {
+  parentToolCallId?: string;
+  subagent?: number;
+}
+
 /** A single streamed update. */
-export type SessionUpdate =
-  | { kind: "user_message"; text: string }
-  | { kind: "text"; text: string }
-  | { kind: "thought"; text: string }
-  | ({
-      kind: "tool_call";
-      id: string;
-      name: string;
-      title: string;
-      input: unknown;
-      status: ToolCallStatus;
-    } & ToolCallFacts)
-  | {
-      kind: "tool_call_update";
-      id: string;
-      status: ToolCallStatus;
-      /** A short summary of the result (first lines, capped). */
-      output?: string;
-      /** Unified diff of the change the tool made, when it changed files. */
-      diff?: string;
-      /** The same change, file by file. */
-      files?: FileDiff[];
-    }
-  | { kind: "plan"; entries: PlanEntry[] }
-  | {
-      kind: "usage";
-      inputTokens: number;
-      outputTokens: number;
-      cachedTokens: number;
-      /** Estimated cost in US dollars of this turn, when the model's price is known. */
-      cost?: number;
-      /** Cumulative over the session. */
-      sessionCost?: number;
-    }
-  | { kind: "status"; text: string }
-  /**
-   * The older history was summarised into a checkpoint (`/compact`, `compact_context`, or the
-   * automatic trigger): the editor shows a marker in the chat. Also replayed by agent/loadSession.
-   */
-  | {
-      kind: "compaction";
-      /** 1 for the session's first compaction, then 2, 3... */
-      n: number;
-      /** Who asked: `auto` (the context passed the threshold), `model` (compact_context), `user` (/compact), `provider` (the provider compacted server-side). */
-      trigger: "auto" | "model" | "user" | "provider";
-      /** Estimated tokens of the working context before and after. */
-      tokensBefore: number;
-      tokensAfter: number;
-      /** Messages numbered up to this are in the archive (context_archive reads them). */
-      through: number;
-      /** The start (and end) of the checkpoint summary, at most about 400 characters. */
-      summaryPreview: string;
-    }
-  | { kind: "error"; message: string };
+export type SessionUpdate = SubagentTag &
+  (
+    | { kind: "user_message"; text: string }
+    | { kind: "text"; text: string }
+    | { kind: "thought"; text: string }
+    | ({
+        kind: "tool_call";
+        id: string;
+        name: string;
+        title: string;
+        input: unknown;
+        status: ToolCallStatus;
+      } & ToolCallFacts)
+    | {
+        kind: "tool_call_update";
+        id: string;
+        status: ToolCallStatus;
+        /** A short summary of the result (first lines, capped). */
+        output?: string;
+        /** Unified diff of the change the tool made, when it changed files. */
+        diff?: string;
+        /** The same change, file by file. */
+        files?: FileDiff[];
+      }
+    | { kind: "plan"; entries: PlanEntry[] }
+    /** working_respond: a short message to the user; the turn goes on. */
+    | { kind: "working_message"; text: string }
+    | ({ kind: "phase_report" } & PhaseReport)
+    /** attempt_completion: the task's final result; the turn ends with it. */
+    | { kind: "completion"; result: string; command?: string }
+    /** spawn_task started a new session (open it with agent/loadSession). */
+    | { kind: "task_spawned"; sessionId: string; title: string }
+    | {
+        kind: "usage";
+        inputTokens: number;
+        outputTokens: number;
+        cachedTokens: number;
+        /** Estimated cost in US dollars of this turn, when the model's price is known. */
+        cost?: number;
+        /** Cumulative over the session. */
+        sessionCost?: number;
+      }
+    | { kind: "status"; text: string }
+    /**
+     * The older history was summarised into a checkpoint (`/compact`, `compact_context`, or the
+     * automatic trigger): the editor shows a marker in the chat. Also replayed by agent/loadSession.
+     */
+    | {
+        kind: "compaction";
+        /** 1 for the session's first compaction, then 2, 3... */
+        n: number;
+        /** Who asked: `auto` (the context passed the threshold), `model` (compact_context), `user` (/compact), `provider` (the provider compacted server-side). */
+        trigger: "auto" | "model" | "user" | "provider";
+        /** Estimated tokens of the working context before and after. */
+        tokensBefore: number;
+        tokensAfter: number;
+        /** Messages numbered up to this are in the archive (context_archive reads them). */
+        through: number;
+        /** The start (and end) of the checkpoint summary, at most about 400 characters. */
+        summaryPreview: string;
+      }
+    | { kind: "error"; message: string }
+  );
 
 /**
  * How a turn ended: the last event of every turn. Not sent as `agent/update` (the `agent/prompt`

@@ -9,6 +9,19 @@ import type { ToolCallKind } from "../protocol/updates.js";
 import type { PolicyClass } from "../vocabulary/policy.js";
 import type { Capability, ToolContext, ToolResult } from "./types.js";
 
+/**
+ * What tool_help returns besides the schema: kept out of the description sent with every
+ * request, so that can stay short.
+ */
+export interface ToolHelp {
+  /** When this tool is the right one (and when another is). */
+  whenToUse: string;
+  /** Example inputs, as JSON. */
+  examples: string[];
+  /** How a call can fail and what to do then. */
+  failureModes: string[];
+}
+
 /** What a tool author writes. */
 export interface ToolSpec<S extends z.ZodType> {
   name: string;
@@ -22,6 +35,10 @@ export interface ToolSpec<S extends z.ZodType> {
   callKind?: ToolCallKind;
   hiddenFromAgent?: boolean;
   metadata?: Record<string, unknown>;
+  /** Shown by tool_help; see ToolHelp. */
+  help?: ToolHelp;
+  /** The description under the lite profile (default: the first sentence of `description`). */
+  liteDescription?: string;
   title?(input: z.infer<S>): string;
   /** Returns a result, or a plain string for a successful text result. Throw ToolError to fail. */
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult | string>;
@@ -66,7 +83,11 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Capability {
     category: spec.category,
     hiddenFromAgent: spec.hiddenFromAgent ?? false,
     isMutating: spec.isMutating ?? spec.policyClass !== "read_only",
-    metadata: spec.metadata ?? {},
+    metadata: {
+      ...spec.metadata,
+      ...(spec.help ? { help: spec.help } : {}),
+      ...(spec.liteDescription ? { liteDescription: spec.liteDescription } : {}),
+    },
     callKind: spec.callKind ?? CALL_KIND_OF_CLASS[spec.policyClass],
     title(input) {
       const parsed = spec.input.safeParse(input);

@@ -19,6 +19,8 @@ export interface ToolResult {
   texts?: ChangedText[];
   /** The files the tool's change set wrote, relative to the root (the diagnostics after an edit look at them). */
   changedFiles?: string[];
+  /** End the turn once this batch of calls is done: the model is not called again (attempt_completion). */
+  endTurn?: boolean;
 }
 
 /** Long-lived helpers a tool may reach (filled in by the server; each optional by design). */

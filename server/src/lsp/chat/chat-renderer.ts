@@ -4,6 +4,7 @@
  * usage line, and a fresh `## You` heading when it ends.
  */
 import type { SessionEvent, SessionEvents } from "../../editor/session-events.js";
+import { phaseReportLine } from "../../protocol/updates.js";
 import { AGENT_HEADING, toolLine, usageLine, YOU_HEADING } from "./chat-text.js";
 import type { ChatWriter } from "./chat-writer.js";
 
@@ -62,6 +63,8 @@ export class ChatRenderer {
   private onEvent(sessionId: string, event: SessionEvent): void {
     const titles = this.followed.get(sessionId);
     if (!titles) return;
+    // A subagent's activity is its parent call's; the chat shows the call and its result.
+    if (event.kind !== "turn_end" && event.parentToolCallId) return;
     switch (event.kind) {
       case "text":
         this.fire(this.write(event.text));
@@ -74,6 +77,18 @@ export class ChatRenderer {
           const reason = event.status === "failed" ? firstLine(event.output) : undefined;
           this.fire(this.note(toolLine(titles.get(event.id) ?? "a tool", event.status, reason)));
         }
+        break;
+      case "working_message":
+        this.fire(this.note(`\n> ${event.text}\n\n`));
+        break;
+      case "phase_report":
+        this.fire(this.note(`\n**${phaseReportLine(event)}**\n\n`));
+        break;
+      case "completion":
+        this.fire(this.note(`\n**Result:** ${event.result}${event.command ? `\n\nRun: \`${event.command}\`` : ""}\n`));
+        break;
+      case "task_spawned":
+        this.fire(this.note(`\n_Started the task "${event.title}" (session ${event.sessionId})._\n`));
         break;
       case "usage":
         this.fire(this.note(`\n${usageLine(event)}`));
