@@ -61,6 +61,11 @@ export const applyPatchTool = defineTool({
   // Every change goes through Workspace.apply, which asks the gate with the diff (docs/safety.md).
   metadata: { authorizesChanges: true },
   category: "file",
+  help: {
+    whenToUse: "Changes across several files or hunks at once, moves and deletions in one step; for one small change edit_file or replace_in_file is simpler.",
+    examples: ['{"patch": "*** Begin Patch\\n*** Update File: src/a.ts\\n@@\\n-const x = 1;\\n+const x = 2;\\n*** End Patch"}'],
+    failureModes: ["A context line that matches nowhere fails the whole patch (nothing applied) with the closest text: read the file again and redo the hunk.", "The user declines the change: nothing is applied."],
+  },
   title: () => "Apply patch",
   execute: (args, ctx) =>
     withWorkspaceErrors(async () => {

@@ -26,6 +26,11 @@ export const askUserQuestionTool = defineTool({
   policyClass: "read_only",
   callKind: "other",
   category: "interaction",
+  help: {
+    whenToUse: "When only the user can decide (an approach, a name, missing information). Not for permission to run tools: the editor asks about those.",
+    examples: ['{"question": "Which database should the cache use?", "choices": ["SQLite", "Redis"]}'],
+    failureModes: ["The prompt is dismissed or the editor cannot show it: the result says so; decide yourself and say what you assumed, or ask again with choices."],
+  },
   isMutating: false,
   title: (i) => `Ask: ${i.question.length > 60 ? `${i.question.slice(0, 57)}...` : i.question}`,
   async execute(i, ctx) {

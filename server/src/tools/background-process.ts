@@ -41,6 +41,11 @@ export const backgroundProcessTool = defineTool({
   input,
   policyClass: "read_only",
   category: "system",
+  help: {
+    whenToUse: "To follow a server or watcher started by execute_command with mode background: read its new output, wait for a line, stop it, list them.",
+    examples: ['{"action": "wait", "id": "bg-1234", "pattern": "listening on", "timeout_secs": 30}', '{"action": "read", "id": "bg-1234"}', '{"action": "list"}'],
+    failureModes: ["An id that is not this session's background process is refused with the ids there are.", "wait times out: the output so far comes back; the process goes on."],
+  },
   // stop ends a process: that changes state, even though it needs no approval.
   isMutating: true,
   title: (i) => (i.action === "list" ? "List background processes" : `${capitalize(i.action)} ${i.id ?? "background process"}`),

@@ -55,6 +55,11 @@ export const browserActionTool = defineTool({
   input,
   policyClass: "network",
   category: "web",
+  help: {
+    whenToUse: "To see a web page as a browser renders it (JavaScript, layout, a local dev server the user allowed); for reading text web_fetch is cheaper.",
+    examples: ['{"action": "launch", "url": "https://example.com"}', '{"action": "click", "coordinate": "450,300"}', '{"action": "close"}'],
+    failureModes: ["Any action before launch, or a second launch, is refused.", "Private and local addresses are refused unless the user allowed the host.", "No Chromium found: the tool says how to install one."],
+  },
   title: (a) => (a.action === "launch" ? `Browser: open ${a.url ?? ""}` : `Browser: ${a.action}${a.coordinate ? ` at ${a.coordinate}` : ""}`),
   async execute(args, ctx) {
     const browser = await browserOf(webServiceFrom(ctx.services), ctx.sessionId);

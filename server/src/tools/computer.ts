@@ -58,6 +58,11 @@ export const computerTool = defineTool({
   input,
   policyClass: "gui_control",
   category: "computer",
+  help: {
+    whenToUse: "Only for what has no better tool: a desktop application's window. Files, commands and web pages have their own tools.",
+    examples: ['{"action": "screenshot"}', '{"action": "left_click", "coordinate": [640, 400]}', '{"steps": [{"action": "type", "text": "hello"}, {"action": "key", "text": "Return"}]}'],
+    failureModes: ["Input actions need the user's approval; a No refuses every input action of the message.", "The user moved the mouse: input stops until their next message; screenshots still work."],
+  },
   metadata: metadata as Record<string, unknown>,
   title: (a) => `Computer: ${(a.steps ?? [a]).map((s) => describeAction(s as ComputerInput)).join("; ")}`,
   async execute(args, ctx) {

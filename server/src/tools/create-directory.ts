@@ -20,6 +20,11 @@ export const createDirectoryTool = defineTool({
   // Every change goes through Workspace.apply, which asks the gate with the diff (docs/safety.md).
   metadata: { authorizesChanges: true },
   category: "file",
+  help: {
+    whenToUse: "To make an empty folder; write_file creates missing folders by itself.",
+    examples: ['{"path": "src/components"}'],
+    failureModes: ["A path outside the project is asked about (or refused in read-only modes).", "A file of that name is in the way: the result says so."],
+  },
   title: (a) => `Create ${a.path}/`,
   execute: (args, ctx) =>
     withWorkspaceErrors(async () => {

@@ -67,10 +67,30 @@ export function errorResult(text: string): ToolResult {
   return { isError: true, content: [{ type: "text", text }] };
 }
 
+/** Each defined tool's input schema, for checking its help's examples (invalidExamples). */
+const INPUT_SCHEMAS = new WeakMap<Capability, z.ZodType>();
+
+/** The examples of a built-in tool's help that its own input schema refuses, each with why. */
+export function invalidExamples(capability: Capability): string[] {
+  const schema = INPUT_SCHEMAS.get(capability);
+  const help = capability.metadata.help as ToolHelp | undefined;
+  if (!schema || !help) return [];
+  return help.examples.flatMap((example) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(example);
+    } catch (err) {
+      return [`${example}: not JSON (${(err as Error).message})`];
+    }
+    const result = schema.safeParse(parsed);
+    return result.success ? [] : [`${example}: ${describeInvalidInput(capability.name, result.error)}`];
+  });
+}
+
 /** Builds a Capability from a spec. */
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Capability {
   let schema: Record<string, unknown> | undefined;
-  return {
+  const capability: Capability = {
     name: spec.name,
     description: spec.description,
     // Converted on first use: start-up registers every tool but offers none until a turn runs.
@@ -109,6 +129,8 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Capability {
       }
     },
   };
+  INPUT_SCHEMAS.set(capability, spec.input);
+  return capability;
 }
 
 /** JSON Schema for providers: an object schema without the `$schema` marker. */

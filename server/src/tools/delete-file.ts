@@ -21,6 +21,11 @@ export const deleteFileTool = defineTool({
   // Every change goes through Workspace.apply, which asks the gate with the diff (docs/safety.md).
   metadata: { authorizesChanges: true },
   category: "file",
+  help: {
+    whenToUse: "To remove a file that should no longer exist; the user can undo it with /undo.",
+    examples: ['{"path": "src/old-helper.ts"}'],
+    failureModes: ["A folder or a missing file is refused with a message naming it.", "The user declines: nothing is deleted."],
+  },
   title: (a) => `Delete ${a.path}`,
   execute: (args, ctx) =>
     withWorkspaceErrors(async () => {

@@ -37,6 +37,11 @@ export const editFileTool = defineTool({
   // Every change goes through Workspace.apply, which asks the gate with the diff (docs/safety.md).
   metadata: { authorizesChanges: true },
   category: "file",
+  help: {
+    whenToUse: "For one change in a file: a line, a block, an insertion after a line. For several places at once use replace_in_file or apply_patch.",
+    examples: ['{"path": "src/a.ts", "target_content": "const x = 1;", "replacement_content": "const x = 2;"}', '{"path": "src/a.ts", "target_content": "", "insert_line": 0, "replacement_content": "// header\\n"}'],
+    failureModes: ["No match: the closest region of the file comes back; read it and retry with its exact text.", "Several matches without allow_multiple: refused with the line numbers; add context to make it unique."],
+  },
   title: (a) => `Edit ${a.path}`,
   execute: (args, ctx) =>
     withWorkspaceErrors(async () => {

@@ -56,6 +56,11 @@ export const executeCommandTool = defineTool({
   input,
   policyClass: "exec",
   category: "system",
+  help: {
+    whenToUse: "To build, test, run scripts, git and other command-line work. Use mode background for servers and watchers.",
+    examples: ['{"command": "npm test", "timeout_secs": 300}', '{"command": "npm run dev", "mode": "background"}'],
+    failureModes: ["A non-zero exit is a result with the output, not a tool error: read it.", "A timeout kills the command and everything it started; the output so far comes back.", "The user declines, or the mode refuses commands: nothing runs."],
+  },
   // Asked at authorize, where the approval can also say which files are saved first.
   metadata: { authorizesCommands: true },
   title: (i) => `Run ${summarizeCommand(i.command, 60)}`,

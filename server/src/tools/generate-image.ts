@@ -37,6 +37,11 @@ export const generateImageTool = defineTool({
   input,
   policyClass: "external_api",
   category: "media",
+  help: {
+    whenToUse: "When the user asks for a picture (an icon, an illustration) to be saved in the project.",
+    examples: ['{"prompt": "A flat blue gear icon on a white background", "path": "assets/gear.png"}'],
+    failureModes: ["The image model refuses the prompt or fails: the error says why; nothing is written.", "Each call is a paid API call."],
+  },
   // The write goes through Workspace.apply with the gate (a generated file is checkpointed too).
   metadata: { authorizesChanges: true },
   title: (a) => `Generate image ${a.path}`,

@@ -24,6 +24,11 @@ export const killCommandTool = defineTool({
   input,
   policyClass: "read_only",
   category: "system",
+  help: {
+    whenToUse: "To stop a foreground command of this session that hangs or runs too long; background processes are stopped with background_process.",
+    examples: ["{}", '{"id": "cmd-2"}'],
+    failureModes: ["No command of this session is running: the result says so."],
+  },
   isMutating: true,
   title: (i) => (i.id ? `Kill ${i.id}` : "Kill the running command"),
   async execute(i, ctx) {

@@ -50,6 +50,11 @@ export const listCodeDefinitionNamesTool = defineTool({
   policyClass: "read_only",
   callKind: "search",
   category: "file",
+  help: {
+    whenToUse: "For an outline of a source file or folder before reading it: where the functions and classes are.",
+    examples: ['{"path": "server/src/agent/turn.ts"}', '{"path": "server/src/tools"}'],
+    failureModes: ["A file of a language it does not cover is listed as such; read it instead."],
+  },
   title: (a) => `Definitions in ${a.path}`,
   execute: (args, ctx) =>
     withWorkspaceErrors(async () => {

@@ -27,6 +27,11 @@ export const listFilesTool = defineTool({
   policyClass: "read_only",
   callKind: "search",
   category: "file",
+  help: {
+    whenToUse: "To see what is in a folder, or the tree below it (recursive).",
+    examples: ['{"path": "src"}', '{"path": "src", "recursive": true}'],
+    failureModes: ["A missing folder is refused with the name.", "Over the entry limit: the list is cut and says so; list a subfolder."],
+  },
   title: (a) => `List ${a.path ?? "."}`,
   execute: (args, ctx) =>
     withWorkspaceErrors(async () => {

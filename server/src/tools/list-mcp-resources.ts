@@ -18,6 +18,11 @@ export const listMcpResourcesTool = defineTool({
   input,
   policyClass: "external_api",
   category: "mcp",
+  help: {
+    whenToUse: "To see which documents and records the connected MCP servers offer before reading one.",
+    examples: ["{}", '{"server": "docs"}'],
+    failureModes: ["A server whose listing fails reports its error in place; the others are still listed."],
+  },
   isMutating: false,
   callKind: "fetch",
   metadata: { askEveryTime: MCP_ASKED_EVERY_TIME },

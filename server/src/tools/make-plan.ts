@@ -29,6 +29,11 @@ export const makePlanTool = defineTool({
   policyClass: "read_only",
   callKind: "think",
   category: "planning",
+  help: {
+    whenToUse: "In plan mode, once you have investigated: submit the steps you would take for the user to review.",
+    examples: ['{"plan": ["Add the key to config/schema.ts", {"content": "Read it in the runner", "priority": "high"}, "Run the config tests"]}'],
+    failureModes: ["Offered in plan mode only."],
+  },
   isMutating: false,
   title: (i) => `Plan (${i.plan.length} step${i.plan.length === 1 ? "" : "s"})`,
   async execute(i, ctx) {

@@ -68,6 +68,11 @@ export const mcpToolsTool = defineTool({
   input,
   policyClass: "read_only",
   category: "mcp",
+  help: {
+    whenToUse: "To find and load what the connected MCP servers offer (tools, resources, prompts) when it is not loaded yet.",
+    examples: ['{"query": "list issues"}', '{"activate": ["github.list_issues"]}', '{"read": {"server": "docs", "uri": "docs://auth"}}'],
+    failureModes: ["An unknown server or tool id is refused with what there is.", "Pass exactly one of query, activate, read, complete."],
+  },
   isMutating: false,
   callKind: "search",
   title: (i) => (i.query !== undefined ? `MCP: search "${i.query}"` : i.activate ? `MCP: activate ${i.activate.join(", ")}` : i.read ? `MCP: read from ${i.read.server}` : `MCP: complete on ${i.complete?.server}`),

@@ -137,6 +137,11 @@ export const readFileTool = defineTool({
   input,
   policyClass: "read_only",
   category: "file",
+  help: {
+    whenToUse: "To read a file (what the editor shows, unsaved changes included) before changing it or to answer about it.",
+    examples: ['{"path": "src/a.ts"}', '{"path": "src/a.ts", "start_line": 200, "line_count": 100}'],
+    failureModes: ["A missing file is refused with the name; list_files shows what is there.", "Long files come a page at a time: read on with start_line."],
+  },
   title: (a) => `Read ${a.path}`,
   execute: (args, ctx) => withWorkspaceErrors(() => execute(args, ctx)),
 });

@@ -21,6 +21,11 @@ export const readMcpResourceTool = defineTool({
   input,
   policyClass: "external_api",
   category: "mcp",
+  help: {
+    whenToUse: "To read one resource of an MCP server whose URI you know (list_mcp_resources lists them).",
+    examples: ['{"server": "docs", "uri": "docs://auth"}'],
+    failureModes: ["An unknown server or URI is refused with the server's error."],
+  },
   isMutating: false,
   callKind: "fetch",
   metadata: { askEveryTime: MCP_ASKED_EVERY_TIME },

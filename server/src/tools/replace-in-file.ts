@@ -65,6 +65,11 @@ export const replaceInFileTool = defineTool({
   // Every change goes through Workspace.apply, which asks the gate with the diff (docs/safety.md).
   metadata: { authorizesChanges: true },
   category: "file",
+  help: {
+    whenToUse: "For several changes to one file in one call, each a SEARCH/REPLACE block matched by whole lines.",
+    examples: ['{"path": "src/a.ts", "diff": "------- SEARCH\\nconst x = 1;\\n=======\\nconst x = 2;\\n+++++++ REPLACE"}'],
+    failureModes: ["A block matching nowhere or in several places fails the whole call with the candidates: fix that block and send all again."],
+  },
   title: (a) => `Edit ${a.path}`,
   execute: (args, ctx) =>
     withWorkspaceErrors(async () => {

@@ -99,6 +99,11 @@ export const replaceTextTool = defineTool({
   // Every change goes through Workspace.apply, which asks the gate with the diff (docs/safety.md).
   metadata: { authorizesChanges: true },
   category: "file",
+  help: {
+    whenToUse: "To replace the same text across many files (a rename in docs, an import path); preview first, then apply: true.",
+    examples: ['{"glob": "src/**/*.ts", "find": "oldName", "replace": "newName"}', '{"glob": "*.md", "find": "v(\\\\d+)", "replace": "version $1", "regex": true, "apply": true}'],
+    failureModes: ["Without apply: true nothing changes (a preview).", "An invalid regex is refused with the reason."],
+  },
   title: (a) => `Replace in ${a.glob}${a.apply ? "" : " (preview)"}`,
   execute: (args, ctx) =>
     withWorkspaceErrors(async () => {

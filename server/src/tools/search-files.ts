@@ -72,6 +72,11 @@ export const searchFilesTool = defineTool({
   policyClass: "read_only",
   callKind: "search",
   category: "file",
+  help: {
+    whenToUse: "To find where something is defined or used across the project.",
+    examples: ['{"regex": "function runTurn"}', '{"regex": "(?i)todo", "path": "src", "file_pattern": "*.ts"}'],
+    failureModes: ["An invalid regular expression is refused with the reason.", "Over the match limit: the first matches come back with a note; narrow the path or pattern."],
+  },
   title: (a) => `Search ${a.regex}${a.path ? ` in ${a.path}` : ""}`,
   execute: (args, ctx) =>
     withWorkspaceErrors(async () => {

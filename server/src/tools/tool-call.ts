@@ -18,6 +18,11 @@ export const toolCallTool = defineTool({
   input,
   policyClass: "read_only",
   category: "system",
+  help: {
+    whenToUse: "To call a tool found with tool_search that is not loaded yet, by name.",
+    examples: ['{"name": "mcp__github__list_issues", "arguments": {"repo": "a/b"}}'],
+    failureModes: ["An unknown name is refused; find it with tool_search.", "Bad arguments come back as the tool's own input error."],
+  },
   isMutating: false,
   title: (i) => `Call ${i.name}`,
   async execute(i) {

@@ -12,6 +12,11 @@ export const toolDescribeTool = defineTool({
   input,
   policyClass: "read_only",
   category: "system",
+  help: {
+    whenToUse: "To see the full schema of a tool found with tool_search before calling it.",
+    examples: ['{"name": "mcp__github__list_issues"}'],
+    failureModes: ["A name that is not a deferred tool is refused."],
+  },
   isMutating: false,
   callKind: "read",
   title: (i) => `Describe ${i.name}`,

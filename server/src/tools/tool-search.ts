@@ -21,6 +21,11 @@ export const toolSearchTool = defineTool({
   input,
   policyClass: "read_only",
   category: "system",
+  help: {
+    whenToUse: "To find an MCP tool that is not loaded yet by what it does.",
+    examples: ['{"query": "create a pull request"}'],
+    failureModes: ["No match: the result says so; try other words."],
+  },
   isMutating: false,
   callKind: "search",
   title: (i) => `Search tools: ${i.query}`,

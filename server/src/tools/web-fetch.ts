@@ -30,6 +30,11 @@ export const webFetchTool = defineTool({
   input,
   policyClass: "network",
   category: "web",
+  help: {
+    whenToUse: "To read a public web page (documentation, an issue) whose URL you have.",
+    examples: ['{"url": "https://nodejs.org/api/fs.html"}', '{"url": "https://nodejs.org/api/fs.html", "pattern": "readFileSync"}'],
+    failureModes: ["Private, local and cloud metadata addresses are refused.", "An HTTP error comes back with its status."],
+  },
   isMutating: false,
   title: (a) => `Fetch ${a.url}`,
   async execute(args, ctx) {

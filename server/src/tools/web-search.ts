@@ -20,6 +20,11 @@ export const webSearchTool = defineTool({
   input,
   policyClass: "network",
   category: "web",
+  help: {
+    whenToUse: "To find pages on the web when you do not have the URL; read one with web_fetch.",
+    examples: ['{"query": "vitest 4 config pool options"}'],
+    failureModes: ["No search backend configured or reachable: the error says which and how to set one."],
+  },
   isMutating: false,
   title: (a) => `Search the web: ${a.query}`,
   async execute(args, ctx) {

@@ -24,6 +24,11 @@ export const writeFileTool = defineTool({
   // Every change goes through Workspace.apply, which asks the gate with the diff (docs/safety.md).
   metadata: { authorizesChanges: true },
   category: "file",
+  help: {
+    whenToUse: "To create a file, or replace a whole file you have read. For part of a file use edit_file, replace_in_file or apply_patch.",
+    examples: ['{"path": "src/new.ts", "content": "export const x = 1;\\n"}'],
+    failureModes: ["The user declines: nothing is written.", "A path outside the project is asked about (or refused in read-only modes)."],
+  },
   title: (a) => `Write ${a.path}`,
   execute: (args, ctx) =>
     withWorkspaceErrors(async () => {
