@@ -11,6 +11,8 @@ import { listMcpResourcesTool } from "../../../server/src/tools/list-mcp-resourc
 import { mcpToolsTool } from "../../../server/src/tools/mcp-tools.js";
 import { policyTools } from "../../../server/src/tools/policy-tools.js";
 import { contextTools } from "../../../server/src/tools/context-tools.js";
+import { longWorkTools } from "../../../server/src/tools/long-work-tools.js";
+import { LITE_TOOLS } from "../../../server/src/tools/profiles.js";
 import { readMcpResourceTool } from "../../../server/src/tools/read-mcp-resource.js";
 import { toolCallTool } from "../../../server/src/tools/tool-call.js";
 import { toolDescribeTool } from "../../../server/src/tools/tool-describe.js";
@@ -25,7 +27,14 @@ describe("docs/tools.md", () => {
   const mcpTools = [mcpToolsTool, toolSearchTool, toolDescribeTool, toolCallTool, listMcpResourcesTool, readMcpResourceTool];
   const outsideTools = [webFetchTool, webSearchTool, browserActionTool, computerTool, generateImageTool];
   const languageTools = LANGUAGE_TOOLS.map((t) => t.tool);
-  it.each([...fileTools, ...commandTools, ...policyTools, ...contextTools, ...mcpTools, ...outsideTools, ...languageTools].map((t) => t.name))("documents %s", (name) => {
+  it.each([...fileTools, ...commandTools, ...policyTools, ...contextTools, ...longWorkTools, ...mcpTools, ...outsideTools, ...languageTools].map((t) => t.name))("documents %s", (name) => {
     expect(doc).toContain(`\`${name}\``);
+  });
+
+  it("says which tools the lite profile offers, as profiles.ts lists them", () => {
+    const table = doc.slice(doc.indexOf("### Profiles: `[tools] profile`"));
+    const liteRows = table.split("\n").filter((l) => l.startsWith("| `") && l.trimEnd().endsWith("| yes |"));
+    const documented = liteRows.flatMap((row) => [...row.split("|")[1]!.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]));
+    expect(documented.sort()).toEqual([...LITE_TOOLS].sort());
   });
 });
