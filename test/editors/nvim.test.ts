@@ -67,6 +67,22 @@ function nvimCases(editor: NvimEditor): void {
     expect(fake.violations).toEqual([]);
   });
 
+  it("long work: the checklist at the top, a subagent's steps under its call, a phase report, the result", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "some notes\n" });
+    fake.enqueue(
+      { toolCalls: [{ name: "task_create", input: { tasks: ["Read the parser", "Fix the bug"] } }] },
+      { toolCalls: [{ name: "task_update", input: { id: "1", status: "completed" } }] },
+      { toolCalls: [{ name: "agent", input: { prompt: "Find the parser.", description: "find the parser" } }] },
+      { toolCalls: [{ name: "list_files", input: {} }] },
+      { text: "The parser is in src/parse.ts." },
+      { toolCalls: [{ name: "phase_report", input: { completed: "Parser read", verification: "found the off-by-one", next_phase: "Fix it" } }, { name: "working_respond", input: { message: "Now fixing the bug." } }] },
+      { toolCalls: [{ name: "attempt_completion", input: { result: "Fixed the off-by-one.", command: "npm test" } }] },
+    );
+    expectPassed(await runSpec(editor, "long_work_spec.lua", { fake, project }), "long_work_spec.lua");
+    expect(fake.requests).toHaveLength(7);
+    expect(fake.violations).toEqual([]);
+  });
+
   it("edit: a tool call edits the open unsaved buffer, undo restores it, the disk stays", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "alpha\nbeta\ngamma\n" });
     fake.enqueue(

@@ -6,6 +6,7 @@
 --- each call shows as one line until opened with zo/za.
 
 local util = require("agent_lsp.util")
+local work = require("agent_lsp.render_work")
 
 local M = {}
 
@@ -387,6 +388,10 @@ end
 function M.update(chat, u)
   -- The user may wipe a chat buffer while its session still streams.
   if not vim.api.nvim_buf_is_valid(chat.buf) then
+    return
+  end
+  -- The checklist, a subagent's steps, reports and the result.
+  if work.render(chat, u) then
     return
   end
   local kind = u.kind
