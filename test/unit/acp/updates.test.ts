@@ -33,6 +33,24 @@ describe("toAcpUpdate", () => {
     ],
     ["status as a notice", { kind: "status", text: "retrying in 4 s" }, { sessionUpdate: "notice", severity: "info", title: "retrying in 4 s" }],
     ["error as an error notice", { kind: "error", message: "no key" }, { sessionUpdate: "notice", severity: "error", title: "no key" }],
+    ["working message as the agent's words", { kind: "working_message", text: "Next: the tests." }, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\nNext: the tests.\n" } }],
+    [
+      "completion as the agent's words, with its command",
+      { kind: "completion", result: "Fixed.", command: "npm test" },
+      { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\nFixed.\n\n`npm test`\n" } },
+    ],
+    [
+      "phase report as a notice",
+      { kind: "phase_report", completed: "Parser", verification: "tests pass", nextPhase: "Callers", requiresAcknowledgment: false },
+      { sessionUpdate: "notice", severity: "info", title: "Phase done: Parser. Verified: tests pass. Next: Callers." },
+    ],
+    ["spawned task as a notice", { kind: "task_spawned", sessionId: "s-1", title: "Upgrade" }, { sessionUpdate: "notice", severity: "info", title: 'Started the task "Upgrade" (session s-1)' }],
+    ["a subagent's text is its parent call's, not the answer", { kind: "text", text: "child", parentToolCallId: "t1", subagent: 1 }, undefined],
+    [
+      "a subagent's tool call still shows",
+      { kind: "tool_call_update", id: "c1", status: "running", parentToolCallId: "t1", subagent: 1 },
+      { sessionUpdate: "tool_call_update", toolCallId: "c1", status: "in_progress" },
+    ],
     ["usage goes in the prompt answer", { kind: "usage", inputTokens: 1, outputTokens: 2, cachedTokens: 0 }, undefined],
     ["turn_end is the prompt answer", { kind: "turn_end", stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 2 } }, undefined],
   ];

@@ -1,0 +1,61 @@
+/**
+ * What `agent-lsp run` prints of long work: the checklist, reports, the result, a spawned task,
+ * and a subagent's steps (indented; its words are its parent call's).
+ */
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { HeadlessEditor } from "../../../server/src/editor/headless.js";
+import { SessionEvents } from "../../../server/src/editor/session-events.js";
+import type { SessionUpdate } from "../../../server/src/protocol/updates.js";
+
+function printed(updates: SessionUpdate[]): { stdout: string; stderr: string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: string[] = [];
+  const err: string[] = [];
+  stdout.on("data", (d) => out.push(String(d)));
+  stderr.on("data", (d) => err.push(String(d)));
+  const editor = new HeadlessEditor({ stdout, stderr });
+  const events = new SessionEvents();
+  editor.follow(events);
+  for (const u of updates) events.emit("s", u);
+  return { stdout: out.join(""), stderr: err.join("") };
+}
+
+describe("the headless CLI", () => {
+  it("prints the checklist, a message, a phase report, the result and a spawned task", () => {
+    const { stderr } = printed([
+      { kind: "plan", entries: [{ id: "1", content: "Read", status: "completed" }, { id: "2", content: "Fix", status: "in_progress" }, { id: "3", content: "Test", status: "pending" }] },
+      { kind: "working_message", text: "Fixing now." },
+      { kind: "phase_report", completed: "Read", verification: "ok", requiresAcknowledgment: false },
+      { kind: "completion", result: "Fixed it.", command: "npm test" },
+      { kind: "task_spawned", sessionId: "s-2", title: "Upgrade" },
+    ]);
+    expect(stderr).toBe(
+      [
+        "Checklist:",
+        "  [x] Read",
+        "  [~] Fix",
+        "  [ ] Test",
+        "» Fixing now.",
+        "■ Phase done: Read. Verified: ok.",
+        "✔ Result:",
+        "Fixed it.",
+        "  run: npm test",
+        '+ Started the task "Upgrade" (session s-2)',
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("indents a subagent's steps and leaves its words out of the answer", () => {
+    const { stdout, stderr } = printed([
+      { kind: "tool_call", id: "t1", name: "agent", title: "Subagent: look", input: {}, status: "pending" },
+      { kind: "tool_call", id: "c1", name: "read_file", title: "Read a.ts", input: {}, status: "pending", parentToolCallId: "t1", subagent: 1 },
+      { kind: "text", text: "child words", parentToolCallId: "t1", subagent: 1 },
+      { kind: "tool_call_update", id: "c1", status: "completed", output: "1 line", parentToolCallId: "t1", subagent: 1 },
+    ]);
+    expect(stdout).toBe("");
+    expect(stderr).toBe("→ Subagent: look\n  → Read a.ts\n  ✓ 1 line\n");
+  });
+});
