@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentHarness } from "../helpers/agent-setup.js";
+import { LITE_TOOLS } from "../../server/src/tools/profiles.js";
 import { safetyHarness, toolResultsSent } from "./safety-helpers.js";
 
 let h: AgentHarness;
@@ -11,24 +12,8 @@ afterEach(async () => {
   await h?.dispose();
 });
 
-const LITE_IN_FULL_ACCESS = [
-  "read_file",
-  "write_file",
-  "replace_in_file",
-  "search_files",
-  "list_files",
-  "list_code_definition_names",
-  "execute_command",
-  "kill_command",
-  "ask_user_question",
-  "task_create",
-  "task_update",
-  "task_list",
-  "working_respond",
-  "phase_report",
-  "attempt_completion",
-  "tool_help",
-];
+/** In full_access the lite set is offered whole but for make_plan, which only plan mode offers. */
+const LITE_IN_FULL_ACCESS = LITE_TOOLS.filter((name) => name !== "make_plan");
 
 describe("the lite profile", () => {
   it("offers the core set only, each with a one-sentence description", async () => {

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { defineTool, textResult } from "./define-tool.js";
-import { reportUpdate } from "./report-updates.js";
+import { reportUpdate, sessionNoteTool } from "./report-updates.js";
 
 const input = z.object({
   result: z.string().min(1).describe("The final result: what was done and how it was verified. No question at the end."),
@@ -17,10 +17,7 @@ export const attemptCompletionTool = defineTool({
   description:
     "Present the final result of the task once it is done and verified. It ends your turn; the user answers if they want more.",
   input,
-  policyClass: "read_only",
-  callKind: "think",
-  category: "reporting",
-  isMutating: false,
+  ...sessionNoteTool("reporting"),
   help: {
     whenToUse: "Once, at the end, after the work is verified (tests run, output checked). Not for progress: use phase_report or working_respond.",
     examples: ['{"result": "Added the timeout key to the config schema and docs; npm test passes (214 tests).", "command": "npm test"}'],

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { PlanEntry } from "../protocol/updates.js";
 import { unifiedDiff } from "../workspace/diff.js";
 import { formatChecklist, MAX_TASKS, saveChecklist, TASK_STATUSES } from "./checklist.js";
+import { sessionNoteTool } from "./report-updates.js";
 import { defineTool, errorResult } from "./define-tool.js";
 import { sessionToolsOf } from "./session-tools.js";
 import { askApproval, declinedText } from "./user-approval.js";
@@ -27,10 +28,7 @@ export const changeTodoListTool = defineTool({
     "Replace your whole checklist with a new one, after the user approves it in the editor. Use it when the plan " +
     "changed (steps added, dropped, reordered); for one item use task_update.",
   input,
-  policyClass: "read_only",
-  callKind: "think",
-  category: "checklist",
-  isMutating: false,
+  ...sessionNoteTool("checklist"),
   help: {
     whenToUse: "When the task turned out differently and several checklist items change at once.",
     examples: ['{"tasks": ["Reproduce the bug", {"content": "Read the parser", "status": "completed"}, "Fix the off-by-one"], "reason": "The bug is in the parser, not the lexer"}'],

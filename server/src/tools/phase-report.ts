@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { defineTool, errorResult, textResult } from "./define-tool.js";
-import { reportUpdate } from "./report-updates.js";
+import { reportUpdate, sessionNoteTool } from "./report-updates.js";
 
 const input = z.object({
   completed: z.string().min(1).describe("What this phase completed."),
@@ -24,10 +24,7 @@ export const phaseReportTool = defineTool({
     "Report a finished phase of a longer task: what was completed, the verification result, and the next phase. " +
     "It does not end your turn. Set requires_acknowledgment to wait for the user to continue or stop.",
   input,
-  policyClass: "read_only",
-  callKind: "think",
-  category: "reporting",
-  isMutating: false,
+  ...sessionNoteTool("reporting"),
   help: {
     whenToUse: "Between phases of a long task, so the user sees progress; with requires_acknowledgment before a risky or costly next phase.",
     examples: ['{"completed": "Parser rewritten", "verification": "npm test: 212 passed", "next_phase": "Migrate the callers", "requires_acknowledgment": true}'],

@@ -5,6 +5,14 @@
  */
 import type { SessionUpdate } from "../protocol/updates.js";
 
+/**
+ * What the session-only tools (the checklist, the reports) share: they change nothing in the
+ * project, so they run in every mode, side by side with reads, and show as thinking.
+ */
+export function sessionNoteTool(category: "checklist" | "reporting") {
+  return { policyClass: "read_only", callKind: "think", category, isMutating: false } as const;
+}
+
 /** The update a reporting tool's call shows, or undefined for any other call (or a bad input). */
 export function reportUpdate(name: string, input: unknown): SessionUpdate | undefined {
   const i = (input ?? {}) as Record<string, unknown>;

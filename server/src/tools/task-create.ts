@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { PlanEntry } from "../protocol/updates.js";
 import { MAX_TASKS, nextTaskId, saveChecklist } from "./checklist.js";
+import { sessionNoteTool } from "./report-updates.js";
 import { defineTool, ToolError } from "./define-tool.js";
 import { sessionToolsOf } from "./session-tools.js";
 
@@ -19,10 +20,7 @@ export const taskCreateTool = defineTool({
     "Add items to your checklist for this task (shown to the user at the top of the chat). Use it for work of " +
     "three steps or more, before you start; then mark each item in_progress and completed with task_update as you go.",
   input,
-  policyClass: "read_only",
-  callKind: "think",
-  category: "checklist",
-  isMutating: false,
+  ...sessionNoteTool("checklist"),
   liteDescription: "Add items to your checklist (shown to the user).",
   help: {
     whenToUse: "At the start of work with several steps, or when new steps turn up; not for a one-step task.",

@@ -1,6 +1,7 @@
 /** task_list: the session's checklist as it stands. */
 import { z } from "zod";
 import { formatChecklist } from "./checklist.js";
+import { sessionNoteTool } from "./report-updates.js";
 import { defineTool } from "./define-tool.js";
 import { sessionToolsOf } from "./session-tools.js";
 
@@ -9,10 +10,7 @@ export const taskListTool = defineTool({
   name: "task_list",
   description: "Show your checklist for this task: each item's id, text and status.",
   input: z.object({}),
-  policyClass: "read_only",
-  callKind: "think",
-  category: "checklist",
-  isMutating: false,
+  ...sessionNoteTool("checklist"),
   help: {
     whenToUse: "To see where you stand after a long stretch of work or after the session was resumed.",
     examples: ["{}"],

@@ -3,6 +3,7 @@
  */
 import { z } from "zod";
 import { formatChecklist, saveChecklist, TASK_STATUSES } from "./checklist.js";
+import { sessionNoteTool } from "./report-updates.js";
 import { defineTool, ToolError } from "./define-tool.js";
 import { sessionToolsOf } from "./session-tools.js";
 
@@ -21,10 +22,7 @@ export const taskUpdateTool = defineTool({
     "Update one item of your checklist: set its status (pending, in_progress, completed) or its text. Mark an " +
     "item in_progress when you start it and completed as soon as it is done and verified.",
   input,
-  policyClass: "read_only",
-  callKind: "think",
-  category: "checklist",
-  isMutating: false,
+  ...sessionNoteTool("checklist"),
   liteDescription: "Set a checklist item's status (pending, in_progress, completed) or text.",
   help: {
     whenToUse: "Each time you start or finish a checklist item.",

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { defineTool } from "./define-tool.js";
-import { reportUpdate } from "./report-updates.js";
+import { reportUpdate, sessionNoteTool } from "./report-updates.js";
 
 const input = z.object({
   message: z.string().min(1).max(4000).describe("What to tell the user, in a few sentences."),
@@ -17,10 +17,7 @@ export const workingRespondTool = defineTool({
     "Tell the user something while you keep working: what your next step does and why, or a reply to a correction. " +
     "It never ends your turn: always follow it with the work tool call it announces.",
   input,
-  policyClass: "read_only",
-  callKind: "think",
-  category: "reporting",
-  isMutating: false,
+  ...sessionNoteTool("reporting"),
   help: {
     whenToUse: "Before a long or surprising step, or to acknowledge a correction, when you are not done yet. Use attempt_completion for the final result.",
     examples: ['{"message": "The tests fail on a missing fixture; I will add it and run them again."}'],

@@ -277,16 +277,11 @@ local function plan(chat, u)
     table.insert(lines, string.format("- %s %s", box, (e.content or ""):gsub("\n", " ")))
   end
   -- Each plan update replaces the turn's previous plan block.
-  if chat.plan then
-    local row = vim.api.nvim_buf_get_extmark_by_id(chat.buf, M.ns, chat.plan.mark, {})[1]
-    vim.api.nvim_buf_set_lines(chat.buf, row, row + chat.plan.count, false, lines)
-    vim.api.nvim_buf_set_extmark(chat.buf, M.ns, row, 0, { id = chat.plan.mark })
-    chat.plan.count = #lines
-    return
-  end
-  local row = block(chat, lines)
-  chat.plan = { mark = vim.api.nvim_buf_set_extmark(chat.buf, M.ns, row, 0, {}), count = #lines }
+  chat.plan = work.replace_block(chat, chat.plan, lines, function()
+    return block(chat, lines)
+  end)
 end
+
 
 local function thousands(n)
   local s = tostring(math.floor(tonumber(n) or 0))

@@ -20,6 +20,24 @@ local function render()
   return require("agent_lsp.render")
 end
 
+--- Writes `lines` over a block written before (`placed`: its mark and line count), or, the first
+--- time, where `insert()` puts them (it returns their first row). Returns the block's new state.
+---@param chat table
+---@param placed {mark: integer, count: integer}|nil
+---@param lines string[]
+---@param insert fun(): integer
+---@return {mark: integer, count: integer}
+function M.replace_block(chat, placed, lines, insert)
+  local ns = render().ns
+  if not placed then
+    return { mark = vim.api.nvim_buf_set_extmark(chat.buf, ns, insert(), 0, {}), count = #lines }
+  end
+  local row = vim.api.nvim_buf_get_extmark_by_id(chat.buf, ns, placed.mark, {})[1]
+  vim.api.nvim_buf_set_lines(chat.buf, row, row + placed.count, false, lines)
+  vim.api.nvim_buf_set_extmark(chat.buf, ns, row, 0, { id = placed.mark })
+  return { mark = placed.mark, count = #lines }
+end
+
 --- True for a checklist (task_create & co.); make_plan's proposal has no ids and stays inline.
 ---@param u table plan update
 ---@return boolean
@@ -47,19 +65,13 @@ end
 ---@param chat table
 ---@param u table plan update
 function M.checklist(chat, u)
-  local r = render()
   local lines = checklist_lines(u.entries or {})
-  if chat.checklist then
-    local row = vim.api.nvim_buf_get_extmark_by_id(chat.buf, r.ns, chat.checklist.mark, {})[1]
-    vim.api.nvim_buf_set_lines(chat.buf, row, row + chat.checklist.count, false, lines)
-    vim.api.nvim_buf_set_extmark(chat.buf, r.ns, row, 0, { id = chat.checklist.mark })
-    chat.checklist.count = #lines
-    return
-  end
-  -- Row 2: after "# agent-lsp chat" and the session line, above the blank line that opens the
-  -- conversation.
-  vim.api.nvim_buf_set_lines(chat.buf, 2, 2, false, lines)
-  chat.checklist = { mark = vim.api.nvim_buf_set_extmark(chat.buf, r.ns, 2, 0, {}), count = #lines }
+  chat.checklist = M.replace_block(chat, chat.checklist, lines, function()
+    -- Row 2: after "# agent-lsp chat" and the session line, above the blank line that opens
+    -- the conversation.
+    vim.api.nvim_buf_set_lines(chat.buf, 2, 2, false, lines)
+    return 2
+  end)
 end
 
 --- The line of one subagent step under its parent call.
