@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentHarness } from "../helpers/agent-setup.js";
 import { waitFor } from "../helpers/wait.js";
-import { safetyHarness, toolResultsSent } from "./safety-helpers.js";
+import { richCapabilities, safetyHarness, toolResultsSent } from "./safety-helpers.js";
 
 let h: AgentHarness;
 afterEach(async () => {
@@ -45,6 +45,29 @@ describe("a subagent", () => {
     expect(tagged.every((u) => u.subagent === 1)).toBe(true);
     expect(h.client.updatesOf("tool_call").find((u) => u.name === "list_files")).toMatchObject({ parentToolCallId: "toolu_parent" });
     expect(h.fake.violations).toEqual([]);
+  });
+
+  it("in ask mode runs a command once the user allows it, asked in the parent session's name", async () => {
+    h = await safetyHarness("ask", { capabilities: richCapabilities() });
+    const asked: any[] = [];
+    h.client.script.requestPermission = (p) => {
+      asked.push(p);
+      return { optionId: "allow_once" };
+    };
+    h.fake.enqueue(
+      { toolCalls: [{ name: "agent", input: { prompt: "Count the files" } }] },
+      { toolCalls: [{ name: "execute_command", input: { command: "echo from-the-subagent" } }] },
+      { text: "Ran it." },
+      { text: "ok" },
+    );
+    const id = await h.newSession();
+    await h.prompt(id, "go");
+    // Delegating is asked about (it costs model calls), then the child's command.
+    expect(asked.map((p) => [p.sessionId, p.toolCall.name])).toEqual([
+      [id, "agent"],
+      [id, "execute_command"],
+    ]);
+    expect(toolResultsSent(h)[0]).toMatchObject({ isError: false, text: expect.stringContaining("from-the-subagent") });
   });
 
   it("is refused a write, and the file stays unwritten", async () => {
