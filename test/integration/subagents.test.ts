@@ -105,9 +105,27 @@ describe("a subagent", () => {
       { text: "ok", usage: { input: 200, output: 20 } },
     );
     const id = await h.newSession();
-    await h.prompt(id, "go");
+    const res = await h.prompt(id, "go");
+    expect(res.usage).toMatchObject({ inputTokens: 1300, outputTokens: 80 });
     const usage = (await h.client.connection.sendRequest("agent/command", { sessionId: id, command: "usage" })) as { message: string };
     expect(usage.message).toMatch(/^Input 1300 tokens \(0 cached\), output 80 tokens/);
+    // The subagent's own usage update is tagged; the parent's last one counts the whole session.
+    const updates = h.client.updatesOf("usage");
+    expect(updates.filter((u) => u.parentToolCallId).map((u) => u.inputTokens)).toEqual([1000]);
+    expect(updates.at(-1)).toMatchObject({ inputTokens: 300, sessionCost: expect.any(Number) });
+    expect(updates.at(-1).sessionCost).toBeCloseTo(updates.reduce((sum, u) => sum + u.cost, 0), 10);
+  });
+
+  it("stops at its own turn limit and says so to the parent", async () => {
+    h = await safetyHarness("full_access", { extra: { subagents: { max_turns: 1 } } });
+    h.fake.enqueue(
+      { toolCalls: [{ name: "agent", input: { prompt: "Look" } }] },
+      { text: "Listing first.", toolCalls: [{ name: "list_files", input: {} }] },
+      { text: "ok" },
+    );
+    await h.prompt(await h.newSession(), "go");
+    expect(toolResultsSent(h).at(-1)).toMatchObject({ isError: true, text: "The subagent reached its turn limit before finishing. Its last answer:\nListing first." });
+    expect(h.fake.requests).toHaveLength(3);
   });
 });
 

@@ -124,9 +124,16 @@ export class Session {
     this.log.settings({ activated: added });
   }
 
-  /** Counts what a subagent used towards this session's totals (/usage, the cost in usage updates). */
+  /** What subagents used during the running turn (part of the turn's usage in its answer). */
+  delegatedThisTurn: Usage = ZERO_USAGE;
+
+  /**
+   * Counts what a subagent used towards this session's totals (/usage, the cost in usage
+   * updates) and the running turn's.
+   */
   addDelegatedUsage(usage: Usage, cost: number): void {
     this.usage = addUsage(this.usage, usage);
+    this.delegatedThisTurn = addUsage(this.delegatedThisTurn, usage);
     this.cost += cost;
   }
 

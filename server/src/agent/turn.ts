@@ -45,6 +45,13 @@ export interface TurnResult {
  * ran are real, and the next prompt needs them as context.
  */
 export async function runTurn(session: Session, content: ContentBlock[], deps: TurnDeps, signal: AbortSignal): Promise<TurnResult> {
+  // What subagents use while the turn runs counts as the turn's (and is already the session's).
+  session.delegatedThisTurn = ZERO_USAGE;
+  const result = await runTurnSteps(session, content, deps, signal);
+  return { ...result, usage: addUsage(result.usage, session.delegatedThisTurn) };
+}
+
+async function runTurnSteps(session: Session, content: ContentBlock[], deps: TurnDeps, signal: AbortSignal): Promise<TurnResult> {
   // What the editor learned meanwhile (an edit that did not land...) rides along with the prompt.
   const prompt: Message = { role: "user", content: [...content, ...editorNotices(deps.editor, session.id)] };
   const promptSeq = session.append(prompt);
