@@ -339,14 +339,34 @@ may have said more (that the prompt was not sent); that repeat is not shown."
     ("status" (agent-lsp-chat-note (or (plist-get u :text) "")))
     ("compaction" (agent-lsp-chat-note (agent-lsp-compaction-line u)))
     ("error" (agent-lsp-render-error (or (plist-get u :message) "unknown error")))
-    ("user_message" (agent-lsp-render-user-message (or (plist-get u :text) "")))))
+    ("user_message" (agent-lsp-render-user-message (or (plist-get u :text) "")))
+    ("working_message" (agent-lsp-chat-note (concat "» " (or (plist-get u :text) "")) 'default))
+    ("phase_report" (agent-lsp-chat-note (agent-lsp--phase-line u) 'agent-lsp-heading))
+    ("completion" (agent-lsp-chat-note (agent-lsp--result-text u) 'agent-lsp-heading))
+    ("task_spawned" (agent-lsp-chat-note (format "Started the task \"%s\" (session %s)"
+                                                 (plist-get u :title) (plist-get u :sessionId))))))
+
+(defun agent-lsp--phase-line (u)
+  "The phase report U in one line."
+  (concat "Phase done: " (or (plist-get u :completed) "")
+          ". Verified: " (or (plist-get u :verification) "") "."
+          (if (stringp (plist-get u :nextPhase)) (concat " Next: " (plist-get u :nextPhase) ".") "")))
+
+(defun agent-lsp--result-text (u)
+  "The task's result U, with the command that shows it."
+  (concat "Result: " (or (plist-get u :result) "")
+          (if (stringp (plist-get u :command)) (concat "\nRun: " (plist-get u :command)) "")))
 
 ;;; The queue
 
 (defun agent-lsp-render-enqueue (buffer update)
-  "Queue UPDATE for BUFFER's transcript; it is written within a moment."
+  "Queue UPDATE for BUFFER's transcript; it is written within a moment.
+A subagent's words (tagged with its parent's tool call) are left out: its
+answer comes back as that call's output."
   (with-current-buffer buffer
-    (push update agent-lsp--queue)
+    (unless (and (plist-get update :parentToolCallId)
+                 (member (plist-get update :kind) '("text" "thought" "usage")))
+      (push update agent-lsp--queue))
     (unless agent-lsp--queue-timer
       (setq agent-lsp--queue-timer
             (run-at-time agent-lsp-chat-refresh-interval nil #'agent-lsp-render-flush buffer)))))

@@ -49,6 +49,19 @@ function emacsCases(editor: EmacsEditor): void {
     expect(await checkdoc(editor)).toBe("");
   });
 
+  it("chat: long work shows a phase report, a message and the result; a subagent's words stay out", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "some notes\n" });
+    fake.enqueue(
+      { toolCalls: [{ name: "agent", input: { prompt: "Find the parser.", description: "find the parser" } }] },
+      { text: "The parser is in src/parse.ts." },
+      { toolCalls: [{ name: "phase_report", input: { completed: "Parser read", verification: "found the off-by-one", next_phase: "Fix it" } }, { name: "working_respond", input: { message: "Now fixing the bug." } }] },
+      { toolCalls: [{ name: "attempt_completion", input: { result: "Fixed the off-by-one.", command: "npm test" } }] },
+    );
+    await spec("chat-test.el", "agent-lsp-chat-long-work", { fake, project });
+    expect(fake.requests).toHaveLength(4);
+    expect(fake.violations).toEqual([]);
+  });
+
   it("chat: a prompt streams in, a tool call is one folded line, usage is shown", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "some notes\n" });
     const answer = "Hello from the fake model, streamed in small pieces.";

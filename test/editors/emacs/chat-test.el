@@ -48,4 +48,18 @@
       (insert "draft")
       (should (equal (agent-lsp-chat-input) "draft")))))
 
+;; Long work: reports, the result, and a subagent's words kept out of the answer.
+(ert-deftest agent-lsp-chat-long-work ()
+  "A phase report, a working message and the result are notes; a subagent's words are not shown."
+  (agent-lsp-test-start-chat)
+  (agent-lsp-test-send "Do the long task")
+  (agent-lsp-test-chat-has "Result: Fixed the off-by-one.")
+  (agent-lsp-test-wait-idle)
+  (let ((text (agent-lsp-test-chat-text)))
+    (should (string-search "Phase done: Parser read. Verified: found the off-by-one. Next: Fix it." text))
+    (should (string-search "» Now fixing the bug." text))
+    (should (string-search "Result: Fixed the off-by-one.\nRun: npm test" text))
+    ;; The subagent's answer is its call's output, never a line of the agent's answer.
+    (should-not (string-match-p "^The parser is in src/parse.ts.$" text))))
+
 ;;; chat-test.el ends here
