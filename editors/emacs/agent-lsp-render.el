@@ -347,13 +347,13 @@ may have said more (that the prompt was not sent); that repeat is not shown."
                                                  (plist-get u :title) (plist-get u :sessionId))))))
 
 (defun agent-lsp--phase-line (u)
-  "The phase report U in one line."
+  "Return the phase report U in one line."
   (concat "Phase done: " (or (plist-get u :completed) "")
           ". Verified: " (or (plist-get u :verification) "") "."
           (if (stringp (plist-get u :nextPhase)) (concat " Next: " (plist-get u :nextPhase) ".") "")))
 
 (defun agent-lsp--result-text (u)
-  "The task's result U, with the command that shows it."
+  "Return the result U as text, with the command to run to see it."
   (concat "Result: " (or (plist-get u :result) "")
           (if (stringp (plist-get u :command)) (concat "\nRun: " (plist-get u :command)) "")))
 
