@@ -282,7 +282,6 @@ local function plan(chat, u)
   end)
 end
 
-
 local function thousands(n)
   local s = tostring(math.floor(tonumber(n) or 0))
   return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
