@@ -53,6 +53,11 @@ export const documentSymbolsTool = defineTool({
   input,
   policyClass: "read_only",
   category: "language",
+  help: {
+    whenToUse: "For an outline of one file from its language server (classes, functions, fields with positions) before reading or editing it.",
+    examples: ['{"path": "server/src/agent/turn.ts"}'],
+    failureModes: ["No language server handles the file: the result says so; use list_code_definition_names or read_file instead."],
+  },
   callKind: "read",
   title: (a) => `Symbols of ${a.path}`,
   async execute(args, ctx) {

@@ -27,6 +27,11 @@ export const findDefinitionTool = defineTool({
   input,
   policyClass: "read_only",
   category: "language",
+  help: {
+    whenToUse: "To jump from a use of a symbol to where it is defined, exactly (imports and overloads resolved), or to find a name in the workspace.",
+    examples: ['{"path": "src/app.ts", "line": 12, "symbol": "parseConfig"}', '{"symbol": "parseConfig"}'],
+    failureModes: ["No definition found, or no language server for the file: the result says so; fall back to search_files."],
+  },
   callKind: "search",
   title: (a) => (a.path ? `Definition at ${a.path}:${a.line ?? "?"}` : `Definition of ${a.symbol ?? "?"}`),
   async execute(args, ctx) {

@@ -21,6 +21,11 @@ export const findReferencesTool = defineTool({
   input,
   policyClass: "read_only",
   category: "language",
+  help: {
+    whenToUse: "Before changing a function's signature or behaviour: every place that uses it, exactly (no false matches in comments or strings).",
+    examples: ['{"path": "src/config.ts", "line": 40, "symbol": "loadConfig"}', '{"path": "src/config.ts", "line": 40, "column": 17, "include_declaration": false}'],
+    failureModes: ["The position holds no symbol, or no language server handles the file: the result says so; use search_files instead."],
+  },
   callKind: "search",
   title: (a) => `References at ${a.path}:${a.line}`,
   async execute(args, ctx) {

@@ -25,6 +25,11 @@ export const getDiagnosticsTool = defineTool({
   input,
   policyClass: "read_only",
   category: "language",
+  help: {
+    whenToUse: "After an edit, or before finishing: the errors and warnings the editor's language servers and linters see.",
+    examples: ['{"path": "src/app.ts"}', '{"errors_only": true}'],
+    failureModes: ["The editor has no diagnostics for a file it has not opened or checked yet: the result says so; run the project's checker with execute_command."],
+  },
   callKind: "read",
   title: (a) => (a.path ? `Diagnostics of ${a.path}` : "Diagnostics of open files"),
   async execute(args, ctx) {

@@ -25,6 +25,11 @@ export const hoverTool = defineTool({
   input,
   policyClass: "read_only",
   category: "language",
+  help: {
+    whenToUse: "To learn a symbol's type, signature or documentation without reading its source.",
+    examples: ['{"path": "src/app.ts", "line": 12, "symbol": "parseConfig"}'],
+    failureModes: ["Nothing at that position, or no language server for the file: the result says so."],
+  },
   callKind: "read",
   title: (a) => `Hover at ${a.path}:${a.line}`,
   async execute(args, ctx) {

@@ -76,6 +76,11 @@ export const renameSymbolTool = defineTool({
   // Every change goes through Workspace.apply, which asks the gate with the diff (docs/safety.md).
   metadata: { authorizesChanges: true },
   category: "language",
+  help: {
+    whenToUse: "To rename a function, type or variable everywhere it is used, as the language server computes it (safer than text replacement).",
+    examples: ['{"path": "src/config.ts", "line": 40, "symbol": "loadConfig", "new_name": "readConfig"}'],
+    failureModes: ["The language server refuses the rename (not a symbol, an invalid name): nothing changes and its reason comes back.", "The user declines the change set: nothing changes."],
+  },
   callKind: "edit",
   title: (a) => `Rename ${a.symbol ?? `${a.path}:${a.line}`} to ${a.new_name}`,
   execute: (args, ctx) =>

@@ -18,6 +18,7 @@ import { readMcpResourceTool } from "../../../server/src/tools/read-mcp-resource
 import { toolCallTool } from "../../../server/src/tools/tool-call.js";
 import { toolDescribeTool } from "../../../server/src/tools/tool-describe.js";
 import { toolSearchTool } from "../../../server/src/tools/tool-search.js";
+import { LANGUAGE_TOOLS } from "../../../server/src/tools/language-tools.js";
 
 const root = tempProject();
 const runtime = createRuntime({
@@ -26,8 +27,18 @@ const runtime = createRuntime({
   config: () => ({ ...DEFAULT_CONFIG, tools: { ...DEFAULT_CONFIG.tools, computer: true }, images: { ...DEFAULT_CONFIG.images } }),
 });
 const registered = runtime.registry.list().filter((c) => c.kind === "builtin");
-// Those registered only when configured (an image model, MCP servers) are checked all the same.
-const conditional = [generateImageTool, mcpToolsTool, toolSearchTool, toolDescribeTool, toolCallTool, listMcpResourcesTool, readMcpResourceTool];
+// Those registered only when configured (an image model, MCP servers, an editor's language
+// servers) are checked all the same.
+const conditional = [
+  generateImageTool,
+  mcpToolsTool,
+  toolSearchTool,
+  toolDescribeTool,
+  toolCallTool,
+  listMcpResourcesTool,
+  readMcpResourceTool,
+  ...LANGUAGE_TOOLS.map((t) => t.tool),
+];
 const builtins = [...registered, ...conditional.filter((c) => !registered.includes(c))];
 
 afterAll(async () => {
