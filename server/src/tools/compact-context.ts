@@ -17,6 +17,11 @@ export const compactContextTool = defineTool({
     "Checkpoint the conversation: before your next model call the older history is summarised, and you continue from the summary. " +
     "Use it between phases of long work, when the context holds much that is no longer needed. Nothing is lost: context_archive reads every message back.",
   input,
+  help: {
+    whenToUse: "Between phases of long work, when much of the context is no longer needed; the summary runs before your next model call.",
+    examples: ["{}", '{"focus": "the failing test in src/parse.test.ts and the fix planned"}'],
+    failureModes: ["A summary call that fails changes nothing: a status says so and the full history stays."],
+  },
   policyClass: "read_only",
   callKind: "think",
   category: "context",

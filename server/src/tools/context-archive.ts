@@ -29,6 +29,11 @@ export const contextArchiveTool = defineTool({
     `(${ARCHIVE_PAGE_CHARS} characters at a time; continue with \`char_offset\`); with neither, lists the messages. ` +
     "Use it when a checkpoint summary lacks a detail you need (an exact error, a file's content, what the user said).",
   input,
+  help: {
+    whenToUse: "After a compaction, when the checkpoint summary lacks a detail you need: an exact error, what the user said, a file's content as it was read.",
+    examples: ['{"query": "TypeError"}', '{"message": 12}', '{"message": 12, "char_offset": 32000}', '{"page": 2}'],
+    failureModes: ["A message number, page or char_offset that does not exist: the error names the range that does."],
+  },
   policyClass: "read_only",
   callKind: "search",
   category: "context",

@@ -35,6 +35,19 @@ export const memoryTool = defineTool({
     "Commands: view (a folder lists files, a file shows numbered lines), create (write a whole file), str_replace, insert, delete, rename. " +
     "Keep notes short and current: facts about the project, the user's preferences, lessons learned. Never store secrets.",
   input,
+  help: {
+    whenToUse: "To keep what a later session should know (a project convention, the user's preference, a lesson learned), and to look at what earlier sessions kept. The index of both stores is in the system prompt.",
+    examples: [
+      '{"command": "view", "path": "/memories"}',
+      '{"command": "create", "path": "project/conventions.md", "file_text": "Tests use vitest; run npm test.\\n"}',
+      '{"command": "str_replace", "path": "user/preferences.md", "old_str": "tabs", "new_str": "two spaces"}',
+    ],
+    failureModes: [
+      "A path outside the two stores (`..`, an absolute path, a symlink out) is refused, naming the stores.",
+      "A file or line that does not exist: the error names what does.",
+      "In ask mode a write is shown to the user first; a refusal comes back as an error.",
+    ],
+  },
   policyClass: "read_write",
   callKind: "edit",
   category: "memory",
