@@ -65,6 +65,9 @@ describe("agent-lsp --acp", () => {
     expect(answer._meta).toMatchObject({ agentLsp: { usage: { inputTokens: expect.any(Number), outputTokens: expect.any(Number) } } });
     expect(h.updatesOf("agent_message_chunk").length).toBeGreaterThan(3);
     expect(text(h)).toBe("Hello from the agent, in several chunks.");
+    const gauge = h.updatesOf("usage_update").at(-1);
+    expect(gauge).toMatchObject({ used: expect.any(Number), size: 200_000 });
+    expect(gauge!.used).toBeGreaterThan(0);
     await waitFor(() => h.updatesOf("available_commands_update").length > 0);
     expect(h.updatesOf("available_commands_update")[0]!.availableCommands.map((c) => c.name)).toContain("undo");
     expect(fake.violations).toEqual([]);

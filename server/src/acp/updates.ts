@@ -24,7 +24,7 @@ const STATUS: Record<ToolCallStatus, acp.ToolCallStatus> = {
   failed: "failed",
 };
 
-/** The ACP update for one event, or undefined for events ACP carries elsewhere (turn_end, usage). */
+/** The ACP update for one event, or undefined for events ACP carries elsewhere (turn_end) or not at all. */
 export function toAcpUpdate(event: SessionEvent, ctx: MappingContext): acp.SessionUpdate | undefined {
   // ACP has no nesting: a subagent's tool calls show as calls of their own, but its words are
   // its parent's to report (they come back in the parent call's result).
@@ -51,11 +51,10 @@ export function toAcpUpdate(event: SessionEvent, ctx: MappingContext): acp.Sessi
     case "task_spawned":
       return { sessionUpdate: "notice", severity: "info", title: `Started the task "${event.title}" (session ${event.sessionId})` };
     case "usage":
-      // ACP's usage_update describes the context window, whose size is not known for every
-      // model; the turn's tokens and cost go in the session/prompt answer's _meta instead.
-      return undefined;
+      return usageUpdate(event);
     case "status":
-      return { sessionUpdate: "notice", severity: "info", title: event.text };
+      // Live: retrying, waiting for an answer. Not worth a line of the answer where notices are not taken.
+      return { sessionUpdate: "notice", severity: "info", title: event.text, _meta: { agentLsp: { live: true } } };
     case "compaction":
       return { sessionUpdate: "notice", severity: "info", title: `Context compacted (checkpoint ${event.n}): about ${event.tokensBefore} -> ${event.tokensAfter} tokens` };
     case "error":
@@ -93,6 +92,22 @@ function diffContent(files: FileDiff[], texts: ChangedText[] | undefined): acp.T
   return files.map((f) => ({ type: "content", content: { type: "text", text: f.diff } }));
 }
 
+/**
+ * ACP's usage_update is the context gauge: tokens in the context (the provider's last count) of
+ * the model's window, and the session's cost so far. Sent when the count is known, and never for
+ * a subagent (its context is not the session's). The turn's own tokens go in the session/prompt
+ * answer's _meta.
+ */
+function usageUpdate(event: Extract<SessionUpdate, { kind: "usage" }>): acp.SessionUpdate | undefined {
+  if (event.parentToolCallId || event.contextTokens === undefined || event.contextWindow === undefined) return undefined;
+  return {
+    sessionUpdate: "usage_update",
+    used: event.contextTokens,
+    size: event.contextWindow,
+    ...(event.sessionCost !== undefined ? { cost: { amount: event.sessionCost, currency: "USD" } } : {}),
+  };
+}
+
 /** Our locations are relative to the session's folder; ACP's absolute (both count lines from 1). */
 export function acpLocations(locations: ToolCallLocation[], cwd: string): acp.ToolCallLocation[] {
   return locations.map((l) => ({ path: path.resolve(cwd, l.path), ...(l.line !== undefined ? { line: l.line } : {}) }));
@@ -100,11 +115,13 @@ export function acpLocations(locations: ToolCallLocation[], cwd: string): acp.To
 
 /**
  * A notice for a client that did not declare `session.notices` (ACP: agents send notices only
- * to clients that did): warnings and errors become a line of the agent's message, so the user
- * still reads them; live status (retrying, waiting) is dropped, as a notice may be anyway.
+ * to clients that did): it becomes a quoted line of the agent's message, so the user still reads
+ * it (an error, a warning, a phase report, a compaction); live status (retrying, waiting) is
+ * dropped, as a notice may be anyway.
  */
 export function noticeFallback(update: acp.SessionUpdate): acp.SessionUpdate | undefined {
   if (update.sessionUpdate !== "notice") return update;
-  if (update.severity === "info") return undefined;
-  return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n> ${update.severity === "error" ? "Error" : "Warning"}: ${update.title}\n\n` } };
+  if ((update._meta?.agentLsp as { live?: boolean } | undefined)?.live) return undefined;
+  const label = update.severity === "error" ? "Error: " : update.severity === "warning" ? "Warning: " : "";
+  return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n> ${label}${update.title}\n\n` } };
 }

@@ -11,7 +11,7 @@ import type { Provider } from "../providers/provider.js";
 import type { StopReason } from "../protocol/schemas.js";
 import { unwrapToolCalls } from "./deferred-advertising.js";
 import { applyProviderCompaction, compactSession, dueCompaction, providerCompactAt, providerCompacts } from "./compaction.js";
-import { contextTokens, recordContextCount } from "./context-size.js";
+import { contextTokens, contextWindow, recordContextCount } from "./context-size.js";
 import { rewriteNativeCalls, isNativeToolRejection } from "./native-tools.js";
 import { normalizeHistory } from "./normalize.js";
 import { callModel } from "./provider-call.js";
@@ -160,7 +160,7 @@ export function retryPolicy(config: Config) {
 }
 
 /** Adds a turn's usage to the session's and reports it (with its cost) as a `usage` update. */
-export function reportUsage(session: Session, deps: Pick<TurnDeps, "events">, usage: Usage): void {
+export function reportUsage(session: Session, deps: Pick<TurnDeps, "events"> & { config?: Config }, usage: Usage): void {
   // A turn that used nothing (it failed before the model read a token) has nothing to report:
   // a "$0.0000" line would only suggest the model was reached.
   if (usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens === 0) return;
@@ -174,5 +174,7 @@ export function reportUsage(session: Session, deps: Pick<TurnDeps, "events">, us
     outputTokens: usage.outputTokens,
     cachedTokens: usage.cacheReadTokens,
     ...(cost !== undefined ? { cost, sessionCost: session.cost } : {}),
+    // How full the context is, by the provider's last count (what a client's gauge shows).
+    ...(session.contextCount && deps.config ? { contextTokens: session.contextCount.tokens, contextWindow: contextWindow(session, deps.config) } : {}),
   });
 }

@@ -118,6 +118,9 @@ export type SessionUpdate = SubagentTag &
         cost?: number;
         /** Cumulative over the session. */
         sessionCost?: number;
+        /** Tokens in the context by the provider's last count, and the model's context window. */
+        contextTokens?: number;
+        contextWindow?: number;
       }
     | { kind: "status"; text: string }
     /**

@@ -31,7 +31,7 @@ describe("toAcpUpdate", () => {
       { kind: "plan", entries: [{ content: "step", status: "in_progress" }] },
       { sessionUpdate: "plan", entries: [{ content: "step", status: "in_progress", priority: "medium" }] },
     ],
-    ["status as a notice", { kind: "status", text: "retrying in 4 s" }, { sessionUpdate: "notice", severity: "info", title: "retrying in 4 s" }],
+    ["status as a live notice", { kind: "status", text: "retrying in 4 s" }, { sessionUpdate: "notice", severity: "info", title: "retrying in 4 s", _meta: { agentLsp: { live: true } } }],
     ["error as an error notice", { kind: "error", message: "no key" }, { sessionUpdate: "notice", severity: "error", title: "no key" }],
     ["working message as the agent's words", { kind: "working_message", text: "Next: the tests." }, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\nNext: the tests.\n" } }],
     [
@@ -51,7 +51,13 @@ describe("toAcpUpdate", () => {
       { kind: "tool_call_update", id: "c1", status: "running", parentToolCallId: "t1", subagent: 1 },
       { sessionUpdate: "tool_call_update", toolCallId: "c1", status: "in_progress" },
     ],
-    ["usage goes in the prompt answer", { kind: "usage", inputTokens: 1, outputTokens: 2, cachedTokens: 0 }, undefined],
+    ["usage without a context count goes in the prompt answer only", { kind: "usage", inputTokens: 1, outputTokens: 2, cachedTokens: 0 }, undefined],
+    [
+      "usage with the context count is the gauge, with the session's cost",
+      { kind: "usage", inputTokens: 1, outputTokens: 2, cachedTokens: 0, cost: 0.01, sessionCost: 0.05, contextTokens: 1200, contextWindow: 200000 },
+      { sessionUpdate: "usage_update", used: 1200, size: 200000, cost: { amount: 0.05, currency: "USD" } },
+    ],
+    ["a subagent's usage is not the session's gauge", { kind: "usage", inputTokens: 1, outputTokens: 2, cachedTokens: 0, contextTokens: 10, contextWindow: 100, parentToolCallId: "t9", subagent: 1 }, undefined],
     ["turn_end is the prompt answer", { kind: "turn_end", stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 2 } }, undefined],
   ];
   it.each(cases)("%s", (_name, event, expected) => {
@@ -91,7 +97,8 @@ describe("notices for clients that did not declare session.notices", () => {
   it.each([
     ["an error becomes a line of the message", { sessionUpdate: "notice", severity: "error", title: "no key" }, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n\n> Error: no key\n\n" } }],
     ["a warning too", { sessionUpdate: "notice", severity: "warning", title: "MCP servers not used: old" }, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n\n> Warning: MCP servers not used: old\n\n" } }],
-    ["live status is dropped", { sessionUpdate: "notice", severity: "info", title: "retrying in 4 s" }, undefined],
+    ["live status is dropped", { sessionUpdate: "notice", severity: "info", title: "retrying in 4 s", _meta: { agentLsp: { live: true } } }, undefined],
+    ["other information (a phase report) becomes a line", { sessionUpdate: "notice", severity: "info", title: "Phase done: Parser." }, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n\n> Phase done: Parser.\n\n" } }],
     ["anything else passes", { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } }, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } }],
   ] as [string, acp.SessionUpdate, acp.SessionUpdate | undefined][])("%s", (_name, update, expected) => {
     expect(noticeFallback(update)).toEqual(expected);
