@@ -22,6 +22,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   workspace: ["editor", "edits", "vocabulary", "config", "util"],
   policy: ["workspace", "editor", "vocabulary", "config", "protocol", "util"],
   exec: ["vocabulary", "config", "util"],
+  // The project's own instructions: rule files, skills, workflows (read, never run).
+  knowledge: ["config", "vocabulary", "util"],
   // The MCP client: the SDK behind one manager; its stdio servers are contained like commands.
   mcp: ["exec", "images", "vocabulary", "config", "util"],
   providers: ["vocabulary", "config", "util"],
@@ -29,9 +31,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   images: ["vocabulary", "util"],
   web: ["images", "vocabulary", "config", "util"],
   computer: ["images", "vocabulary", "config", "util"],
-  tools: ["web", "computer", "images", "workspace", "policy", "exec", "mcp", "edits", "editor", "vocabulary", "config", "protocol", "util"],
+  tools: ["knowledge", "web", "computer", "images", "workspace", "policy", "exec", "mcp", "edits", "editor", "vocabulary", "config", "protocol", "util"],
   // The core, then the front ends that translate their wire protocols onto it.
-  agent: ["images", "tools", "workspace", "policy", "exec", "mcp", "edits", "editor", "providers", "vocabulary", "config", "protocol", "util"],
+  agent: ["knowledge", "images", "tools", "workspace", "policy", "exec", "mcp", "edits", "editor", "providers", "vocabulary", "config", "protocol", "util"],
 };
 /** Front ends may import anything below them, never each other; cli (and the entry file) picks one and may start any. */
 const FRONT_ENDS = ["lsp", "acp"];

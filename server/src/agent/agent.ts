@@ -3,6 +3,7 @@
  * headless CLI) call these; nothing here knows which front end it serves.
  */
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Config, SafetyMode } from "../config/schema.js";
 import type { Editor } from "../editor/editor.js";
 import type { SessionEvents } from "../editor/session-events.js";
@@ -111,6 +112,7 @@ export class Agent {
       await session.turn.done; // a cancelled turn still finishing its history
     }
     const content = await buildPromptContent(params, session.workspace);
+    if (params.context?.uri?.startsWith("file:")) session.focusFile = fileURLToPath(params.context.uri);
     this.assertIdle(session.id); // another turn may have started while the content was read
     if (params.replaceLast) session.rewindLastExchange();
     const controller = new AbortController();

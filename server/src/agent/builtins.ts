@@ -8,6 +8,7 @@ import { providerKeyEnvNames } from "../providers/registry.js";
 import { commandTools } from "../tools/command-tools.js";
 import { fileTools } from "../tools/file-tools.js";
 import { longWorkTools } from "../tools/long-work-tools.js";
+import { knowledgeTools } from "../tools/knowledge-tools.js";
 import { registerOutsideTools } from "../tools/outside-tools.js";
 import { generateImageTool, IMAGE_SERVICE } from "../tools/generate-image.js";
 import { createImageGenerator } from "../providers/image-generation.js";
@@ -35,7 +36,7 @@ export function registerBuiltinTools(
   commands: SlashCommands,
   config: () => Config,
 ): Builtins {
-  for (const tool of [...fileTools, ...commandTools, ...policyTools, ...contextTools, ...longWorkTools]) registry.register(tool);
+  for (const tool of [...fileTools, ...commandTools, ...policyTools, ...contextTools, ...longWorkTools, ...knowledgeTools]) registry.register(tool);
   services[CONFIG_SERVICE] = config;
   const outside = registerOutsideTools(registry, services, config);
   registerImageTool(registry, services, config());

@@ -25,6 +25,7 @@ export interface ContextCount {
   tokens: number;
   messages: number;
 }
+import type { ProjectKnowledge } from "../knowledge/project-knowledge.js";
 
 /** A turn in flight. */
 export interface ActiveTurn {
@@ -45,6 +46,9 @@ export interface FailedPrompt {
   /** Its log number (lets a rewind find it). */
   seq?: number;
 }
+
+/** What a model besides the session's own is used for. */
+export type ModelPurpose = "safety_check" | "compaction" | "subagent";
 
 /** One conversation. */
 export class Session {
@@ -79,6 +83,12 @@ export class Session {
   readonly withheldTools = new Set<string>();
   /** Started by spawn_task: it may not spawn tasks itself. Kept in the log. */
   readonly spawned: boolean;
+  /** The rule files and skills read at the start of the current turn (see agent/knowledge.ts). */
+  knowledge: ProjectKnowledge | undefined;
+  /** The file the last prompt was about (its `context.uri`), absolute: its folders' AGENTS.md apply. */
+  focusFile: string | undefined;
+  /** Models chosen per purpose for this session (model_routing_config); unset ones follow the config. */
+  readonly modelRoutes: Partial<Record<ModelPurpose, string>> = {};
 
   constructor(
     readonly id: string,

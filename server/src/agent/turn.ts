@@ -17,6 +17,7 @@ import { normalizeHistory } from "./normalize.js";
 import { callModel } from "./provider-call.js";
 import { requestFrame, type RequestFrame } from "./request-frame.js";
 import type { Session } from "./session.js";
+import { refreshKnowledge } from "./knowledge.js";
 import { editorNotices, runToolBatch, type ToolRunnerDeps } from "./tool-runner.js";
 
 /** What a turn needs besides the session. */
@@ -65,6 +66,7 @@ async function runTurnSteps(session: Session, content: ContentBlock[], deps: Tur
   try {
     const { provider, model } = await deps.resolveProvider(session);
     await deps.prepareTools?.(session, signal);
+    refreshKnowledge(session, deps.config, (text) => deps.events.emit(session.id, { kind: "status", text }));
     for (let step = 0; step < deps.config.max_turns; step++) {
       if (signal.aborted) return { stopReason: "cancelled", usage };
       const frame = requestFrame(session, deps, provider.type);

@@ -355,6 +355,20 @@ export const configSchema = z
         "Where OAuth tokens of remote servers are kept: `keyring` (the OS keyring: Secret Service, macOS Keychain, Windows Credential Manager) or `file` (a file only you can read, in your state folder, for a machine without a keyring service).",
       ),
     }),
+    knowledge: table({
+      rules_budget_tokens: key(
+        z.number().int().nonnegative(),
+        8000,
+        "integer",
+        "Most tokens (estimated, four characters each) the rule files (AGENTS.md, CLAUDE.md, `.agent-lsp/rules/*.md`) take in the system prompt; later files are cut first, with a note (docs/skills.md).",
+      ),
+      skill_catalog_budget_tokens: key(
+        z.number().int().nonnegative(),
+        1500,
+        "integer",
+        "Most tokens the skill catalog (one line per skill: name and description) takes in the system prompt; skills past it are counted, and `skill_list` names them all.",
+      ),
+    }),
     mcp_servers: z.record(z.string(), mcpServerTable).default({}),
     policy: table({
       lift_floors: key(

@@ -1,0 +1,7 @@
+/** The project-knowledge tools: git, skills, workflows and model routing (docs/skills.md, docs/tools.md). */
+import { gitReadTool } from "./git-read.js";
+import { gitWriteTool } from "./git-write.js";
+import type { Capability } from "./types.js";
+
+/** Registered with the built-ins. */
+export const knowledgeTools: Capability[] = [gitReadTool, gitWriteTool];
