@@ -20,7 +20,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The seams below the agent.
   editor: ["protocol", "vocabulary", "config", "util"],
   workspace: ["editor", "edits", "vocabulary", "config", "util"],
-  policy: ["workspace", "editor", "vocabulary", "config", "protocol", "util"],
+  policy: ["knowledge", "workspace", "editor", "vocabulary", "config", "protocol", "util"],
   exec: ["vocabulary", "config", "util"],
   // The project's own instructions: rule files, skills, workflows (read, never run).
   knowledge: ["config", "vocabulary", "util"],

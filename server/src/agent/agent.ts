@@ -14,6 +14,7 @@ import type { PromptParams, StopReason } from "../protocol/schemas.js";
 import type { ToolGate } from "../policy/types.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { ToolServices } from "../tools/types.js";
+import { SUB_TURN_SERVICE, type SubTurns } from "../tools/skill-services.js";
 import { Workspace } from "../workspace/workspace.js";
 import { AgentRequestError, ErrorCodes } from "./errors.js";
 import { HistoryLog, readHistory } from "./history.js";
@@ -27,6 +28,7 @@ import { compactNow } from "./compact-now.js";
 import { requestFrame, type RequestFrame } from "./request-frame.js";
 import { sessionContextService } from "./session-context-service.js";
 import { SESSION_CONTEXT_SERVICE } from "../tools/session-context.js";
+import { runSubTurn } from "./sub-turn.js";
 
 /** What the agent is built from. */
 export interface AgentDeps {
@@ -79,6 +81,8 @@ export class Agent {
 
   constructor(readonly deps: AgentDeps) {
     deps.services[SESSION_CONTEXT_SERVICE] = sessionContextService((id) => this.get(id));
+    // skill_run's restricted sub-turns run on this agent's turn loop.
+    deps.services[SUB_TURN_SERVICE] = { run: (id, request, signal) => runSubTurn(this.get(id), request, this.turnDeps(), signal) } satisfies SubTurns;
   }
 
   /** Starts a session. */
@@ -256,10 +260,10 @@ export class Agent {
   async command(sessionId: string, command: string, args: string[] = []): Promise<{ message: string }> {
     const session = this.get(sessionId);
     // An MCP prompt's command exists once its server is ready.
-    if (!this.deps.commands.find(command)) await this.deps.prepareTools?.(sessionId);
-    const cmd = this.deps.commands.find(command);
+    if (!this.deps.commands.find(command, session)) await this.deps.prepareTools?.(sessionId);
+    const cmd = this.deps.commands.find(command, session);
     if (!cmd) {
-      throw new AgentRequestError(ErrorCodes.InvalidParams, `Unknown command "${command}". Available:\n${this.deps.commands.help()}`);
+      throw new AgentRequestError(ErrorCodes.InvalidParams, `Unknown command "${command}". Available:\n${this.deps.commands.help(session)}`);
     }
     try {
       return { message: await cmd.run(args, session) };
@@ -271,9 +275,9 @@ export class Agent {
 
   /** Every slash command (built-in and MCP) with its arguments, for editors that complete them. */
   async listCommands(sessionId: string): Promise<{ commands: ReturnType<SlashCommands["describe"]> }> {
-    this.get(sessionId);
+    const session = this.get(sessionId);
     await this.deps.prepareTools?.(sessionId);
-    return { commands: this.deps.commands.describe() };
+    return { commands: this.deps.commands.describe(session) };
   }
 
   /** The session with this id, or an InvalidParams error naming it. */

@@ -6,7 +6,7 @@ import type { SlashCommands } from "./slash-commands.js";
 
 /** Adds the agent's own commands to the table. */
 export function addCoreCommands(commands: SlashCommands, agent: Agent, registry: ToolRegistry): void {
-  commands.add({ name: "help", usage: "help", summary: "List the slash commands.", run: async () => commands.help() });
+  commands.add({ name: "help", usage: "help", summary: "List the slash commands.", run: async (_args, session) => commands.help(session) });
   commands.add({
     name: "model",
     usage: "model [NAME/model-id]",

@@ -6,6 +6,8 @@ import type { Config } from "../config/schema.js";
 import type { Editor } from "../editor/editor.js";
 import { createPolicyGate, PolicyGate } from "../policy/gate.js";
 import { ApprovalBook } from "../policy/rule-book.js";
+import { SkillApproval } from "../policy/skill-approval.js";
+import { SKILL_APPROVAL_SERVICE, type SkillApprover } from "../tools/skill-services.js";
 import { userConfigDir, userStateDir, homeOf } from "../config/user-dirs.js";
 import { mergeStopReports, type StopReport } from "../exec/stop-tree.js";
 import type { ToolGate } from "../policy/types.js";
@@ -21,6 +23,7 @@ import { Agent } from "./agent.js";
 import { addCoreCommands } from "./core-commands.js";
 import { addContextCommands } from "./context-commands.js";
 import { addBuiltinContextSections, ContextReport } from "./context-report.js";
+import { addKnowledgeCommands } from "./knowledge-commands.js";
 import { McpWiring } from "./mcp-wiring.js";
 import { AgentSessionTools } from "./session-tools.js";
 import { SESSION_TOOLS_SERVICE } from "../tools/session-tools.js";
@@ -78,6 +81,8 @@ export function createRuntime(options: {
       history: (sessionId) => agent?.all().find((s) => s.id === sessionId)?.history ?? [],
     });
   const logger = options.logger ?? new FileLogger();
+  const book = gate instanceof PolicyGate ? gate.book : userApprovalBook(options.editor);
+  services[SKILL_APPROVAL_SERVICE] = new SkillApproval(options.editor, book) satisfies SkillApprover;
   const mcp = new McpWiring({
     editor: options.editor,
     events,
@@ -87,7 +92,7 @@ export function createRuntime(options: {
     config: options.config,
     root: options.root,
     logger,
-    book: gate instanceof PolicyGate ? gate.book : userApprovalBook(options.editor),
+    book,
     agent: () => agent!,
   });
   agent = new Agent({
@@ -108,6 +113,7 @@ export function createRuntime(options: {
   const contextReport = new ContextReport();
   addBuiltinContextSections(contextReport);
   addContextCommands(commands, agent, contextReport);
+  addKnowledgeCommands(commands, agent, events, services);
   // Temp files a crashed server left mid-write (journalled) go at start, not at the first edit.
   cleanupTempFiles(options.root).then(
     (removed) => {

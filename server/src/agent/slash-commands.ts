@@ -24,9 +24,18 @@ export interface SlashCommand {
   run: SlashHandler;
 }
 
+/** Commands that depend on the session's project (its workflows and skills), listed afresh each time. */
+export type CommandSource = (session: Session) => SlashCommand[];
+
 /** The commands of a server. */
 export class SlashCommands {
   private readonly table = new Map<string, SlashCommand>();
+  private readonly sources: CommandSource[] = [];
+
+  /** Adds a source of per-session commands; a fixed command of the same name wins. */
+  addSource(source: CommandSource): void {
+    this.sources.push(source);
+  }
 
   /** Adds a command; the name is written without the slash. */
   add(command: SlashCommand): void {
@@ -38,23 +47,31 @@ export class SlashCommands {
     this.table.delete(name);
   }
 
-  /** Looks a command up by name, with or without its slash. */
-  find(name: string): SlashCommand | undefined {
-    return this.table.get(name.replace(/^\//, ""));
+  /** Looks a command up by name, with or without its slash; with a session, its project's commands too. */
+  find(name: string, session?: Session): SlashCommand | undefined {
+    const bare = name.replace(/^\//, "");
+    return this.table.get(bare) ?? (session ? this.fromSources(session).find((c) => c.name === bare) : undefined);
   }
 
-  list(): SlashCommand[] {
-    return [...this.table.values()].sort((a, b) => a.name.localeCompare(b.name));
+  /** The commands, sorted; with a session, its project's commands too. */
+  list(session?: Session): SlashCommand[] {
+    const fixed = [...this.table.values()];
+    const extra = session ? this.fromSources(session).filter((c) => !this.table.has(c.name)) : [];
+    return [...fixed, ...extra].sort((a, b) => a.name.localeCompare(b.name));
   }
 
   /** Every command with its arguments, for editors that complete them (`agent/listCommands`). */
-  describe(): { name: string; description: string; arguments: CommandArgument[] }[] {
-    return this.list().map((c) => ({ name: c.name, description: c.summary, arguments: c.arguments ?? argumentsOf(c.usage) }));
+  describe(session?: Session): { name: string; description: string; arguments: CommandArgument[] }[] {
+    return this.list(session).map((c) => ({ name: c.name, description: c.summary, arguments: c.arguments ?? argumentsOf(c.usage) }));
+  }
+
+  private fromSources(session: Session): SlashCommand[] {
+    return this.sources.flatMap((source) => source(session));
   }
 
   /** The help text. */
-  help(): string {
-    return this.list()
+  help(session?: Session): string {
+    return this.list(session)
       .map((c) => `/${c.usage.padEnd(22)} ${c.summary}`)
       .join("\n");
   }

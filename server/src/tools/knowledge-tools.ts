@@ -1,7 +1,11 @@
 /** The project-knowledge tools: git, skills, workflows and model routing (docs/skills.md, docs/tools.md). */
 import { gitReadTool } from "./git-read.js";
 import { gitWriteTool } from "./git-write.js";
+import { loadWorkflowTool } from "./load-workflow.js";
+import { skillListTool } from "./skill-list.js";
+import { skillRunTool } from "./skill-run.js";
+import { skillViewTool } from "./skill-view.js";
 import type { Capability } from "./types.js";
 
 /** Registered with the built-ins. */
-export const knowledgeTools: Capability[] = [gitReadTool, gitWriteTool];
+export const knowledgeTools: Capability[] = [gitReadTool, gitWriteTool, skillListTool, skillViewTool, skillRunTool, loadWorkflowTool];
