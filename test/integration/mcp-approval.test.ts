@@ -6,28 +6,16 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../server/src/config/schema.js";
 import { serverSpecs } from "../../server/src/mcp/specs.js";
 import { approvalsPath } from "../../server/src/policy/approvals-file.js";
+import { isolateUserDirs } from "../helpers/user-dirs.js";
 import { startAgentHarness, tempProject, type AgentHarness } from "../helpers/agent-setup.js";
 import { hostile } from "../helpers/mcp/servers.js";
 
-const saved = { state: process.env.XDG_STATE_HOME, config: process.env.XDG_CONFIG_HOME };
-let home: string;
-beforeAll(() => {
-  // The signing key lives in the user's state folder: a folder of this test's own.
-  home = tempProject("mcp-approval-home-");
-  process.env.XDG_STATE_HOME = path.join(home, "state");
-  process.env.XDG_CONFIG_HOME = path.join(home, "config");
-});
-afterAll(() => {
-  for (const [k, v] of [["XDG_STATE_HOME", saved.state], ["XDG_CONFIG_HOME", saved.config]] as const) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  rmSync(home, { recursive: true, force: true });
-});
+// The signing key lives in the user's state folder: a folder of this test's own.
+isolateUserDirs("mcp-approval-home-");
 
 let harnesses: AgentHarness[] = [];
 let root: string;
