@@ -28,6 +28,9 @@ import { compactNow } from "./compact-now.js";
 import { requestFrame, type RequestFrame } from "./request-frame.js";
 import { sessionContextService } from "./session-context-service.js";
 import { SESSION_CONTEXT_SERVICE } from "../tools/session-context.js";
+import { checkModelChoice } from "../providers/model-choices.js";
+import { MODEL_ROUTING_SERVICE } from "../tools/model-routing-config.js";
+import { modelRouting } from "./model-routing.js";
 import { runSubTurn } from "./sub-turn.js";
 
 /** What the agent is built from. */
@@ -83,6 +86,7 @@ export class Agent {
     deps.services[SESSION_CONTEXT_SERVICE] = sessionContextService((id) => this.get(id));
     // skill_run's restricted sub-turns run on this agent's turn loop.
     deps.services[SUB_TURN_SERVICE] = { run: (id, request, signal) => runSubTurn(this.get(id), request, this.turnDeps(), signal) } satisfies SubTurns;
+    deps.services[MODEL_ROUTING_SERVICE] = modelRouting(this);
   }
 
   /** Starts a session. */
@@ -247,10 +251,14 @@ export class Agent {
     return { mode };
   }
 
-  /** Changes a session's model. */
+  /** Changes a session's model: one of a provider that can be called (and in its `models` list, where it has one). */
   setModel(sessionId: string, model: string): SessionInfo {
     const session = this.get(sessionId);
-    this.validateModel(model, this.deps.config());
+    try {
+      checkModelChoice(model, this.deps.config());
+    } catch (err) {
+      throw new AgentRequestError(ErrorCodes.InvalidParams, `model: ${(err as Error).message}`);
+    }
     session.model = model;
     session.log.settings({ model });
     return { sessionId, mode: session.mode, model };

@@ -2,21 +2,13 @@
 import { SAFETY_MODES, type SafetyMode } from "../config/schema.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { Agent } from "./agent.js";
+import { modelCommand } from "./model-command.js";
 import type { SlashCommands } from "./slash-commands.js";
 
 /** Adds the agent's own commands to the table. */
 export function addCoreCommands(commands: SlashCommands, agent: Agent, registry: ToolRegistry): void {
   commands.add({ name: "help", usage: "help", summary: "List the slash commands.", run: async (_args, session) => commands.help(session) });
-  commands.add({
-    name: "model",
-    usage: "model [NAME/model-id]",
-    summary: "Show or change the session's model.",
-    run: async (args, session) => {
-      if (!args[0]) return `Model: ${session.model}`;
-      agent.setModel(session.id, args[0]);
-      return `Model set to ${args[0]}.`;
-    },
-  });
+  commands.add(modelCommand(agent));
   commands.add({
     name: "mode",
     usage: "mode [mode]",

@@ -76,7 +76,9 @@ export function createRuntime(options: {
       config: options.config,
       complete: (request, signal) => {
         if (!agent) throw new Error("The agent is not running.");
-        return agent.complete(request.sessionId, request, signal);
+        // A safety-check model chosen for the session (model_routing_config, /model) wins over the config's.
+        const routed = agent.all().find((s) => s.id === request.sessionId)?.modelRoutes.safety_check;
+        return agent.complete(request.sessionId, routed ? { ...request, model: routed } : request, signal);
       },
       history: (sessionId) => agent?.all().find((s) => s.id === sessionId)?.history ?? [],
     });

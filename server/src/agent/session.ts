@@ -7,6 +7,7 @@ import { addUsage, ZERO_USAGE } from "../vocabulary/messages.js";
 import type { Trust } from "../policy/types.js";
 import type { PlanEntry } from "../protocol/updates.js";
 import type { Workspace } from "../workspace/workspace.js";
+import type { RoutePurpose } from "../tools/model-routing-config.js";
 import type { CompactionRecord, CompactionTrigger, HistoryLog } from "./history.js";
 import { isCheckpoint } from "./checkpoint.js";
 
@@ -48,7 +49,7 @@ export interface FailedPrompt {
 }
 
 /** What a model besides the session's own is used for. */
-export type ModelPurpose = "safety_check" | "compaction" | "subagent";
+export type ModelPurpose = Exclude<RoutePurpose, "session">;
 
 /** One conversation. */
 export class Session {

@@ -62,6 +62,12 @@ const providerTable = z
     api_key: optional(z.string(), "string", "The key itself. Discouraged: `doctor` warns when a file holding one is readable by others."),
     base_url: optional(z.string().url(), "string", "Where to send requests (a proxy, a local server).", "the API's own; `ANTHROPIC_BASE_URL`, `OPENAI_BASE_URL`, `GEMINI_BASE_URL`"),
     model: optional(z.string(), "string", "The model used when `model` names only this provider."),
+    models: optional(
+      z.array(z.string().min(1)),
+      "array of strings",
+      "The model ids this provider offers: completed by `/model` and `:AgentModel`, and the only ids `model_routing_config`, `/model` and `agent/setModel` accept for it once set.",
+      "any id; completion offers the ids agent-lsp knows prices of for the provider's type",
+    ),
     headers: optional(z.record(z.string(), z.string()), "table", "Extra HTTP headers sent with every request."),
     timeout_ms: optional(z.number().int().positive(), "integer", "Request timeout (OpenAI and compatible).", "the SDK's"),
     organization: optional(z.string(), "string", "OpenAI organization."),

@@ -7,6 +7,7 @@ import { ResponseError, type Connection } from "vscode-languageserver/node.js";
 import type { z } from "zod";
 import type { Agent } from "../agent/agent.js";
 import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
+import { listModels } from "../agent/model-routing.js";
 import { CLIENT_REQUESTS, type ClientRequest } from "../protocol/method-names.js";
 import { METHODS } from "../protocol/methods.js";
 import {
@@ -18,6 +19,8 @@ import {
   type newSessionParams,
   type promptParams,
   type setModeParams,
+  type setModelParams,
+  type listModelsParams,
 } from "../protocol/schemas.js";
 import type { Logger } from "../util/log.js";
 
@@ -60,6 +63,8 @@ const REQUEST_HANDLERS: { [M in ClientRequest]: (agent: Agent, params: never) =>
   "agent/setMode": (agent, p: z.infer<typeof setModeParams>) => agent.setMode(p.sessionId, p.mode),
   "agent/command": (agent, p: z.infer<typeof commandParams>) => agent.command(p.sessionId, p.command, p.args),
   "agent/listCommands": (agent, p: z.infer<typeof listCommandsParams>) => agent.listCommands(p.sessionId),
+  "agent/setModel": (agent, p: z.infer<typeof setModelParams>) => agent.setModel(p.sessionId, p.model),
+  "agent/listModels": (agent, p: z.infer<typeof listModelsParams>) => listModels(agent.get(p.sessionId), agent.deps.config()),
 };
 
 /** The params schema the method table documents for `method`: the one the server validates with. */

@@ -14,6 +14,8 @@ export const CLIENT_REQUESTS = [
   "agent/setMode",
   "agent/command",
   "agent/listCommands",
+  "agent/setModel",
+  "agent/listModels",
 ] as const;
 
 /** Notifications a client sends. */

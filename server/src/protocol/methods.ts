@@ -13,6 +13,8 @@ import {
   newSessionParams,
   promptParams,
   setModeParams,
+  setModelParams,
+  listModelsParams,
 } from "./schemas.js";
 
 /** One method of the protocol. */
@@ -95,6 +97,35 @@ export const METHODS: MethodSpec[] = [
     result: "{ mode }",
     errors: SESSION_ERRORS,
     example: { params: { sessionId: "s-mx2dissa-d770rr", mode: "read_only" }, result: { mode: "read_only" } },
+  },
+  {
+    method: "agent/setModel",
+    direction: "client → server",
+    kind: "request",
+    summary:
+      "Switches the session's model from its next model call on. The model is `NAME/model-id` of a provider that can be called (its key is there, or it needs none), and one of its `models` where the provider lists them; `agent/listModels` gives the choices. Other purposes (safety check, compaction, subagents) are routed with `/model PURPOSE NAME/model-id`.",
+    params: setModelParams,
+    result: "{ sessionId, mode, model }",
+    errors: [...SESSION_ERRORS, "-32602 when `model` names no provider, a provider without its key, or a model its `models` list lacks (the message names the value)"],
+    example: { params: { sessionId: "s-mx2dissa-d770rr", model: "anthropic/claude-opus-4-1" }, result: { sessionId: "s-mx2dissa-d770rr", mode: "ask", model: "anthropic/claude-opus-4-1" } },
+  },
+  {
+    method: "agent/listModels",
+    direction: "client → server",
+    kind: "request",
+    summary:
+      "The session's model, the model each purpose is routed to, and the models that can be chosen: per provider that can be called, its `model`, its `models` list, or (without one) the ids of its type agent-lsp knows. For completion in editors (Neovim's `:AgentModel`).",
+    params: listModelsParams,
+    result: "{ model: string, routes: { safety_check: string, compaction: string, subagent: string }, providers: [{ provider: string, models: string[] }] }",
+    errors: SESSION_ERRORS,
+    example: {
+      params: { sessionId: "s-mx2dissa-d770rr" },
+      result: {
+        model: "anthropic/claude-sonnet-4-6",
+        routes: { safety_check: "anthropic/claude-haiku-4-5", compaction: "anthropic/claude-sonnet-4-6", subagent: "anthropic/claude-sonnet-4-6" },
+        providers: [{ provider: "anthropic", models: ["anthropic/claude-sonnet-4-6", "anthropic/claude-opus-4-1", "anthropic/claude-haiku-4-5"] }],
+      },
+    },
   },
   {
     method: "agent/command",

@@ -57,6 +57,8 @@ export const listSessionsParams = z.object({}).passthrough();
 export const loadSessionParams = z.object({ sessionId: z.string() });
 export const setModeParams = z.object({ sessionId: z.string(), mode: z.enum(SAFETY_MODES) });
 export const listCommandsParams = z.object({ sessionId: z.string() });
+export const setModelParams = z.object({ sessionId: z.string(), model: z.string().min(1) });
+export const listModelsParams = z.object({ sessionId: z.string() });
 export const commandParams = z.object({
   sessionId: z.string(),
   command: z.string(),

@@ -125,3 +125,8 @@ function bareModelId(model: string): string {
 function round(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }
+
+/** Every model id the price table lists (a source of model names to offer for completion). */
+export function pricedModels(): string[] {
+  return Object.keys(PRICES);
+}
