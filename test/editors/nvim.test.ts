@@ -44,6 +44,13 @@ function nvimCases(editor: NvimEditor): void {
     expect(fake.violations).toEqual([]);
   });
 
+  it("model: :AgentModel completes the callable providers' models (agent/listModels) and switches the session (agent/setModel)", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "some notes\n" });
+    fake.enqueue({ text: "On opus." });
+    expectPassed(await runSpec(editor, "model_spec.lua", { fake, project }), "model_spec.lua");
+    expect(fake.requests.map((r) => r.body.model)).toEqual(["claude-opus-4-1"]);
+  });
+
   it("chat: streams the answer, shows usage, folds a tool call with its status", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "some notes\n" });
     const answer = "Hello from the fake model, streamed in small pieces.";

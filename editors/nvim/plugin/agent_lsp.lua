@@ -67,6 +67,16 @@ end, {
   desc = "agent-lsp: set the safety mode",
 })
 
+command("AgentModel", function(args)
+  agent().set_model({ model = args.args })
+end, {
+  nargs = "?",
+  complete = function(arglead)
+    return require("agent_lsp.model").complete(arglead)
+  end,
+  desc = "agent-lsp: switch the session's model (completes the models of the configured providers)",
+})
+
 command("AgentAsk", function(args)
   agent().ask({ text = args.args, range = args.range > 0, line1 = args.line1, line2 = args.line2 })
 end, { nargs = "+", range = true, desc = "agent-lsp: ask, with the buffer (or selection) as context" })

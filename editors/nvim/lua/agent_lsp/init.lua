@@ -198,6 +198,13 @@ function M.sessions(_)
   end)
 end
 
+--- Switches the session's model (:AgentModel); without one, offers the models (agent_lsp.model).
+---@param opts {model: string|nil}|nil
+function M.set_model(opts)
+  ensure_setup()
+  require("agent_lsp.model").set_model(opts)
+end
+
 --- Shows the current mode and offers the others (:AgentMode without an argument).
 local function pick_mode()
   local id = current_client()

@@ -75,6 +75,26 @@ function M.request(client, method, params, handler, bufnr)
   return (client.request(method, params, handler, bufnr))
 end
 
+--- Sends a request and waits for its answer (at most `timeout_ms`); nil on timeout or error.
+--- For command-line completion, which must answer at once.
+---@param client table vim.lsp.Client
+---@param method string
+---@param params table|nil
+---@param timeout_ms integer
+---@return any|nil result
+function M.request_sync(client, method, params, timeout_ms)
+  local reply
+  if M.has("0.11") then
+    reply = client:request_sync(method, params, timeout_ms)
+  else
+    reply = client.request_sync(method, params, timeout_ms)
+  end
+  if reply and not reply.err then
+    return reply.result
+  end
+  return nil
+end
+
 --- Sends a notification on a client.
 ---@param client table vim.lsp.Client
 ---@param method string
