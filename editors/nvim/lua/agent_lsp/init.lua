@@ -237,22 +237,7 @@ function M.set_mode(opts)
     return
   end
   local id = current_client()
-  local chat_mod = require("agent_lsp.chat")
-  local chat = id and chat_mod.current(id)
-  if not chat then
-    config.options.mode = mode
-    util.notify("mode " .. mode .. " for the next session")
-    return
-  end
-  require("agent_lsp.client").request(id, "agent/setMode", { sessionId = chat.session_id, mode = mode }, function(err, result)
-    if err then
-      util.error("setting the mode failed: " .. util.error_text(err))
-      return
-    end
-    chat.mode = result and result.mode or mode
-    require("agent_lsp.render").note(chat, "_mode: " .. chat.mode .. "_")
-    util.notify("mode: " .. chat.mode)
-  end)
+  require("agent_lsp.session_setting").set(id, id and require("agent_lsp.chat").current(id), "mode", mode)
 end
 
 --- Shows what fills the context window of the current chat's session (`/context`) in the chat.

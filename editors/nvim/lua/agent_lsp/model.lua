@@ -43,24 +43,8 @@ function M.complete(arglead)
 end
 
 --- Switches the current chat's session to `model` (or, without a chat, the next session's).
----@param id integer|nil
----@param chat table|nil
----@param model string
 local function switch(id, chat, model)
-  if not chat then
-    require("agent_lsp.config").options.model = model
-    util.notify("model " .. model .. " for the next session")
-    return
-  end
-  require("agent_lsp.client").request(id, "agent/setModel", { sessionId = chat.session_id, model = model }, function(err, result)
-    if err then
-      util.error("setting the model failed: " .. util.error_text(err))
-      return
-    end
-    chat.model = result and result.model or model
-    require("agent_lsp.render").note(chat, "_model: " .. chat.model .. "_")
-    util.notify("model: " .. chat.model)
-  end)
+  require("agent_lsp.session_setting").set(id, chat, "model", model)
 end
 
 --- Offers the models with vim.ui.select, the current one marked.
