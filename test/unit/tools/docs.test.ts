@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { commandTools } from "../../../server/src/tools/command-tools.js";
 import { fileTools } from "../../../server/src/tools/file-tools.js";
+import { knowledgeTools } from "../../../server/src/tools/knowledge-tools.js";
 import { browserActionTool } from "../../../server/src/tools/browser-action.js";
 import { computerTool } from "../../../server/src/tools/computer.js";
 import { generateImageTool } from "../../../server/src/tools/generate-image.js";
@@ -27,7 +28,7 @@ describe("docs/tools.md", () => {
   const mcpTools = [mcpToolsTool, toolSearchTool, toolDescribeTool, toolCallTool, listMcpResourcesTool, readMcpResourceTool];
   const outsideTools = [webFetchTool, webSearchTool, browserActionTool, computerTool, generateImageTool];
   const languageTools = LANGUAGE_TOOLS.map((t) => t.tool);
-  it.each([...fileTools, ...commandTools, ...policyTools, ...contextTools, ...longWorkTools, ...mcpTools, ...outsideTools, ...languageTools].map((t) => t.name))("documents %s", (name) => {
+  it.each([...fileTools, ...commandTools, ...policyTools, ...contextTools, ...longWorkTools, ...knowledgeTools, ...mcpTools, ...outsideTools, ...languageTools].map((t) => t.name))("documents %s", (name) => {
     expect(doc).toContain(`\`${name}\``);
   });
 
