@@ -4,7 +4,7 @@
  * each way, cancel, replay on load, modes, the client's unsaved buffers and all-or-nothing writes
  * through fs/*, and the errors bad input gets.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { spawnAcp, userConfigHome, type AcpHarness } from "../helpers/acp-client.js";
@@ -71,6 +71,19 @@ describe("agent-lsp --acp", () => {
     await waitFor(() => h.updatesOf("available_commands_update").length > 0);
     expect(h.updatesOf("available_commands_update")[0]!.availableCommands.map((c) => c.name)).toContain("undo");
     expect(fake.violations).toEqual([]);
+  });
+
+  it("runs a project workflow sent as a /command prompt: its steps go to the model as the user's message", async () => {
+    const sessionId = await start();
+    mkdirSync(path.join(root, ".agent-lsp", "workflows"), { recursive: true });
+    writeFileSync(path.join(root, ".agent-lsp", "workflows", "ship.md"), "# Ship it\n1. Run the tests.\n");
+    fake.enqueue({ text: "Shipped." });
+    const answer = await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/ship today" }] });
+    expect(answer.stopReason).toBe("end_turn");
+    const sent = JSON.stringify(fake.requests[0]!.body.messages);
+    expect(sent).toContain("Follow the workflow \\\"ship\\\"");
+    expect(sent).toContain("1. Run the tests.");
+    expect(sent).toContain("Notes: today");
   });
 
   it("asks permission with the diff, writes through fs/write_text_file, and reports the tool call with diff content", async () => {

@@ -108,7 +108,8 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger): void {
   on("session/prompt", async ({ params }): Promise<acp.PromptResponse> => {
     const agent = agentFor(params.sessionId);
     const slash = slashCommandOf(params.prompt);
-    if (slash && client.built()!.commands.find(slash.command)) {
+    // The session's project may add commands (its workflows and skills).
+    if (slash && client.built()!.commands.find(slash.command, agent.get(params.sessionId))) {
       const { message } = await agent.command(params.sessionId, slash.command, slash.args);
       client.notify(params.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: message } });
       return { stopReason: "end_turn" };
@@ -144,7 +145,9 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger): void {
 
 /** After a new or loaded session is answered: its commands, and the MCP servers not taken. */
 function announce(client: AcpClient, sessionId: string, refusedMcp: string[]): void {
-  client.notify(sessionId, { sessionUpdate: "available_commands_update", availableCommands: availableCommands(client.built()!.commands) });
+  const cwd = client.sessions.get(sessionId);
+  const session = cwd === undefined ? undefined : client.runtime(cwd).agent.all().find((s) => s.id === sessionId);
+  client.notify(sessionId, { sessionUpdate: "available_commands_update", availableCommands: availableCommands(client.built()!.commands, session) });
   if (refusedMcp.length) client.notify(sessionId, { sessionUpdate: "notice", severity: "warning", title: `MCP servers not used: ${refusedMcp.join("; ")}` });
 }
 

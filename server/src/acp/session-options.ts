@@ -4,6 +4,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
+import type { Session } from "../agent/session.js";
 import type { SlashCommands } from "../agent/slash-commands.js";
 import { SAFETY_MODES, type Config, type SafetyMode } from "../config/schema.js";
 
@@ -49,8 +50,8 @@ export function configOptions(current: string, config: Config): acp.SessionConfi
 }
 
 /** The slash commands as ACP available commands (sent as a prompt `/name args`). */
-export function availableCommands(commands: SlashCommands): acp.AvailableCommand[] {
-  return commands.list().map((c) => {
+export function availableCommands(commands: SlashCommands, session?: Session): acp.AvailableCommand[] {
+  return commands.list(session).map((c) => {
     const hint = c.usage.slice(c.name.length).trim();
     return { name: c.name, description: c.summary, ...(hint ? { input: { hint } } : {}) };
   });

@@ -132,7 +132,7 @@ export const METHODS: MethodSpec[] = [
     direction: "client → server",
     kind: "request",
     summary:
-      "Runs a slash command (`/help` lists them: /undo, /checkpoints, /restore, /logs, /stop, /model, /mode, /usage, /tools ...). An MCP server's prompt is a command too (`/mcp__<server>__<prompt> words...`): the words become its arguments in order (double quotes group, the last takes the rest; a missing required one answers with a usage line), the fetched prompt text is streamed as a `user_message` update and sent as the user's message, and the answer comes when that turn ends (`message` is empty, or says how the turn stopped).",
+      "Runs a slash command (`/help` lists them: /undo, /checkpoints, /restore, /logs, /stop, /model, /mode, /usage, /tools, /rules ...). Each workflow of the session's project (`.agent-lsp/workflows/NAME.md`) is `/NAME [notes]` and each skill `/skill:NAME [task]`: they send the steps (or the request to run the skill) as the user's message, like a prompt command, and answer when that turn ends (docs/skills.md). An MCP server's prompt is a command too (`/mcp__<server>__<prompt> words...`): the words become its arguments in order (double quotes group, the last takes the rest; a missing required one answers with a usage line), the fetched prompt text is streamed as a `user_message` update and sent as the user's message, and the answer comes when that turn ends (`message` is empty, or says how the turn stopped).",
     params: commandParams,
     result: "{ message: string }",
     errors: [...SESSION_ERRORS, "-32602 for an unknown command (the message lists the known ones)", "-32803 when the command fails (the message says why)"],
@@ -143,7 +143,7 @@ export const METHODS: MethodSpec[] = [
     direction: "client → server",
     kind: "request",
     summary:
-      "Lists every slash command `agent/command` runs, built-in and MCP (each prompt of a ready MCP server is `/mcp__<server>__<prompt>`), with its arguments, so an editor can complete them. Starts the session's MCP servers first if they are not running (as a turn would), so the answer can wait for their start-up.",
+      "Lists every slash command `agent/command` runs, built-in, the project's workflows and skills (`/NAME`, `/skill:NAME`, read afresh each time) and MCP (each prompt of a ready MCP server is `/mcp__<server>__<prompt>`), with its arguments, so an editor can complete them. Starts the session's MCP servers first if they are not running (as a turn would), so the answer can wait for their start-up.",
     params: listCommandsParams,
     result: "{ commands: [{ name: string, description: string, arguments: [{ name: string, description?: string, required: boolean }] }] }",
     errors: SESSION_ERRORS,
