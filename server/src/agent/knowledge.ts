@@ -30,3 +30,14 @@ export function knowledgeContextLines(session: Session, config: Config): string[
   const lines = ruleFileLines(session.knowledge!.rules);
   return lines.length ? lines : ["No rule files (AGENTS.md, CLAUDE.md, .agent-lsp/rules/*.md) were found."];
 }
+
+/**
+ * The rule files as one `/context` section (the shape of context-report.ts's ContextSection):
+ * their total included tokens, part of the system prompt, one line per file with its cost.
+ */
+export function rulesContextSection(session: Session, config: Config): { title: string; tokens: number; partOf: string; lines: string[] } {
+  if (!session.knowledge) refreshKnowledge(session, config);
+  const rules = session.knowledge!.rules;
+  const tokens = rules.files.reduce((sum, f) => sum + f.includedTokens, 0);
+  return { title: `Rule files (${rules.files.length})`, tokens, partOf: "the system prompt", lines: knowledgeContextLines(session, config) };
+}
