@@ -53,6 +53,22 @@ describe("git_read", () => {
     expect(bad.text).toContain('"--output=/tmp/x" is not usable');
   });
 
+  it("show, blame (with a line range) and branch", async () => {
+    write("a.txt", "one\ntwo\nthree\n");
+    git("commit", "-q", "-am", "three lines");
+    git("branch", "topic");
+    const show = await h.run(gitReadTool, { action: "show" });
+    expect(show.text).toContain("three lines");
+    expect(show.text).toContain("+three");
+    const blame = await h.run(gitReadTool, { action: "blame", paths: ["a.txt"], start_line: 2, end_line: 3 });
+    expect(blame.text.trim().split("\n")).toHaveLength(2);
+    expect(blame.text).toMatch(/Ada Example .*\) two/);
+    expect((await h.run(gitReadTool, { action: "blame", paths: [] })).text).toBe("blame needs exactly one file in paths.");
+    const branches = await h.run(gitReadTool, { action: "branch" });
+    expect(branches.text).toMatch(/^\* main [0-9a-f]+/m);
+    expect(branches.text).toMatch(/^ {2}topic [0-9a-f]+/m);
+  });
+
   it("says plainly when HEAD is detached", async () => {
     git("checkout", "-q", "--detach");
     expect((await h.run(gitReadTool, { action: "status" })).text).toMatch(/HEAD is detached at [0-9a-f]+/);
