@@ -65,7 +65,7 @@ const providerTable = z
     models: optional(
       z.array(z.string().min(1)),
       "array of strings",
-      "The model ids this provider offers: completed by `/model` and `:AgentModel`, and the only ids `model_routing_config`, `/model` and `agent/setModel` accept for it once set.",
+      "The model ids this provider offers: listed by `/model` and `agent/listModels` (Neovim's `:AgentModel` completes them), and, once set, the only ids `model_routing_config`, `/model` and `agent/setModel` accept for it.",
       "any id; completion offers the ids agent-lsp knows prices of for the provider's type",
     ),
     headers: optional(z.record(z.string(), z.string()), "table", "Extra HTTP headers sent with every request."),
