@@ -4,7 +4,7 @@
  * of the folders between the root and the file the prompt is about (nearest last), then
  * `.agent-lsp/rules/*.md`. Read fresh for every turn, so an edited file counts at the next one.
  */
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { estimateTokens, readTextFile } from "./text-file.js";
 
@@ -47,7 +47,7 @@ export function ruleCandidates(places: RulePlaces): { path: string; source: Rule
   const { root } = places;
   const out: { path: string; source: RuleSource }[] = [{ path: path.join(places.userDir, "AGENTS.md"), source: "user" }];
   const agents = path.join(root, "AGENTS.md");
-  out.push({ path: readTextFile(agents) ? agents : path.join(root, "CLAUDE.md"), source: "project" });
+  out.push({ path: existsSync(agents) ? agents : path.join(root, "CLAUDE.md"), source: "project" });
   for (const dir of foldersBetween(root, places.focusFile)) out.push({ path: path.join(dir, "AGENTS.md"), source: "folder" });
   for (const name of listMarkdown(path.join(root, ".agent-lsp", "rules"))) out.push({ path: path.join(root, ".agent-lsp", "rules", name), source: "rules" });
   return out;

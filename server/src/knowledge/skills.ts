@@ -5,7 +5,7 @@
  * A bad SKILL.md is a problem naming the file; the other skills still load.
  */
 import { createHash } from "node:crypto";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseFrontMatter } from "./front-matter.js";
 import { readTextFile } from "./text-file.js";
@@ -26,7 +26,7 @@ export interface Skill {
   file: string;
   /** The instructions (the text after the front matter). */
   body: string;
-  /** A hash of SKILL.md and the names of the files beside it: what an approval covers. */
+  /** A hash of SKILL.md and the files beside it (names and contents): what an approval covers. */
   digest: string;
   /** Files beside SKILL.md, relative to its folder (at most MAX_FILES). */
   files: string[];
@@ -39,6 +39,8 @@ export interface LoadedSkills {
 }
 
 const MAX_FILES = 200;
+/** Files beside SKILL.md up to this size are hashed by content for the approval. */
+const MAX_HASHED_BYTES = 1024 * 1024;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** The skill folders, in the order their skills win a name clash. */
@@ -92,9 +94,27 @@ export function loadSkill(file: string, source: SkillSource): Skill | string | u
     source,
     file,
     body: parsed.body,
-    digest: createHash("sha256").update(read.text).update("\0").update(files.join("\n")).digest("hex").slice(0, 32),
+    digest: digestOf(read.text, dir, files),
     files,
   };
+}
+
+/**
+ * What an approval covers: SKILL.md and every file beside it, by name and content (a script
+ * changed by a pull must be approved again), files past MAX_HASHED_BYTES by size and time.
+ */
+function digestOf(text: string, dir: string, files: string[]): string {
+  const hash = createHash("sha256").update(text);
+  for (const f of files) {
+    hash.update(`\0${f}\0`);
+    try {
+      const st = statSync(path.join(dir, f));
+      hash.update(st.size <= MAX_HASHED_BYTES ? readFileSync(path.join(dir, f)) : `${st.size}:${st.mtimeMs}`);
+    } catch {
+      hash.update("unreadable");
+    }
+  }
+  return hash.digest("hex").slice(0, 32);
 }
 
 function subfolders(dir: string): string[] {

@@ -109,6 +109,20 @@ describe("skills", () => {
     expect(skills[0]!.body).toBe("Do the thing.\n");
   });
 
+  it("have a digest that changes with SKILL.md and with any file beside it, so an approval covers exactly them", () => {
+    const dir = path.join(root, ".agents", "skills", "x");
+    skill(dir, "name: x\ndescription: d");
+    put(path.join(dir, "run.sh"), "echo safe");
+    const digest = () => discoverSkills(root, userDir).skills[0]!.digest;
+    const first = digest();
+    expect(digest()).toBe(first);
+    put(path.join(dir, "run.sh"), "echo changed");
+    const second = digest();
+    expect(second).not.toBe(first);
+    skill(dir, "name: x\ndescription: d2");
+    expect(digest()).not.toBe(second);
+  });
+
   it("need a name and a description", () => {
     skill(path.join(root, ".agents", "skills", "x"), "description: no name");
     skill(path.join(root, ".agents", "skills", "y"), "name: y");
