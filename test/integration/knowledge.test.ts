@@ -116,6 +116,11 @@ describe("skills", () => {
     expect(end.stopReason).toBe("end_turn");
     expect(toolResultsIn(1)[0]).toContain('No skill named "nope". Skills: good.');
     expect(toolResultsIn(1)[0]).toContain(`${path.join(h.root, ".agents", "skills", "bad", "SKILL.md")}: it has no front matter`);
+    // The user hears of the broken file once, at the turn that first found it.
+    h.fake.enqueue({ text: "again" });
+    await h.prompt(id, "again");
+    const said = h.client.updatesOf("status").filter((u) => u.text.includes("bad/SKILL.md: it has no front matter"));
+    expect(said).toHaveLength(1);
   });
 });
 

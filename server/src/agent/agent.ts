@@ -120,7 +120,7 @@ export class Agent {
       await session.turn.done; // a cancelled turn still finishing its history
     }
     const content = await buildPromptContent(params, session.workspace);
-    if (params.context?.uri?.startsWith("file:")) session.focusFile = fileURLToPath(params.context.uri);
+    session.focusFile = focusFileOf(params.context?.uri) ?? session.focusFile;
     this.assertIdle(session.id); // another turn may have started while the content was read
     if (params.replaceLast) session.rewindLastExchange();
     const controller = new AbortController();
@@ -387,5 +387,15 @@ export class Agent {
       provider.catch(() => this.providers.delete(key));
     }
     return { provider: await provider, model: ref.model };
+  }
+}
+
+/** The file a prompt's context names, absolute; undefined for a URI that names no local file. */
+function focusFileOf(uri: string | undefined): string | undefined {
+  if (!uri?.startsWith("file:")) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined; // file://host/... and the like: no folder rules to add
   }
 }
