@@ -29,6 +29,7 @@ const benches: [string, Bench | undefined][] = [
   ["acp", await optional("./acp.ts", "benchAcp")],
   ["language", await optional("./language.ts", "benchLanguage")],
   ["sessions", await optional("./sessions.ts", "benchSessions")],
+  ["knowledge", await optional("./knowledge.ts", "benchKnowledge")],
 ];
 
 let failed = false;

@@ -12,10 +12,16 @@ export interface FrontMatter {
 
 /** Parses the front matter of `text`; throws an Error saying what is wrong. */
 export function parseFrontMatter(text: string): FrontMatter {
-  const lines = text.split(/\r?\n/);
-  if (lines[0]?.trim() !== "---") throw new Error("it has no front matter (a first line `---`, then `name:` and `description:`, then `---`)");
-  const end = lines.findIndex((l, i) => i > 0 && l.trim() === "---");
-  if (end < 0) throw new Error("its front matter is not closed by a `---` line");
+  // Only the block is split into lines: a long body is sliced off whole.
+  const close = /^---[ \t]*\r?$/m;
+  const first = /^---[ \t]*\r?\n/.exec(text);
+  if (!first) throw new Error("it has no front matter (a first line `---`, then `name:` and `description:`, then `---`)");
+  const rest = text.slice(first[0].length);
+  const closing = close.exec(rest);
+  if (!closing) throw new Error("its front matter is not closed by a `---` line");
+  const lines = ["---", ...rest.slice(0, closing.index).replace(/\r?\n$/, "").split(/\r?\n/)];
+  const end = lines.length;
+  const body = rest.slice(closing.index + closing[0].length);
   const fields: Record<string, string | string[]> = {};
   let listKey: string | undefined;
   for (let i = 1; i < end; i++) {
@@ -38,7 +44,7 @@ export function parseFrontMatter(text: string): FrontMatter {
       fields[name] = raw.slice(1, -1).split(",").map((s) => unquote(s.trim())).filter(Boolean);
     } else fields[name] = unquote(raw.trim());
   }
-  return { fields, body: lines.slice(end + 1).join("\n").replace(/^\n+/, "") };
+  return { fields, body: body.replace(/^(\r?\n)+/, "") };
 }
 
 function unquote(s: string): string {

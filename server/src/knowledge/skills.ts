@@ -26,8 +26,8 @@ export interface Skill {
   file: string;
   /** The instructions (the text after the front matter). */
   body: string;
-  /** A hash of SKILL.md and the files beside it (names and contents): what an approval covers. */
-  digest: string;
+  /** SKILL.md as read (front matter and all): what skillDigest hashes, so it covers exactly what was shown. */
+  text: string;
   /** Files beside SKILL.md, relative to its folder (at most MAX_FILES). */
   files: string[];
 }
@@ -94,7 +94,7 @@ export function loadSkill(file: string, source: SkillSource): Skill | string | u
     source,
     file,
     body: parsed.body,
-    digest: digestOf(read.text, dir, files),
+    text: read.text,
     files,
   };
 }
@@ -102,10 +102,12 @@ export function loadSkill(file: string, source: SkillSource): Skill | string | u
 /**
  * What an approval covers: SKILL.md and every file beside it, by name and content (a script
  * changed by a pull must be approved again), files past MAX_HASHED_BYTES by size and time.
+ * Computed when an approval is checked, not at discovery (which runs every turn).
  */
-function digestOf(text: string, dir: string, files: string[]): string {
-  const hash = createHash("sha256").update(text);
-  for (const f of files) {
+export function skillDigest(skill: Skill): string {
+  const dir = path.dirname(skill.file);
+  const hash = createHash("sha256").update(skill.text);
+  for (const f of skill.files) {
     hash.update(`\0${f}\0`);
     try {
       const st = statSync(path.join(dir, f));

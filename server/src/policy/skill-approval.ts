@@ -7,7 +7,7 @@
  * skills (`~/.config/agent-lsp/skills`) are the user's own and need no approval.
  */
 import type { Editor } from "../editor/editor.js";
-import type { Skill } from "../knowledge/skills.js";
+import { skillDigest, type Skill } from "../knowledge/skills.js";
 import type { ApprovalBook } from "./rule-book.js";
 
 const USE_SKILL = "Use it";
@@ -26,7 +26,7 @@ export class SkillApproval {
   /** Undefined when the skill may be used, else why not (in words for the tool result). */
   async approve(skill: Skill, need: { sessionId: string; root: string }, signal: AbortSignal): Promise<string | undefined> {
     if (skill.source === "user") return undefined;
-    const rule = { kind: "mcp_server" as const, name: `skill:${skill.name}`, command: `SKILL.md sha256 ${skill.digest}` };
+    const rule = { kind: "mcp_server" as const, name: `skill:${skill.name}`, command: `SKILL.md sha256 ${skillDigest(skill)}` };
     const key = `${rule.name}\n${rule.command}`;
     if (this.approvedNow.has(key) || (await this.book.serverApproved(need.root, rule))) return undefined;
     const answer = await this.editor.askUser(

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rulesSection, skillCatalogSection } from "../../../server/src/agent/knowledge-prompt.js";
 import { ruleFileLines } from "../../../server/src/knowledge/project-knowledge.js";
 import { loadRules } from "../../../server/src/knowledge/rules.js";
-import { discoverSkills } from "../../../server/src/knowledge/skills.js";
+import { discoverSkills, skillDigest } from "../../../server/src/knowledge/skills.js";
 
 let base: string;
 let root: string;
@@ -113,7 +113,7 @@ describe("skills", () => {
     const dir = path.join(root, ".agents", "skills", "x");
     skill(dir, "name: x\ndescription: d");
     put(path.join(dir, "run.sh"), "echo safe");
-    const digest = () => discoverSkills(root, userDir).skills[0]!.digest;
+    const digest = () => skillDigest(discoverSkills(root, userDir).skills[0]!);
     const first = digest();
     expect(digest()).toBe(first);
     put(path.join(dir, "run.sh"), "echo changed");
