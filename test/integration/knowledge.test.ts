@@ -140,6 +140,24 @@ describe("slash commands", () => {
     expect(sent).toContain("Notes: carefully");
   });
 
+  it("/skill:<name> asks the model to run a sub-turn skill, and sends a run: main skill's instructions once approved", async () => {
+    userSkill("summarize", "description: Summarize a file", "Summarize.");
+    projectSkill("lint", "description: Lint the code\nrun: main", "Run the linter and fix what it finds.");
+    h.client.script.showMessageRequest = () => "Use it";
+    const id = await h.newSession();
+    h.fake.enqueue({ text: "ok" }, { text: "linted" });
+    await command(id, "skill:summarize", ["notes.txt"]);
+    expect(JSON.stringify(h.fake.requests[0]!.body.messages)).toContain('Run the skill \\"summarize\\" with skill_run for this task: notes.txt');
+    await command(id, "skill:lint");
+    const sent = JSON.stringify(h.fake.requests[1]!.body.messages.at(-1));
+    expect(sent).toContain('Follow the instructions of the skill \\"lint\\"');
+    expect(sent).toContain("Run the linter and fix what it finds.");
+    h.client.script.showMessageRequest = () => "Don't use it";
+    projectSkill("lint", "description: Lint the code\nrun: main", "Changed instructions.");
+    await expect(command(id, "skill:lint")).rejects.toMatchObject({ message: expect.stringContaining('The project skill "lint" was not approved') });
+    expect(h.fake.requests).toHaveLength(2);
+  });
+
   it("load_workflow gives the model the steps, or an error naming the workflows there are", async () => {
     put(path.join(h.root, ".agent-lsp", "workflows", "ship.md"), "1. Test.\n");
     const id = await h.newSession();
