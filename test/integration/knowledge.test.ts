@@ -57,6 +57,9 @@ describe("rule files", () => {
     const listed = (await command(id, "rules")).message;
     expect(listed).toContain(`${path.join(h.root, "AGENTS.md")} (project): 7 tokens`);
     expect(listed).toContain(`${path.join(h.root, "pkg", "AGENTS.md")} (folder):`);
+    const context = (await command(id, "context")).message;
+    expect(context).toMatch(/- Rule files \(3\): about \d+ tokens \(part of the system prompt\)/);
+    expect(context).toContain(`${path.join(h.root, "AGENTS.md")} (project): 7 tokens`);
   });
 });
 

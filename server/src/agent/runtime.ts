@@ -24,6 +24,7 @@ import { addCoreCommands } from "./core-commands.js";
 import { addContextCommands } from "./context-commands.js";
 import { addBuiltinContextSections, ContextReport } from "./context-report.js";
 import { addKnowledgeCommands } from "./knowledge-commands.js";
+import { rulesContextSection } from "./knowledge.js";
 import { McpWiring } from "./mcp-wiring.js";
 import { AgentSessionTools } from "./session-tools.js";
 import { SESSION_TOOLS_SERVICE } from "../tools/session-tools.js";
@@ -114,6 +115,7 @@ export function createRuntime(options: {
   addCoreCommands(commands, agent, registry);
   const contextReport = new ContextReport();
   addBuiltinContextSections(contextReport);
+  contextReport.add("rules", ({ session, config }) => rulesContextSection(session, config));
   addContextCommands(commands, agent, contextReport);
   addKnowledgeCommands(commands, agent, events, services);
   // Temp files a crashed server left mid-write (journalled) go at start, not at the first edit.

@@ -52,6 +52,15 @@ export const gitReadTool = defineTool({
   input,
   policyClass: "read_only",
   category: "git",
+  help: {
+    whenToUse: "To see the repository's state before changing or committing anything: what changed (status, diff), history (log, show, blame), branches. Read-only, never asked.",
+    examples: ['{"action": "status"}', '{"action": "diff", "staged": true}', '{"action": "log", "max_count": 5, "paths": ["src/a.ts"]}', '{"action": "blame", "paths": ["src/a.ts"], "start_line": 10, "end_line": 20}'],
+    failureModes: [
+      "Outside a git repository: the error says so.",
+      "A ref that starts with '-' or holds spaces is refused before git runs.",
+      "blame needs exactly one file in paths.",
+    ],
+  },
   title: (i) => `git ${i.action}${i.ref ? ` ${i.ref}` : ""}${i.paths?.length ? ` -- ${i.paths.join(" ")}` : ""}`,
   async execute(i, ctx) {
     const root = ctx.workspace.root;

@@ -54,6 +54,15 @@ export const gitWriteTool = defineTool({
   input,
   policyClass: "read_write",
   category: "git",
+  help: {
+    whenToUse: "To stage, commit, switch branches, stash or restore files. Read the state with git_read first. It cannot push or rewrite history: tell the user to push.",
+    examples: ['{"action": "add", "paths": ["src/a.ts"]}', '{"action": "commit", "message": "Fix the parser\'s off-by-one"}', '{"action": "switch", "branch": "fix/parser", "create": true}', '{"action": "restore", "paths": ["src/a.ts"], "staged": true}'],
+    failureModes: [
+      "A switch with uncommitted changes is refused, naming the files: commit or stash first.",
+      "A commit with nothing staged, or with conflicted files, is refused.",
+      "In ask mode the user may decline; in read-only and plan modes it is refused.",
+    ],
+  },
   title: (i) => {
     try {
       return `${commandLine(argsOf(i))}${consequence(i)}`;

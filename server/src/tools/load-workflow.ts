@@ -10,6 +10,11 @@ export const loadWorkflowTool = defineTool({
   input: z.object({ name: z.string().optional().describe("The workflow's name (its file name without .md).") }),
   policyClass: "read_only",
   category: "system",
+  help: {
+    whenToUse: "To follow one of the project's workflows (a step list in .agent-lsp/workflows/) when the task matches it.",
+    examples: ['{"name": "ship"}', "{}"],
+    failureModes: ["An unknown name is an error listing the workflows there are.", "A file that is not UTF-8 is named in the error."],
+  },
   title: (i) => (i.name ? `Workflow ${i.name}` : "Workflows"),
   async execute(i, ctx) {
     if (!i.name) {

@@ -40,6 +40,14 @@ export const modelRoutingConfigTool = defineTool({
   isMutating: true,
   callKind: "other",
   category: "config",
+  help: {
+    whenToUse: "When the user asks which model does what, or to use another model for this session, its subagents or its compaction summaries.",
+    examples: ["{}", '{"model": "anthropic/claude-opus-4-1"}', '{"purpose": "subagent", "model": "anthropic/claude-haiku-4-5"}', '{"purpose": "compaction", "model": "default"}'],
+    failureModes: [
+      "A model of an unknown provider, of a provider without its key, or missing from the provider's models list is refused, naming it.",
+      "In auto mode the safety_check route cannot be changed by the model.",
+    ],
+  },
   title: (i) => (i.model ? `Route ${i.purpose ?? "session"} to ${i.model}` : "Read the model routing"),
   async execute(i, ctx) {
     const routing = routingFrom(ctx.services);

@@ -10,6 +10,11 @@ export const skillListTool = defineTool({
   input: z.object({}),
   policyClass: "read_only",
   category: "system",
+  help: {
+    whenToUse: "To see which skills exist beyond the catalog in the system prompt, where they are, and which SKILL.md files are broken.",
+    examples: ["{}"],
+    failureModes: ["A SKILL.md without front matter, name or description is listed under 'Not loaded' with the reason."],
+  },
   async execute(_i, ctx) {
     const { skills, problems } = sessionSkills(ctx);
     const lines = skills.map(

@@ -22,6 +22,15 @@ export const skillRunTool = defineTool({
   }),
   policyClass: "exec",
   category: "skill_admin",
+  help: {
+    whenToUse: "To run a skill's procedure with only the tools its SKILL.md allows, getting its final answer back; or, for a run: main skill, to load its instructions here.",
+    examples: ['{"name": "release", "task": "prepare version 1.4.0"}', '{"name": "lint"}'],
+    failureModes: [
+      "An unknown name is an error listing the skills there are.",
+      "A project skill the user did not approve is refused.",
+      "Inside the sub-turn, a tool the skill does not allow is answered as one that does not exist.",
+    ],
+  },
   title: (i) => `Run skill ${i.name}`,
   async execute(i, ctx) {
     const skill = findSkill(ctx, i.name);

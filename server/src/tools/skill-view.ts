@@ -11,6 +11,11 @@ export const skillViewTool = defineTool({
   // A read: the trust question of a project skill is its one-time approval, not a prompt per view.
   policyClass: "read_only",
   category: "skill_admin",
+  help: {
+    whenToUse: "To read a skill's instructions and its files before running it, or to follow them yourself.",
+    examples: ['{"name": "release"}'],
+    failureModes: ["An unknown name is an error listing the skills there are.", "A project skill the user declined is refused; nothing of it is shown."],
+  },
   title: (i) => `Skill ${i.name}`,
   async execute(i, ctx) {
     const skill = findSkill(ctx, i.name);
