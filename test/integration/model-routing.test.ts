@@ -76,6 +76,16 @@ describe("the safety-check route", () => {
   });
 });
 
+describe("the subagent route", () => {
+  it("is the model of the session's subagents", async () => {
+    const id = await h.newSession();
+    await command(id, "model", ["subagent", "anthropic/claude-haiku-4-5"]);
+    h.fake.enqueue({ toolCalls: [{ name: "agent", input: { prompt: "Find the answer." } }] }, { text: "The answer is 42." }, { text: "It is 42." });
+    await h.prompt(id, "delegate it");
+    expect([modelOf(0), modelOf(1), modelOf(2)]).toEqual(["claude-sonnet-4-6", "claude-haiku-4-5", "claude-sonnet-4-6"]);
+  });
+});
+
 describe("model_routing_config", () => {
   it("reads and changes the routing; the session's next turn uses the new model", async () => {
     const id = await h.newSession();

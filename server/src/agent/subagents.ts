@@ -1,6 +1,7 @@
 /**
  * Subagents (`agent`, `use_subagents`): the same turn loop on a fresh context, working for a
- * parent session's tool call. A subagent has the parent's mode and model, the parent's tool
+ * parent session's tool call. A subagent has the parent's mode and model (or the session's
+ * `subagent` model route), the parent's tool
  * classes minus `read_write` and `gui_control` (trust "subagent"), no delegation, checklist or
  * reporting tools, its own turn limit (`[subagents] max_turns`) and the parent's abort signal, so
  * a cancel stops every child. Its updates reach the parent's stream tagged with the parent's
@@ -99,12 +100,14 @@ export class Subagents {
 
   private childOf(parent: Session, call: ParentCall, index: number): Session {
     const logId = `${parent.id}.${call.toolCallId.replace(/[^A-Za-z0-9_-]/g, "_")}.${index}`;
+    // The session's subagent route (model_routing_config, /model subagent) when one is set.
+    const model = parent.modelRoutes.subagent ?? parent.model;
     const log = HistoryLog.create(
       parent.root,
-      { type: "session", sessionId: logId, created: new Date().toISOString(), cwd: parent.root, mode: parent.mode, model: parent.model },
+      { type: "session", sessionId: logId, created: new Date().toISOString(), cwd: parent.root, mode: parent.mode, model },
       SUBAGENT_LOGS,
     );
-    const child = new Session(parent.id, parent.workspace, log, { mode: parent.mode, model: parent.model });
+    const child = new Session(parent.id, parent.workspace, log, { mode: parent.mode, model });
     child.trust = subagentTrust(parent.trust);
     for (const category of WITHHELD_CATEGORIES) child.withheldCategories.add(category);
     return child;
