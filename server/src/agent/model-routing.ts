@@ -51,7 +51,7 @@ export function describeRouting(session: Session, config: Config): string {
   return [
     `Session model: ${session.model}`,
     line("safety_check", "Safety check (auto mode)"),
-    line("compaction", "Compaction summaries"),
+    line("compaction", "Compaction summaries (kept; summaries still use the session's model)"),
     line("subagent", "Subagents and skill sub-turns"),
     "Models that can be chosen:",
     ...(choices.length ? choices : ["  (no provider with a key has models to list; any NAME/model-id of a configured provider works)"]),
