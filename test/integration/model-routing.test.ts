@@ -3,8 +3,9 @@
  * and per purpose, and model_routing_config from the model (refused where it would pick its own
  * safety check in auto mode), with unknown models answered by a message naming them.
  */
+import { rmSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startAgentHarness, type AgentHarness } from "../helpers/agent-setup.js";
+import { startAgentHarness, tempProject, type AgentHarness } from "../helpers/agent-setup.js";
 
 let h: AgentHarness;
 beforeEach(async () => {
@@ -50,6 +51,38 @@ describe("agent/setModel and agent/listModels", () => {
 });
 
 describe("/model", () => {
+  it("the compaction route writes the summary of /compact; the session's model answers the turns", async () => {
+    const id = await h.newSession();
+    h.fake.enqueue({ text: "First answer." });
+    await h.prompt(id, "a first question");
+    await command(id, "model", ["compaction", "anthropic/claude-haiku-4-5"]);
+    h.fake.enqueue({ text: "SUMMARY of the first exchange." });
+    expect((await command(id, "compact")).message).toMatch(/^Compacted \(checkpoint 1\)/);
+    expect(modelOf(1)).toBe("claude-haiku-4-5");
+    h.fake.enqueue({ text: "Second answer." });
+    await h.prompt(id, "a second question");
+    expect(modelOf(2)).toBe("claude-sonnet-4-6");
+    expect(JSON.stringify(h.fake.requests[2]!.body.messages)).toContain("SUMMARY of the first exchange.");
+  });
+
+  it("routes are kept in the session's log: a reloaded session routes as it did, a reset stays reset", async () => {
+    await h.dispose();
+    const root = tempProject();
+    h = await startAgentHarness({ root });
+    const id = await h.newSession();
+    h.fake.enqueue({ text: "First answer." });
+    await h.prompt(id, "a first question");
+    await command(id, "model", ["subagent", "anthropic/claude-haiku-4-5"]);
+    await command(id, "model", ["compaction", "anthropic/claude-opus-4-1"]);
+    await command(id, "model", ["compaction", "default"]);
+    await h.dispose();
+    h = await startAgentHarness({ root });
+    await send("agent/loadSession", { sessionId: id });
+    const { routes } = await send("agent/listModels", { sessionId: id });
+    expect(routes).toEqual({ safety_check: "anthropic/claude-sonnet-4-6", compaction: "anthropic/claude-sonnet-4-6", subagent: "anthropic/claude-haiku-4-5" });
+    rmSync(root, { recursive: true, force: true });
+  });
+
   it("shows the routing, switches the session and routes a purpose; default resets it", async () => {
     const id = await h.newSession();
     expect((await command(id, "model")).message).toMatch(/^Session model: anthropic\/claude-sonnet-4-6\nSafety check \(auto mode\): anthropic\/claude-sonnet-4-6 \(default\)/);

@@ -20,6 +20,7 @@ import { AgentRequestError, ErrorCodes } from "./errors.js";
 import { HistoryLog, readHistory } from "./history.js";
 import { listHistories, type SessionSummary } from "./history-list.js";
 import { buildPromptContent } from "./prompt-content.js";
+import { routedModel } from "./model-routing.js";
 import { replayHistory } from "./replay.js";
 import { newSessionId, Session } from "./session.js";
 import type { SlashCommands } from "./slash-commands.js";
@@ -199,6 +200,7 @@ export class Agent {
         ...(loaded.compaction ? { lastCompaction: loaded.compaction } : {}),
         checklist: loaded.checklist,
         spawned: loaded.spawned,
+        routes: loaded.routes,
       });
       this.sessions.set(sessionId, session);
       unreadable = loaded.skippedLines;
@@ -221,7 +223,7 @@ export class Agent {
     const session = this.get(sessionId);
     this.assertIdle(sessionId);
     const deps = this.turnDeps();
-    const target = await this.resolveProvider(session, deps.config);
+    const target = await this.resolveProvider({ model: routedModel(session, "compaction", deps.config) }, deps.config);
     const controller = new AbortController();
     const done = compactNow(session, { trigger: "user", ...(focus ? { focus } : {}) }, deps, target, controller.signal);
     // A prompt that waits for this "turn" must not inherit its failure.
@@ -371,6 +373,7 @@ export class Agent {
       profile: config.tools.profile,
       config,
       resolveProvider: (session: Session) => this.resolveProvider(session, config),
+      resolveSummaryProvider: (session: Session) => this.resolveProvider({ model: routedModel(session, "compaction", config) }, config),
       ...(this.deps.prepareTools ? { prepareTools: (session: Session, signal: AbortSignal) => this.deps.prepareTools!(session.id, signal) } : {}),
     };
   }

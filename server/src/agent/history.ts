@@ -39,6 +39,8 @@ export interface SettingsRecord {
   activated?: string[];
   /** The session was started by spawn_task. */
   spawned?: boolean;
+  /** Model routes set (a model) or returned to their default (null), by purpose. */
+  routes?: Record<string, string | null>;
 }
 
 /** The session's checklist as it now stands (each record replaces the one before). */
@@ -117,6 +119,8 @@ export interface LoadedHistory {
   checklist: PlanEntry[];
   /** The session was started by spawn_task. */
   spawned: boolean;
+  /** The model routes set for the session, by purpose. */
+  routes: Record<string, string>;
   /** Lines that could not be read (a torn last line after a crash, a corrupt record). */
   skipped: number;
   /** Their line numbers (1-based), for the report. */
@@ -189,7 +193,7 @@ export class HistoryLog {
   }
 
   /** Records a mode or model change. */
-  settings(change: { mode?: string; model?: string; activated?: string[]; spawned?: boolean }): void {
+  settings(change: Omit<SettingsRecord, "type" | "time">): void {
     this.write({ type: "settings", time: new Date().toISOString(), ...change });
   }
 
@@ -268,6 +272,7 @@ class LoadState {
   private compaction: CompactionRecord | undefined;
   private checklist: PlanEntry[] = [];
   private spawned = false;
+  private readonly routes: Record<string, string> = {};
   private lastSeq = 0;
   private readonly skippedLines: number[] = [];
 
@@ -295,6 +300,10 @@ class LoadState {
     } else if (rec.type === "checklist") this.checklist = Array.isArray(rec.entries) ? rec.entries : this.checklist;
     else if (rec.type === "settings") {
       this.spawned ||= rec.spawned === true;
+      for (const [purpose, model] of Object.entries(rec.routes ?? {})) {
+        if (typeof model === "string") this.routes[purpose] = model;
+        else delete this.routes[purpose];
+      }
       this.mode = rec.mode ?? this.mode;
       for (const name of rec.activated ?? []) this.activated.add(name);
       this.model = rec.model ?? this.model;
@@ -316,6 +325,7 @@ class LoadState {
       activatedTools: [...this.activated],
       checklist: this.checklist,
       spawned: this.spawned,
+      routes: this.routes,
       skipped: this.skippedLines.length,
       skippedLines: this.skippedLines,
     };

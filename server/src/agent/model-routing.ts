@@ -36,6 +36,8 @@ export function setRoute(agent: Agent, session: Session, purpose: RoutePurpose, 
     checkModelChoice(model, agent.deps.config());
     session.modelRoutes[purpose] = model;
   }
+  // Logged, so a reloaded session routes as it did.
+  session.log.settings({ routes: { [purpose]: model ?? null } });
 }
 
 /** The session's model, its routes and the choices, for `agent/listModels`. */
@@ -51,7 +53,7 @@ export function describeRouting(session: Session, config: Config): string {
   return [
     `Session model: ${session.model}`,
     line("safety_check", "Safety check (auto mode)"),
-    line("compaction", "Compaction summaries (kept; summaries still use the session's model)"),
+    line("compaction", "Compaction summaries"),
     line("subagent", "Subagents and skill sub-turns"),
     "Models that can be chosen:",
     ...(choices.length ? choices : ["  (no provider with a key has models to list; any NAME/model-id of a configured provider works)"]),

@@ -51,6 +51,9 @@ export interface FailedPrompt {
 /** What a model besides the session's own is used for. */
 export type ModelPurpose = Exclude<RoutePurpose, "session">;
 
+/** The purposes a session can route to a model of their own. */
+const ROUTED_PURPOSES: readonly ModelPurpose[] = ["safety_check", "compaction", "subagent"];
+
 /** One conversation. */
 export class Session {
   /** What the model sees: every message it answered or will answer (the working context). */
@@ -106,12 +109,16 @@ export class Session {
       lastCompaction?: CompactionRecord;
       checklist?: PlanEntry[];
       spawned?: boolean;
+      routes?: Record<string, string>;
     },
   ) {
     this.mode = init.mode;
     this.model = init.model;
     this.checklist = init.checklist ?? [];
     this.spawned = init.spawned ?? false;
+    for (const [purpose, model] of Object.entries(init.routes ?? {})) {
+      if (ROUTED_PURPOSES.includes(purpose as ModelPurpose)) this.modelRoutes[purpose as ModelPurpose] = model;
+    }
     if (this.spawned) this.withheldTools.add(SPAWN_TASK_TOOL);
     for (const name of init.activatedTools ?? []) this.activatedTools.add(name);
     if (init.history) {

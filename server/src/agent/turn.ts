@@ -25,6 +25,8 @@ export interface TurnDeps extends ToolRunnerDeps {
   config: Config;
   /** The provider and model id for the session's model selection. */
   resolveProvider(session: Session): Promise<{ provider: Provider; model: string }>;
+  /** The provider and model that write compaction summaries (the session's `compaction` route); the session's own when absent. */
+  resolveSummaryProvider?(session: Session): Promise<{ provider: Provider; model: string }>;
   /** Starts what the session's tools need (MCP servers) before its first model call. */
   prepareTools?(session: Session, signal: AbortSignal): Promise<void>;
 }
@@ -134,7 +136,8 @@ async function compactIfDue(session: Session, frame: RequestFrame, deps: TurnDep
   const fixed = { system: frame.system, tools: frame.tools.definitions };
   const due = dueCompaction(session, deps.config, fixed, providerCompacts(deps.config, target.provider));
   if (!due) return ZERO_USAGE;
-  const outcome = await compactSession(session, due, fixed, { ...target, config: deps.config, events: deps.events, retry: retryPolicy(deps.config) }, signal);
+  const writer = deps.resolveSummaryProvider ? await deps.resolveSummaryProvider(session) : target;
+  const outcome = await compactSession(session, due, fixed, { ...writer, config: deps.config, events: deps.events, retry: retryPolicy(deps.config) }, signal);
   return outcome.usage;
 }
 

@@ -1,6 +1,6 @@
 /**
  * model_routing_config: reads or changes which models the session uses: its own, and per purpose
- * the safety check of `auto` mode, compaction summaries (kept, not read by compaction yet) and
+ * the safety check of `auto` mode, compaction summaries and
  * subagents (skill sub-turns and `agent`). Only
  * models of the providers that can be called are accepted. The model may not pick the model
  * that judges its own actions in `auto` mode: that change is refused there (the user makes it
@@ -30,7 +30,7 @@ export const MODEL_ROUTING_SERVICE = "modelRouting";
 export const modelRoutingConfigTool = defineTool({
   name: "model_routing_config",
   description:
-    "Read or change the session's model routing: the session's own model, and the models used for the auto-mode safety check and subagents (skill sub-turns, agent); a compaction route is kept for compaction summaries, which do not read it yet. " +
+    "Read or change the session's model routing: the session's own model, and the models used for the auto-mode safety check, compaction summaries and subagents (skill sub-turns, agent). " +
     'Without model, answers the current routing and the models that can be chosen. model "default" returns a purpose to the configured default. Models are written NAME/model-id. ' +
     "A change of the session's model takes effect from the next turn.",
   input: z.object({
@@ -42,7 +42,7 @@ export const modelRoutingConfigTool = defineTool({
   callKind: "other",
   category: "config",
   help: {
-    whenToUse: "When the user asks which model does what, or to use another model for this session or its subagents (the compaction route is kept, but summaries do not use it yet).",
+    whenToUse: "When the user asks which model does what, or to use another model for this session or its subagents (a cheaper model for compaction summaries, a stronger one for the safety check...).",
     examples: ["{}", '{"model": "anthropic/claude-opus-4-1"}', '{"purpose": "subagent", "model": "anthropic/claude-haiku-4-5"}', '{"purpose": "compaction", "model": "default"}'],
     failureModes: [
       "A model of an unknown provider, of a provider without its key, or missing from the provider's models list is refused, naming it.",
