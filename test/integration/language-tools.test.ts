@@ -75,6 +75,8 @@ describe("language tools through agent/languageService", () => {
     let id = await start();
     await call(id, "get_diagnostics", {});
     expect(offeredTools()).toEqual(expect.arrayContaining(["find_definition", "find_references", "rename_symbol", "document_symbols", "hover", "get_diagnostics"]));
+    // The system prompt points the model at them (and away from grep for symbols).
+    expect(JSON.stringify(h.fake.requests.at(-1)!.body.system)).toContain("The editor's own language servers answer find_definition, find_references, hover, document_symbols, rename_symbol, get_diagnostics");
     await toy!.close();
     toy = undefined;
     await h.dispose();
@@ -83,6 +85,7 @@ describe("language tools through agent/languageService", () => {
     expect(text).toContain('There is no tool "find_references"');
     for (const name of ["find_definition", "find_references", "rename_symbol", "document_symbols", "hover", "get_diagnostics"]) expect(offeredTools()).not.toContain(name);
     expect(h.client.requests.some((r) => r.method === "agent/languageService")).toBe(false);
+    expect(JSON.stringify(h.fake.requests.at(-1)!.body.system)).not.toContain("language servers answer");
   });
 
   it("find_definition at a place and by name, hover and document_symbols", async () => {

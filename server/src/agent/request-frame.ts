@@ -28,5 +28,6 @@ export function requestFrame(
   // The tools of the session's profile, less those it is never offered (a subagent's delegation...).
   const offered = offeredTools(session, deps);
   const tools = prepareTools(providerType, describedFor(deps.profile, advertisedTools(offered, session)), deps.config, session);
-  return { system: buildSystemPrompt(session, deferredToolList(offered, session, deps.config.mcp.discovery), deps.config), tools };
+  const names = new Set(offered.map((c) => c.name));
+  return { system: buildSystemPrompt(session, deferredToolList(offered, session, deps.config.mcp.discovery), deps.config, names), tools };
 }
