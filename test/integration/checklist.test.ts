@@ -97,6 +97,18 @@ describe("reporting without ending the turn", () => {
     expect(h.fake.requests).toHaveLength(2);
   });
 
+  it.each([
+    ["act_mode_respond", { message: "Reading the tests first." }, "working_message"],
+    ["status_update", { completed: "Parser read", verification: "none yet" }, "phase_report"],
+  ])("a call under the older name %s runs the tool it became", async (name, input, kind) => {
+    const h = await harness();
+    h.fake.enqueue({ toolCalls: [{ name, input }] }, { text: "Done." });
+    const res = await h.prompt(await h.newSession(), "go");
+    expect(res.stopReason).toBe("end_turn");
+    expect(h.client.updatesOf(kind)).toHaveLength(1);
+    expect(JSON.stringify(h.fake.requests[0]!.body.tools.map((t: { name: string }) => t.name))).not.toContain(name);
+  });
+
   it("phase_report with requires_acknowledgment waits for the user and goes on when they continue", async () => {
     const h = await harness({ capabilities: defaultCapabilities({ experimental: { agent: { requestPermission: true, askUser: true } } }) });
     let release!: (v: unknown) => void;

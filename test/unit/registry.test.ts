@@ -99,3 +99,29 @@ describe("ToolRegistry membership", () => {
     expect(r.find("mcp_x_search")).toBeDefined();
   });
 });
+
+describe("older names (aliases)", () => {
+  const renamed = (): Capability => ({ ...cap("working_respond", "builtin", "read_only", "reporting"), aliases: ["act_mode_respond"] });
+
+  it("find a tool by its older name; list offers only the new one", () => {
+    const r = new ToolRegistry();
+    r.register(renamed());
+    expect(r.find("act_mode_respond")?.name).toBe("working_respond");
+    expect(r.list().map((c) => c.name)).toEqual(["working_respond"]);
+  });
+
+  it("an alias that another tool already uses (as name or alias) is refused", () => {
+    const r = new ToolRegistry();
+    r.register(cap("act_mode_respond", "builtin", "read_only", "reporting"));
+    expect(() => r.register(renamed())).toThrow(/"act_mode_respond" is already registered/);
+  });
+
+  it("unregistering the tool frees its older names", () => {
+    const r = new ToolRegistry();
+    r.register(renamed());
+    r.unregister("working_respond");
+    expect(r.find("act_mode_respond")).toBeUndefined();
+    r.register(cap("act_mode_respond", "builtin", "read_only", "reporting"));
+    expect(r.find("act_mode_respond")?.name).toBe("act_mode_respond");
+  });
+});

@@ -34,6 +34,8 @@ export interface ToolSpec<S extends z.ZodType> {
   /** What a call does, for the editor (read, edit, search...); by default from the policy class. */
   callKind?: ToolCallKind;
   hiddenFromAgent?: boolean;
+  /** Older names a call may still use (never offered): they run this tool. */
+  aliases?: readonly string[];
   metadata?: Record<string, unknown>;
   /** Shown by tool_help; see ToolHelp. */
   help?: ToolHelp;
@@ -109,6 +111,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Capability {
       ...(spec.liteDescription ? { liteDescription: spec.liteDescription } : {}),
     },
     callKind: spec.callKind ?? CALL_KIND_OF_CLASS[spec.policyClass],
+    ...(spec.aliases?.length ? { aliases: spec.aliases } : {}),
     title(input) {
       const parsed = spec.input.safeParse(input);
       if (parsed.success && spec.title) return spec.title(parsed.data);

@@ -20,6 +20,7 @@ export const PHASE_ANSWERS = { go: "Continue", stop: "Stop here" } as const;
 /** The phase_report tool. */
 export const phaseReportTool = defineTool({
   name: "phase_report",
+  aliases: ["status_update"],
   description:
     "Report a finished phase of a longer task: what was completed, the verification result, and the next phase. " +
     "It does not end your turn. Set requires_acknowledgment to wait for the user to continue or stop.",

@@ -8,17 +8,21 @@ import type { Capability } from "./types.js";
 /** The registry. Insertion order is the order tools are offered in. */
 export class ToolRegistry {
   private readonly byName = new Map<string, Capability>();
+  /** An older name of a tool, to the name it is registered under. */
+  private readonly aliases = new Map<string, string>();
 
-  /** Adds a capability; refuses a duplicate name. */
+  /** Adds a capability; refuses a name (or alias) already taken. */
   register(capability: Capability): void {
-    if (this.byName.has(capability.name)) {
-      throw new Error(`A tool named "${capability.name}" is already registered.`);
+    for (const name of [capability.name, ...(capability.aliases ?? [])]) {
+      if (this.byName.has(name) || this.aliases.has(name)) throw new Error(`A tool named "${name}" is already registered.`);
     }
     this.byName.set(capability.name, capability);
+    for (const alias of capability.aliases ?? []) this.aliases.set(alias, capability.name);
   }
 
   /** Removes one capability by name; true when it was there. */
   unregister(name: string): boolean {
+    for (const alias of this.byName.get(name)?.aliases ?? []) this.aliases.delete(alias);
     return this.byName.delete(name);
   }
 
@@ -30,13 +34,13 @@ export class ToolRegistry {
     const doomed = [...this.byName.values()].filter(
       (c) => c.kind === kind && Object.entries(match).every(([k, v]) => c.metadata[k] === v),
     );
-    for (const c of doomed) this.byName.delete(c.name);
+    for (const c of doomed) this.unregister(c.name);
     return doomed.map((c) => c.name);
   }
 
-  /** The capability called `name`, if registered. */
+  /** The capability called `name` (or by one of its older names), if registered. */
   find(name: string): Capability | undefined {
-    return this.byName.get(name);
+    return this.byName.get(name) ?? this.byName.get(this.aliases.get(name) ?? "");
   }
 
   /** Capabilities that pass `filter` (every one, hidden included, without a filter). */

@@ -69,6 +69,8 @@ export interface Capability extends ToolDescriptor {
   isMutating: boolean;
   /** What a call does, for the editor to show it (absent: "other"). */
   callKind?: ToolCallKind;
+  /** Older names a call may still use; never offered, they run this capability. */
+  aliases?: readonly string[];
   /** A short title for the editor ("Read src/a.ts"). */
   title(input: unknown): string;
   execute(input: unknown, ctx: ToolContext): Promise<ToolResult>;

@@ -13,6 +13,8 @@ const input = z.object({
 /** The working_respond tool. */
 export const workingRespondTool = defineTool({
   name: "working_respond",
+  // Its name in other agents' tool layers, which models trained on them still call.
+  aliases: ["act_mode_respond"],
   description:
     "Tell the user something while you keep working: what your next step does and why, or a reply to a correction. " +
     "It never ends your turn: always follow it with the work tool call it announces.",
