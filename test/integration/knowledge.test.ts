@@ -110,6 +110,14 @@ describe("skills", () => {
     expect(toolResultsIn(5).at(-1)).toContain("Run the linter");
   });
 
+  it("load_skill, the older name of skill_view, shows a skill's instructions", async () => {
+    userSkill("deploy", "description: Deploy the site", "Build, then upload dist/.");
+    const id = await h.newSession();
+    h.fake.enqueue({ toolCalls: [{ name: "load_skill", input: { name: "deploy" } }] }, { text: "ok" });
+    await h.prompt(id, "how do we deploy?");
+    expect(toolResultsIn(1)[0]).toContain("Build, then upload dist/.");
+  });
+
   it("an unknown skill names the ones there are and the SKILL.md files that could not load", async () => {
     userSkill("good", "description: fine", "x");
     put(path.join(h.root, ".agents", "skills", "bad", "SKILL.md"), "just text");

@@ -7,6 +7,7 @@ import { sessionToolsOf } from "./session-tools.js";
 /** The agent tool. */
 export const agentTool = defineTool({
   name: "agent",
+  aliases: ["use_subagent"],
   description: `Delegate one self-contained task (a search across the code base, an investigation) to a subagent and get its final answer. ${SUBAGENT_ABILITIES}`,
   input: subagentTask,
   policyClass: "external_api",

@@ -6,6 +6,8 @@ import { findSkill, requireApproved } from "./skill-find.js";
 /** The skill_view tool. */
 export const skillViewTool = defineTool({
   name: "skill_view",
+  // load_skill in other agents' tool layers: the same job, a skill's full instructions.
+  aliases: ["load_skill"],
   description: "Show a skill's instructions (its SKILL.md) and the files beside it, which read_file can open. A project skill is shown once the user approved it.",
   input: z.object({ name: z.string().min(1).describe("The skill's name, as skill_list or the catalog gives it.") }),
   // A read: the trust question of a project skill is its one-time approval, not a prompt per view.
