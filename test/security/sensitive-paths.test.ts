@@ -65,6 +65,26 @@ describe("sensitive locations", () => {
     expect(fx.editor.permissions).toHaveLength(3);
   });
 
+  it("an MCP tool whose path argument names a credential is asked as one, in auto mode too; the credential is never remembered", async () => {
+    const key = touch(path.join(home, ".ssh", "id_ed25519"));
+    const mcp = { ...capability("external_api", { name: "mcp__files__read" }), kind: "mcp" as const };
+    fx.classifier.answer = '{"decision": "allow", "reason": "routine"}';
+    fx.editor.answers.push({ optionId: "reject" });
+    const decision = await fx.gate.check(fx.session("auto"), callOf(mcp, { path: key }), mcp, never);
+    expect(decision.allowed).toBe(false);
+    expect(fx.editor.permissions).toHaveLength(1);
+    expect(fx.editor.permissions[0]!.summary).toMatch(/credential file: ~\/\.ssh\/id_ed25519/);
+    // An ordinary path argument of the same tool is still the server's business (no question in auto).
+    expect((await fx.gate.check(fx.session("auto"), callOf(mcp, { path: "/v1/users" }), mcp, never)).allowed).toBe(true);
+    expect(fx.editor.permissions).toHaveLength(1);
+    // "Don't ask again" remembers the tool, never the credential: the key is asked again.
+    fx.editor.answers.push({ optionId: "allow_always" });
+    expect((await fx.gate.check(fx.session("ask"), callOf(mcp, { path: key }), mcp, never)).allowed).toBe(true);
+    fx.editor.answers.push({ optionId: "reject" });
+    expect((await fx.gate.check(fx.session("ask"), callOf(mcp, { path: key }), mcp, never)).allowed).toBe(false);
+    expect(fx.editor.permissions).toHaveLength(3);
+  });
+
   it("the safety check alone never allows a credential read in auto mode", async () => {
     const secret = touch(path.join(home, ".aws", "credentials"));
     fx.classifier.answer = '{"decision": "allow", "reason": "routine"}';

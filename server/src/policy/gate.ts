@@ -90,7 +90,10 @@ export class PolicyGate implements ToolGate {
     const external = outside(paths, session.root);
     const access: OutsideAccess = capability.policyClass === "read_only" ? "read" : "write";
     if (external.length && isReadOnlyMode(session.mode)) return deny(outsideRefusal(session, access, external[0]!));
-    const sensitive = await sensitiveScopes(paths, access, this.places(), session.root);
+    // An MCP tool's path arguments are its server's business, except where they name a sensitive
+    // place (a credential, agent-lsp's own state): that is asked as for a file tool of ours.
+    const probed = capability.kind === "mcp" ? inputPaths(call.input, session.root, this.home()) : paths;
+    const sensitive = await sensitiveScopes(probed, access, this.places(), session.root);
     if (sensitive.length && isReadOnlyMode(session.mode)) return deny(sensitiveRefusal(session, sensitive[0]!.scope));
     // A sensitive path is asked as itself; its folder's scope would only repeat it.
     const ordinary = external.filter((p) => !sensitive.some((s) => s.path === p));
