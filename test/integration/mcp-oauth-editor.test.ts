@@ -104,7 +104,8 @@ describe("sign-in from the editor", () => {
     await waitFor(() => statusWithUrl() !== undefined, 20_000);
     expect(opened).toHaveLength(0);
     const url = /open (\S+) in a browser/.exec(statusWithUrl()!)![1]!;
-    expect(h.client.messages.some((m) => m.message.includes(url))).toBe(true);
+    // window/showMessage is a notification of its own: it may arrive just after the status update.
+    await waitFor(() => h.client.messages.some((m) => m.message.includes(url)), 5000);
     // The user opens it themselves; the sign-in then completes and the server starts.
     await approvingUser().open(url);
     expect((await login).message).toMatch(/^Signed in to "remote"\. It is ready/);
