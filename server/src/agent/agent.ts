@@ -22,6 +22,7 @@ import { listHistories, type SessionSummary } from "./history-list.js";
 import { buildPromptContent } from "./prompt-content.js";
 import { routedModel } from "./model-routing.js";
 import { replayHistory } from "./replay.js";
+import { restoreSession, unreadableLinesNote } from "./restore-session.js";
 import { newSessionId, Session } from "./session.js";
 import type { SlashCommands } from "./slash-commands.js";
 import { runTurn, type TurnDeps } from "./turn.js";
@@ -188,30 +189,13 @@ export class Agent {
         throw new AgentRequestError(ErrorCodes.InvalidParams, (err as Error).message);
       }
       const log = HistoryLog.reopen(root, sessionId, loaded.lastSeq);
-      const sessionRoot = loaded.header.cwd || root;
-      session = new Session(sessionId, this.workspaceFor(sessionRoot), log, {
-        mode: (loaded.mode || this.deps.config().safety) as SafetyMode,
-        model: loaded.model || this.deps.config().model,
-        history: loaded.messages,
-        seqs: loaded.seqs,
-        failedPrompts: loaded.failedPrompts,
-        activatedTools: loaded.activatedTools,
-        lastPromptSeq: loaded.lastPromptSeq,
-        ...(loaded.compaction ? { lastCompaction: loaded.compaction } : {}),
-        checklist: loaded.checklist,
-        spawned: loaded.spawned,
-        routes: loaded.routes,
-      });
+      const config = this.deps.config();
+      session = restoreSession(sessionId, loaded, this.workspaceFor(loaded.header.cwd || root), log, { mode: config.safety, model: config.model });
       this.sessions.set(sessionId, session);
       unreadable = loaded.skippedLines;
     }
     replayHistory(session, this.deps.events);
-    if (unreadable.length) {
-      // Said, not silently dropped: the user should know the replay (and the model's context) has a gap.
-      const lines = unreadable.length > 10 ? `${unreadable.slice(0, 10).join(", ")}...` : unreadable.join(", ");
-      const text = `${unreadable.length} line(s) of this session's log could not be read (cut off by a crash, or corrupt) and were left out: line ${lines} of ${session.log.file}.`;
-      this.deps.events.emit(sessionId, { kind: "status", text });
-    }
+    if (unreadable.length) this.deps.events.emit(sessionId, { kind: "status", text: unreadableLinesNote(unreadable, session.log.file) });
     return { sessionId, mode: session.mode, model: session.model };
   }
 

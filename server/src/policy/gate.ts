@@ -90,8 +90,7 @@ export class PolicyGate implements ToolGate {
     const external = outside(paths, session.root);
     const access: OutsideAccess = capability.policyClass === "read_only" ? "read" : "write";
     if (external.length && isReadOnlyMode(session.mode)) return deny(outsideRefusal(session, access, external[0]!));
-    // An MCP tool's path arguments are its server's business, except where they name a sensitive
-    // place (a credential, agent-lsp's own state): that is asked as for a file tool of ours.
+    // An MCP tool's paths are its server's business, except sensitive places: asked as for our tools.
     const probed = capability.kind === "mcp" ? inputPaths(call.input, session.root, this.home()) : paths;
     const sensitive = await sensitiveScopes(probed, access, this.places(), session.root);
     if (sensitive.length && isReadOnlyMode(session.mode)) return deny(sensitiveRefusal(session, sensitive[0]!.scope));
