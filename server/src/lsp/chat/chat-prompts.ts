@@ -5,7 +5,7 @@
  * the approval timeout, or the turn's cancel, counts as No.
  */
 import type { PermissionAnswer, PermissionOptionId, PermissionRequest, Question } from "../../editor/session-ui.js";
-import { approvalHeading, FREE_TEXT_HINT, questionHeading } from "./chat-text.js";
+import { approvalHeading, freeTextHint, questionHeading } from "./chat-text.js";
 
 /** How a block is written and the user told about it. */
 export interface BlockSink {
@@ -69,7 +69,7 @@ export class ChatPrompts {
     const freeText = !choices.length || question.allowFreeText === true;
     const list = choices.map((c) => `- ${c}`).join("\n");
     const pick = choices.length ? `${list}\n\nPick an answer (space a) on this block.` : "";
-    const body = [pick, freeText ? FREE_TEXT_HINT : ""].filter(Boolean).join("\n");
+    const body = [pick, freeText ? freeTextHint(choices.length > 0) : ""].filter(Boolean).join("\n");
     const text = `${questionHeading(this.nextId, question.question)}\n\n${body}\n\n`;
     const answer = await this.wait("question", text, question.sessionId, signal, { rememberable: false, choices, freeText });
     return answer.kind === "answer" ? answer.value : undefined;
@@ -91,7 +91,8 @@ export class ChatPrompts {
     signal.addEventListener("abort", onAbort, { once: true });
     if (signal.aborted) onAbort();
     try {
-      await this.sink.write(text);
+      // A blank line first: the block stands apart from the answer streamed just before it.
+      await this.sink.write(`\n${text}`);
       this.sink.announce(sessionId);
       const result = await outcome;
       await this.sink.write(`_#${id}: ${result.kind === "answer" ? answerWord(kind, result.value) : result.note}_\n\n`);

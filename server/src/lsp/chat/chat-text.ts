@@ -67,8 +67,13 @@ export function approvalHeading(id: number, summary: string): string {
   return `### Approval needed (#${id}): ${summary}`;
 }
 
-/** What a question without choices asks the user to do. */
-export const FREE_TEXT_HINT = 'Or write your answer on the lines below, then pick "Send answer" (space a) on this block.';
+/** What a question that takes the user's own words asks them to do ("Or write..." after its choices). */
+export function freeTextHint(withChoices: boolean): string {
+  return `${withChoices ? "Or write" : "Write"} ${FREE_TEXT_HINT_END}`;
+}
+
+/** How every free-text hint ends: what finds the block's written answer. */
+const FREE_TEXT_HINT_END = 'your answer on the lines below, then pick "Send answer" (space a) on this block.';
 
 /**
  * The answer written under question block `id`: the lines after its hint, up to the next heading
@@ -78,7 +83,7 @@ export const FREE_TEXT_HINT = 'Or write your answer on the lines below, then pic
 export function writtenAnswer(text: string, id: number): string | undefined {
   const lines = text.split("\n");
   const heading = lines.findIndex((l) => BLOCK_HEADING.exec(l)?.[2] === String(id));
-  const hint = heading < 0 ? -1 : lines.indexOf(FREE_TEXT_HINT, heading);
+  const hint = heading < 0 ? -1 : lines.findIndex((l, i) => i > heading && l.endsWith(FREE_TEXT_HINT_END));
   if (hint < 0) return undefined;
   const answer: string[] = [];
   for (const line of lines.slice(hint + 1)) {
