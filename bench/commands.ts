@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
-import { commandTools } from "../server/src/tools/command-tools.js";
+import { commandTools } from "../server/src/tools/commands/command-tools.js";
 import { fakeToolSetup } from "../test/unit/exec/fake-context.js";
 
 const RUNS = 30;

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { searchFilesTool } from "../server/src/tools/search-files.js";
+import { searchFilesTool } from "../server/src/tools/files/search-files.js";
 import { fileGlobMatcher } from "../server/src/workspace/glob.js";
 import { walk } from "../server/src/workspace/walk.js";
 import { project } from "./files.js";

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { logArchive } from "../server/src/agent/archive.js";
+import { logArchive } from "../server/src/agent/history/archive.js";
 import { startAgentHarness, tempProject } from "../test/helpers/agent-setup.js";
 import { median } from "./stats.js";
 

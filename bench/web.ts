@@ -4,7 +4,7 @@
  * real tool, the local test site (on 127.0.0.1, reached by name through the test resolver).
  */
 import { DEFAULT_CONFIG, type Config } from "../server/src/config/schema.js";
-import { webFetchTool } from "../server/src/tools/web-fetch.js";
+import { webFetchTool } from "../server/src/tools/outside/web-fetch.js";
 import { searchLines } from "../server/src/web/snapshot-view.js";
 import { createWebService, WEB_SERVICE } from "../server/src/web/service.js";
 import { articleHtml, SITE_HOST, startTestSite, testResolver } from "../test/helpers/web-server.js";

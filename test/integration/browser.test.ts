@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { DEFAULT_CONFIG, type Config } from "../../server/src/config/schema.js";
-import { browserActionTool, closeBrowsers } from "../../server/src/tools/browser-action.js";
+import { browserActionTool, closeBrowsers } from "../../server/src/tools/outside/browser-action.js";
 import { findBrowser } from "../../server/src/web/find-browser.js";
 import { createWebService, WEB_SERVICE, type WebService } from "../../server/src/web/service.js";
 import { startTestSite, testResolver, type TestSite } from "../helpers/web-server.js";

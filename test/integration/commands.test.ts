@@ -6,9 +6,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { addProcessCommands } from "../../server/src/agent/process-commands.js";
+import { addProcessCommands } from "../../server/src/agent/commands/process-commands.js";
 import { PROCESSES_SERVICE, ProcessManager, processManagerFrom } from "../../server/src/exec/processes.js";
-import { commandTools } from "../../server/src/tools/command-tools.js";
+import { commandTools } from "../../server/src/tools/commands/command-tools.js";
 import { startAgentHarness, type AgentHarness } from "../helpers/agent-setup.js";
 import { processGone, survivors } from "../unit/exec/fake-context.js";
 

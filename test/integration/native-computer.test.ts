@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "../../server/src/tools/define-tool.js";
-import { computerTool } from "../../server/src/tools/computer.js";
+import { computerTool } from "../../server/src/tools/outside/computer.js";
 import { startAgentHarness, type AgentHarness, type FakeApi } from "../helpers/agent-setup.js";
 import { richCapabilities } from "./safety-helpers.js";
 

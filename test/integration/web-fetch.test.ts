@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG, type Config } from "../../server/src/config/schema.js";
-import { webFetchTool } from "../../server/src/tools/web-fetch.js";
+import { webFetchTool } from "../../server/src/tools/outside/web-fetch.js";
 import { createWebService, WEB_SERVICE, type WebService } from "../../server/src/web/service.js";
 import { SITE_HOST, startTestSite, testResolver, type TestSite } from "../helpers/web-server.js";
 import { makeHarness } from "../unit/tools/context.js";

@@ -12,7 +12,7 @@ import { PROCESSES_SERVICE, ProcessManager } from "../../server/src/exec/process
 import { PolicyGate } from "../../server/src/policy/gate.js";
 import type { ApprovalRule } from "../../server/src/policy/rules.js";
 import type { GateSession } from "../../server/src/policy/types.js";
-import { executeCommandTool } from "../../server/src/tools/execute-command.js";
+import { executeCommandTool } from "../../server/src/tools/commands/execute-command.js";
 import { Workspace } from "../../server/src/workspace/workspace.js";
 import { FakeEditor } from "../helpers/fake-editor.js";
 import { callOf, PromptEditor, ScriptedClassifier } from "../unit/policy/setup.js";

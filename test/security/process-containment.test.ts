@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PROCESSES_SERVICE, ProcessManager, processManagerFrom } from "../../server/src/exec/processes.js";
-import { commandTools } from "../../server/src/tools/command-tools.js";
+import { commandTools } from "../../server/src/tools/commands/command-tools.js";
 import { startAgentBinary, startBackgroundJobIn, type AgentBinary } from "../helpers/agent-binary.js";
 import { startAgentHarness, type AgentHarness } from "../helpers/agent-setup.js";
 import { fakeToolSetup, pidFromFile, processGone, survivors, textOf, type FakeToolSetup } from "../unit/exec/fake-context.js";

@@ -5,7 +5,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
 import type { Session } from "../agent/session.js";
-import type { SlashCommands } from "../agent/slash-commands.js";
+import type { SlashCommands } from "../agent/commands/slash-commands.js";
 import { SAFETY_MODES, type Config, type SafetyMode } from "../config/schema.js";
 
 const MODE_TEXT: Record<SafetyMode, { name: string; description: string }> = {

@@ -5,21 +5,21 @@ import type { Config } from "../config/schema.js";
 import { PROCESSES_SERVICE, ProcessManager } from "../exec/processes.js";
 import type { StopReport } from "../exec/stop-tree.js";
 import { providerKeyEnvNames } from "../providers/registry.js";
-import { commandTools } from "../tools/command-tools.js";
-import { fileTools } from "../tools/file-tools.js";
-import { longWorkTools } from "../tools/long-work-tools.js";
-import { knowledgeTools } from "../tools/knowledge-tools.js";
-import { registerOutsideTools } from "../tools/outside-tools.js";
-import { generateImageTool, IMAGE_SERVICE } from "../tools/generate-image.js";
+import { commandTools } from "../tools/commands/command-tools.js";
+import { fileTools } from "../tools/files/file-tools.js";
+import { longWorkTools } from "../tools/session/long-work-tools.js";
+import { knowledgeTools } from "../tools/knowledge/knowledge-tools.js";
+import { registerOutsideTools } from "../tools/outside/outside-tools.js";
+import { generateImageTool, IMAGE_SERVICE } from "../tools/outside/generate-image.js";
 import { createImageGenerator } from "../providers/image-generation.js";
-import { policyTools } from "../tools/policy-tools.js";
-import { contextTools } from "../tools/context-tools.js";
+import { policyTools } from "../tools/session/policy-tools.js";
+import { contextTools } from "../tools/session/context-tools.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import { CONFIG_SERVICE } from "../tools/tool-config.js";
 import type { ToolServices } from "../tools/types.js";
-import { checkpointsCommand, restoreCommand, undoCommand } from "./checkpoint-commands.js";
-import { addProcessCommands } from "./process-commands.js";
-import type { SlashCommands } from "./slash-commands.js";
+import { checkpointsCommand, restoreCommand, undoCommand } from "./commands/checkpoint-commands.js";
+import { addProcessCommands } from "./commands/process-commands.js";
+import type { SlashCommands } from "./commands/slash-commands.js";
 
 /** What the built-ins started and must stop. */
 export interface Builtins {

@@ -5,7 +5,7 @@
  */
 import type { Config } from "../config/schema.js";
 import { checkModelChoice, modelChoices } from "../providers/model-choices.js";
-import type { ModelRouting, RoutePurpose } from "../tools/model-routing-config.js";
+import type { ModelRouting, RoutePurpose } from "../tools/knowledge/model-routing-config.js";
 import type { Agent } from "./agent.js";
 import type { ModelPurpose, Session } from "./session.js";
 

@@ -7,7 +7,7 @@ import type { Editor } from "../editor/editor.js";
 import { createPolicyGate, PolicyGate } from "../policy/gate.js";
 import { ApprovalBook } from "../policy/rule-book.js";
 import { SkillApproval } from "../policy/skill-approval.js";
-import { SKILL_APPROVAL_SERVICE, type SkillApprover } from "../tools/skill-services.js";
+import { SKILL_APPROVAL_SERVICE, type SkillApprover } from "../tools/knowledge/skill-services.js";
 import { userConfigDir, userStateDir, homeOf } from "../config/user-dirs.js";
 import { mergeStopReports, type StopReport } from "../exec/stop-tree.js";
 import type { ToolGate } from "../policy/types.js";
@@ -17,18 +17,18 @@ import { FileLogger, type Logger } from "../util/log.js";
 import { cleanupTempFiles } from "../workspace/journal.js";
 import { SessionEvents } from "../editor/session-events.js";
 import { registerBuiltinTools } from "./builtins.js";
-import { registerLanguageTools } from "../tools/language-tools.js";
+import { registerLanguageTools } from "../tools/language/language-tools.js";
 import type { ToolServices } from "../tools/types.js";
 import { Agent } from "./agent.js";
-import { addCoreCommands } from "./core-commands.js";
-import { addContextCommands } from "./context-commands.js";
-import { addBuiltinContextSections, ContextReport } from "./context-report.js";
-import { addKnowledgeCommands } from "./knowledge-commands.js";
-import { rulesContextSection } from "./knowledge.js";
-import { McpWiring } from "./mcp-wiring.js";
-import { AgentSessionTools } from "./session-tools.js";
-import { SESSION_TOOLS_SERVICE } from "../tools/session-tools.js";
-import { SlashCommands } from "./slash-commands.js";
+import { addCoreCommands } from "./commands/core-commands.js";
+import { addContextCommands } from "./commands/context-commands.js";
+import { addBuiltinContextSections, ContextReport } from "./compaction/context-report.js";
+import { addKnowledgeCommands } from "./knowledge/knowledge-commands.js";
+import { rulesContextSection } from "./knowledge/knowledge.js";
+import { McpWiring } from "./mcp/mcp-wiring.js";
+import { AgentSessionTools } from "./delegation/session-tools.js";
+import { SESSION_TOOLS_SERVICE } from "../tools/session/session-tools.js";
+import { SlashCommands } from "./commands/slash-commands.js";
 
 /** Everything a front end drives. */
 export interface Runtime {

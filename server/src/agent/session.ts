@@ -7,9 +7,9 @@ import { addUsage, ZERO_USAGE } from "../vocabulary/messages.js";
 import type { Trust } from "../policy/types.js";
 import type { PlanEntry } from "../protocol/updates.js";
 import type { Workspace } from "../workspace/workspace.js";
-import type { RoutePurpose } from "../tools/model-routing-config.js";
-import type { CompactionRecord, CompactionTrigger, HistoryLog } from "./history.js";
-import { isCheckpoint } from "./checkpoint.js";
+import type { RoutePurpose } from "../tools/knowledge/model-routing-config.js";
+import type { CompactionRecord, CompactionTrigger, HistoryLog } from "./history/history.js";
+import { isCheckpoint } from "./compaction/checkpoint.js";
 
 /** A compaction asked for (by compact_context or /compact) and not yet run. */
 export interface CompactionRequest {
@@ -87,7 +87,7 @@ export class Session {
   readonly withheldTools = new Set<string>();
   /** Started by spawn_task: it may not spawn tasks itself. Kept in the log. */
   readonly spawned: boolean;
-  /** The rule files and skills read at the start of the current turn (see agent/knowledge.ts). */
+  /** The rule files and skills read at the start of the current turn (see agent/knowledge/knowledge.ts). */
   knowledge: ProjectKnowledge | undefined;
   /** The file the last prompt was about (its `context.uri`), absolute: its folders' AGENTS.md apply. */
   focusFile: string | undefined;

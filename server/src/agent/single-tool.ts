@@ -1,7 +1,7 @@
 /** Runs one tool call outside a model turn, through the same runner and gate as a turn. */
 import type { ToolResultBlock } from "../vocabulary/messages.js";
 import type { Agent } from "./agent.js";
-import { runToolCalls } from "./tool-runner.js";
+import { runToolCalls } from "./turn/tool-runner.js";
 
 /** Runs `name` with `input` in the session and returns its result. */
 export async function runSingleTool(agent: Agent, sessionId: string, name: string, input: unknown): Promise<ToolResultBlock> {

@@ -3,8 +3,8 @@
  */
 import os from "node:os";
 import { DEFAULT_CONFIG, type Config } from "../config/schema.js";
-import { memoryIndexSection } from "./memory-index.js";
-import { rulesSection, skillCatalogSection } from "./knowledge-prompt.js";
+import { memoryIndexSection } from "./knowledge/memory-index.js";
+import { rulesSection, skillCatalogSection } from "./knowledge/knowledge-prompt.js";
 import type { Session } from "./session.js";
 
 const MODE_NOTES: Record<string, string> = {

@@ -5,7 +5,7 @@
  * prompts as they change, and stops every server process, whatever way agent-lsp ends.
  *
  * What the servers offer becomes capabilities, commands and status updates elsewhere
- * (agent/mcp-wiring.ts): this module only reports changes.
+ * (agent/mcp/mcp-wiring.ts): this module only reports changes.
  */
 import type { Config } from "../config/schema.js";
 import { MarkerOwner } from "../exec/marker.js";

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { ToolHelp } from "./define-tool.js";
 import { defineTool, ToolError } from "./define-tool.js";
-import { sessionToolsOf } from "./session-tools.js";
+import { sessionToolsOf } from "./session/session-tools.js";
 import type { Capability } from "./types.js";
 
 const input = z.object({ name: z.string().min(1).describe("The tool's name, exactly as offered.") });

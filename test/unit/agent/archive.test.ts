@@ -3,8 +3,8 @@
  * not JSON keys or ids), marks what a compaction archived and which prompts failed, and pages.
  */
 import { describe, expect, it } from "vitest";
-import { logArchive } from "../../../server/src/agent/archive.js";
-import { HistoryLog } from "../../../server/src/agent/history.js";
+import { logArchive } from "../../../server/src/agent/history/archive.js";
+import { HistoryLog } from "../../../server/src/agent/history/history.js";
 import type { Message } from "../../../server/src/vocabulary/messages.js";
 import { tempProject } from "../../helpers/agent-setup.js";
 

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { knowledgeContextLines, rulesContextSection } from "../../../server/src/agent/knowledge.js";
+import { knowledgeContextLines, rulesContextSection } from "../../../server/src/agent/knowledge/knowledge.js";
 import { Session } from "../../../server/src/agent/session.js";
 import { DEFAULT_CONFIG } from "../../../server/src/config/schema.js";
 import { isolateUserDirs } from "../../helpers/user-dirs.js";

@@ -1,7 +1,7 @@
 /** Which provider errors turn a session's native tools off. */
 import { describe, expect, it } from "vitest";
-import { isNativeToolRejection } from "../../../server/src/agent/native-tools.js";
-import type { ModelResponse } from "../../../server/src/agent/provider-call.js";
+import { isNativeToolRejection } from "../../../server/src/agent/turn/native-tools.js";
+import type { ModelResponse } from "../../../server/src/agent/turn/provider-call.js";
 
 const response = (errorStatus: number, error: string): ModelResponse => ({ content: [], stop: "error", usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, error, errorStatus });
 

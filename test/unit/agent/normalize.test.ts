@@ -1,6 +1,6 @@
 /** History normalisation before every model call: pairing repairs, merged user turns, image limit. */
 import { describe, expect, it } from "vitest";
-import { limitImages, normalizeHistory } from "../../../server/src/agent/normalize.js";
+import { limitImages, normalizeHistory } from "../../../server/src/agent/turn/normalize.js";
 import type { ContentBlock, Message } from "../../../server/src/vocabulary/messages.js";
 
 const img = (n: number) => ({ type: "image" as const, mediaType: "image/png", data: `img${n}` });

@@ -1,7 +1,7 @@
 /** The structured side of tool calls: kind, locations and command from the input; diffs file by file. */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { callFacts, fileDiffs } from "../../../server/src/agent/tool-call-facts.js";
+import { callFacts, fileDiffs } from "../../../server/src/agent/turn/tool-call-facts.js";
 import { defineTool } from "../../../server/src/tools/define-tool.js";
 import type { PolicyClass } from "../../../server/src/vocabulary/policy.js";
 

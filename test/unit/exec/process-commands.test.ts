@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rmSync } from "node:fs";
-import { logsCommand, stopCommand } from "../../../server/src/agent/process-commands.js";
+import { logsCommand, stopCommand } from "../../../server/src/agent/commands/process-commands.js";
 import { ProcessManager } from "../../../server/src/exec/processes.js";
 import { tempRoot } from "./fake-context.js";
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { commandTools } from "../../../server/src/tools/command-tools.js";
+import { commandTools } from "../../../server/src/tools/commands/command-tools.js";
 import type { Capability } from "../../../server/src/tools/types.js";
 import { fakeToolSetup, pidsIn, survivors, textOf, type FakeToolSetup } from "./fake-context.js";
 

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { rulesSection, skillCatalogSection } from "../../../server/src/agent/knowledge-prompt.js";
+import { rulesSection, skillCatalogSection } from "../../../server/src/agent/knowledge/knowledge-prompt.js";
 import { ruleFileLines } from "../../../server/src/knowledge/project-knowledge.js";
 import { loadRules } from "../../../server/src/knowledge/rules.js";
 import { discoverSkills, skillDigest } from "../../../server/src/knowledge/skills.js";

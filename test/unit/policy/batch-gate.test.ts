@@ -9,7 +9,7 @@ import { HeadlessEditor } from "../../../server/src/editor/headless.js";
 import { SessionEvents } from "../../../server/src/editor/session-events.js";
 import { PolicyGate } from "../../../server/src/policy/gate.js";
 import type { BatchCall } from "../../../server/src/policy/types.js";
-import { computerTool } from "../../../server/src/tools/computer.js";
+import { computerTool } from "../../../server/src/tools/outside/computer.js";
 import type { ImageBlock } from "../../../server/src/vocabulary/messages.js";
 import { gateFixture, never } from "./setup.js";
 

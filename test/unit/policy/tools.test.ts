@@ -1,8 +1,8 @@
 /** ask_user_question and make_plan: what they send to the editor and what the model reads back. */
 import { describe, expect, it } from "vitest";
-import { askUserQuestionTool } from "../../../server/src/tools/ask-user-question.js";
-import { makePlanTool } from "../../../server/src/tools/make-plan.js";
-import { policyTools } from "../../../server/src/tools/policy-tools.js";
+import { askUserQuestionTool } from "../../../server/src/tools/session/ask-user-question.js";
+import { makePlanTool } from "../../../server/src/tools/session/make-plan.js";
+import { policyTools } from "../../../server/src/tools/session/policy-tools.js";
 import type { ToolContext } from "../../../server/src/tools/types.js";
 import type { Workspace } from "../../../server/src/workspace/workspace.js";
 import { PromptEditor } from "./setup.js";

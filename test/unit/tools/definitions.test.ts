@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { definitionsOf } from "../../../server/src/tools/definitions/index.js";
-import { listCodeDefinitionNamesTool } from "../../../server/src/tools/list-code-definition-names.js";
+import { listCodeDefinitionNamesTool } from "../../../server/src/tools/files/list-code-definition-names.js";
 import { makeHarness, type ToolHarness } from "./context.js";
 
 /** `line depth text` per definition, for compact expectations. */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { LanguageService, LanguageServiceAnswer } from "../../../server/src/editor/language-service.js";
-import { withEditDiagnostics } from "../../../server/src/tools/edit-diagnostics.js";
+import { withEditDiagnostics } from "../../../server/src/tools/language/edit-diagnostics.js";
 import type { ToolResult } from "../../../server/src/tools/types.js";
 
 const ROOT = "/work/app";

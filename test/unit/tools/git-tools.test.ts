@@ -7,8 +7,8 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { gitReadTool } from "../../../server/src/tools/git-read.js";
-import { gitWriteTool } from "../../../server/src/tools/git-write.js";
+import { gitReadTool } from "../../../server/src/tools/git/git-read.js";
+import { gitWriteTool } from "../../../server/src/tools/git/git-write.js";
 import { makeHarness, type ToolHarness } from "./context.js";
 
 let h: ToolHarness;

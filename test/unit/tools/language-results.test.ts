@@ -3,11 +3,11 @@
  * outlines, hover contents, rename edits of both WorkspaceEdit forms, diagnostics.
  */
 import { describe, expect, it } from "vitest";
-import { diagnosticLines, diagnosticsOf, serversOf } from "../../../server/src/tools/diagnostics-format.js";
-import { outlineLines } from "../../../server/src/tools/document-symbols.js";
-import { hoverText } from "../../../server/src/tools/hover.js";
-import { displayPath, placesOf } from "../../../server/src/tools/language-locations.js";
-import { fileEditsOf } from "../../../server/src/tools/rename-symbol.js";
+import { diagnosticLines, diagnosticsOf, serversOf } from "../../../server/src/tools/language/diagnostics-format.js";
+import { outlineLines } from "../../../server/src/tools/language/document-symbols.js";
+import { hoverText } from "../../../server/src/tools/language/hover.js";
+import { displayPath, placesOf } from "../../../server/src/tools/language/language-locations.js";
+import { fileEditsOf } from "../../../server/src/tools/language/rename-symbol.js";
 
 const range = (line: number, character: number) => ({ start: { line, character }, end: { line, character: character + 1 } });
 

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { listFilesTool, MAX_LIST_ENTRIES } from "../../../server/src/tools/list-files.js";
-import { searchFilesTool } from "../../../server/src/tools/search-files.js";
+import { listFilesTool, MAX_LIST_ENTRIES } from "../../../server/src/tools/files/list-files.js";
+import { searchFilesTool } from "../../../server/src/tools/files/search-files.js";
 import { makeHarness, type ToolHarness } from "./context.js";
 
 let h: ToolHarness;

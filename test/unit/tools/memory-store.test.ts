@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { memoryIndex, MemoryPathError, resolveMemoryPath } from "../../../server/src/tools/memory-store.js";
+import { memoryIndex, MemoryPathError, resolveMemoryPath } from "../../../server/src/tools/session/memory-store.js";
 
 const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), "agent-lsp-memory-")));
 const dirs = { project: path.join(base, "project-store"), user: path.join(base, "user-store") };

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { applyPatchTool } from "../../../server/src/tools/apply-patch.js";
-import { createDirectoryTool } from "../../../server/src/tools/create-directory.js";
-import { deleteFileTool } from "../../../server/src/tools/delete-file.js";
+import { applyPatchTool } from "../../../server/src/tools/files/apply-patch.js";
+import { createDirectoryTool } from "../../../server/src/tools/files/create-directory.js";
+import { deleteFileTool } from "../../../server/src/tools/files/delete-file.js";
 import { makeHarness, type ToolHarness } from "./context.js";
 
 let h: ToolHarness;

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
-import { readFileTool } from "../../../server/src/tools/read-file.js";
+import { readFileTool } from "../../../server/src/tools/files/read-file.js";
 import { makeHarness, type ToolHarness } from "./context.js";
 
 let h: ToolHarness;

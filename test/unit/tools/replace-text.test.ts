@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { fileTools } from "../../../server/src/tools/file-tools.js";
-import { replaceTextTool } from "../../../server/src/tools/replace-text.js";
+import { fileTools } from "../../../server/src/tools/files/file-tools.js";
+import { replaceTextTool } from "../../../server/src/tools/files/replace-text.js";
 import { makeHarness, type ToolHarness } from "./context.js";
 
 let h: ToolHarness;

@@ -11,14 +11,14 @@ import { HeadlessEditor } from "../../../server/src/editor/headless.js";
 import { invalidExamples, type ToolHelp } from "../../../server/src/tools/define-tool.js";
 import { liteDescription, LITE_TOOLS } from "../../../server/src/tools/profiles.js";
 import { toolHelpText } from "../../../server/src/tools/tool-help.js";
-import { generateImageTool } from "../../../server/src/tools/generate-image.js";
-import { listMcpResourcesTool } from "../../../server/src/tools/list-mcp-resources.js";
-import { mcpToolsTool } from "../../../server/src/tools/mcp-tools.js";
-import { readMcpResourceTool } from "../../../server/src/tools/read-mcp-resource.js";
-import { toolCallTool } from "../../../server/src/tools/tool-call.js";
-import { toolDescribeTool } from "../../../server/src/tools/tool-describe.js";
-import { toolSearchTool } from "../../../server/src/tools/tool-search.js";
-import { LANGUAGE_TOOLS } from "../../../server/src/tools/language-tools.js";
+import { generateImageTool } from "../../../server/src/tools/outside/generate-image.js";
+import { listMcpResourcesTool } from "../../../server/src/tools/mcp/list-mcp-resources.js";
+import { mcpToolsTool } from "../../../server/src/tools/mcp/mcp-tools.js";
+import { readMcpResourceTool } from "../../../server/src/tools/mcp/read-mcp-resource.js";
+import { toolCallTool } from "../../../server/src/tools/mcp/tool-call.js";
+import { toolDescribeTool } from "../../../server/src/tools/mcp/tool-describe.js";
+import { toolSearchTool } from "../../../server/src/tools/mcp/tool-search.js";
+import { LANGUAGE_TOOLS } from "../../../server/src/tools/language/language-tools.js";
 
 const root = tempProject();
 const runtime = createRuntime({

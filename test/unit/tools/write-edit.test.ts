@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { editFileTool } from "../../../server/src/tools/edit-file.js";
-import { readFileTool } from "../../../server/src/tools/read-file.js";
-import { replaceInFileTool } from "../../../server/src/tools/replace-in-file.js";
-import { writeFileTool } from "../../../server/src/tools/write-file.js";
+import { editFileTool } from "../../../server/src/tools/files/edit-file.js";
+import { readFileTool } from "../../../server/src/tools/files/read-file.js";
+import { replaceInFileTool } from "../../../server/src/tools/files/replace-in-file.js";
+import { writeFileTool } from "../../../server/src/tools/files/write-file.js";
 import { makeHarness, type ToolHarness } from "./context.js";
 
 let h: ToolHarness;

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkpointsCommand, restoreCommand, undoCommand } from "../../../server/src/agent/checkpoint-commands.js";
+import { checkpointsCommand, restoreCommand, undoCommand } from "../../../server/src/agent/commands/checkpoint-commands.js";
 import { makeProject, type Project } from "./setup.js";
 
 let p: Project;
