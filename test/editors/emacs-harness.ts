@@ -22,7 +22,7 @@ export type EmacsEditor = ProbedEditor;
 
 /**
  * The two Emacsen of the matrix: Debian bookworm's emacs-nox (28.2) and trixie's 30 unpacked by
- * test/editors/install-emacs-trixie.sh. AGENT_LSP_EMACS_BOOKWORM / AGENT_LSP_EMACS_TRIXIE
+ * `test/editors/install-emacs.sh trixie`. AGENT_LSP_EMACS_BOOKWORM / AGENT_LSP_EMACS_TRIXIE
  * point elsewhere.
  */
 export function findEmacsen(): EmacsEditor[] {
@@ -32,7 +32,7 @@ export function findEmacsen(): EmacsEditor[] {
       "Emacs 30 (Debian trixie)",
       process.env.AGENT_LSP_EMACS_TRIXIE ?? path.join(REPO, ".cache/emacs-trixie/bin/emacs"),
       /^GNU Emacs 30\./,
-      "sh test/editors/install-emacs-trixie.sh",
+      "sh test/editors/install-emacs.sh trixie",
     ),
   ];
 }

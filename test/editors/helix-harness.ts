@@ -24,7 +24,7 @@ const ESCAPE_GAP_MS = 150;
 /** The tiny second language server of the tests (reports "a - b"). */
 export const LINT_SERVER = path.join(REPO, "test/editors/helix/lint-server.mjs");
 
-/** Where test/editors/install-helix-trixie.sh puts Helix 25.01 (AGENT_LSP_HELIX overrides). */
+/** Where test/editors/install-helix.sh trixie puts Helix 25.01 (AGENT_LSP_HELIX overrides). */
 export const HELIX_BIN = process.env.AGENT_LSP_HELIX ?? path.join(REPO, ".cache/helix-trixie/bin/hx");
 
 /** Whether Helix 25.01 and tmux can run here, and why not. */
@@ -38,7 +38,7 @@ export interface HelixProbe {
 export async function findHelix(): Promise<HelixProbe> {
   const tmux = await run("tmux", ["-V"]).catch((err: Error) => err);
   if (tmux instanceof Error) return { available: false, reason: `tmux is missing (apt-get install tmux): ${tmux.message}` };
-  if (!existsSync(HELIX_BIN)) return { available: false, reason: `${HELIX_BIN} is missing (install: sh test/editors/install-helix-trixie.sh)` };
+  if (!existsSync(HELIX_BIN)) return { available: false, reason: `${HELIX_BIN} is missing (install: sh test/editors/install-helix.sh trixie)` };
   const res = await run(HELIX_BIN, ["--version"], { env: cleanEnv(), timeout: 20_000 }).catch((err: Error) => err);
   if (res instanceof Error) return { available: false, reason: `${HELIX_BIN} --version failed: ${res.message}` };
   const version = res.stdout.trim();

@@ -1,5 +1,5 @@
 /**
- * agent-lsp in real Helix 25.01 (Debian trixie's `hx`, unpacked by install-helix-trixie.sh),
+ * agent-lsp in real Helix 25.01 (Debian trixie's `hx`, unpacked by install-helix.sh trixie),
  * driven under tmux as a user would, against the built server and the fake provider. Plain LSP
  * only: Helix has no plugin system. The workflow of issue 11: the chat file (.agent-lsp/chat.md,
  * edited through workspace/applyEdit), approvals as code actions on its blocks, code actions in any

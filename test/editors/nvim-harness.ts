@@ -24,7 +24,7 @@ export type NvimEditor = ProbedEditor;
 
 /**
  * The two Neovims of the matrix: Debian bookworm's package (0.7.2) and trixie's 0.10 unpacked by
- * test/editors/install-nvim-trixie.sh. Env AGENT_LSP_NVIM_BOOKWORM / AGENT_LSP_NVIM_TRIXIE
+ * `test/editors/install-nvim.sh trixie`. Env AGENT_LSP_NVIM_BOOKWORM / AGENT_LSP_NVIM_TRIXIE
  * point elsewhere.
  */
 export function findEditors(): NvimEditor[] {
@@ -34,7 +34,7 @@ export function findEditors(): NvimEditor[] {
       "Neovim 0.10 (Debian trixie)",
       process.env.AGENT_LSP_NVIM_TRIXIE ?? path.join(REPO, ".cache/nvim-trixie/bin/nvim"),
       /^NVIM v0\.10\./,
-      "sh test/editors/install-nvim-trixie.sh",
+      "sh test/editors/install-nvim.sh trixie",
     ),
   ];
 }
