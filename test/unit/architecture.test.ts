@@ -91,3 +91,65 @@ describe("dependency direction", () => {
     expect(seen.some((c) => c.from === "lsp" && c.to === "agent")).toBe(true);
   });
 });
+
+/**
+ * The rooms of tools/ and agent/ (docs/architecture.md, "Families"): each file lives at the top
+ * (what every family shares) or in one family folder, and a family imports the top, itself and
+ * only the neighbours listed here. The top imports no family of tools/ (a shared helper that needed
+ * one would belong in that family); agent/'s top is the runtime that assembles its families.
+ */
+const FAMILIES: Record<string, Record<string, readonly string[]>> = {
+  tools: {
+    files: ["definitions"],
+    commands: [],
+    git: [],
+    language: ["files"],
+    mcp: [],
+    outside: ["files"],
+    session: [],
+    knowledge: ["git"],
+    definitions: [],
+  },
+  agent: {
+    turn: ["compaction", "knowledge"],
+    history: ["compaction", "turn"],
+    compaction: ["turn", "history", "knowledge"],
+    commands: ["compaction"],
+    mcp: ["commands"],
+    knowledge: ["commands"],
+    delegation: ["turn", "history"],
+  },
+};
+/** The most files a room keeps at its top level before it needs another family. */
+const MAX_TOP_FILES = 15;
+
+function familyOf(top: string, file: string): string {
+  const rel = path.relative(path.join(SRC, top), file).split(path.sep);
+  return rel.length > 1 ? rel[0]! : "(top)";
+}
+
+describe("families of tools/ and agent/", () => {
+  for (const [top, families] of Object.entries(FAMILIES)) {
+    it(`${top}/ has only the documented family folders and at most ${MAX_TOP_FILES} files at its top`, () => {
+      const entries = readdirSync(path.join(SRC, top), { withFileTypes: true });
+      expect(entries.filter((e) => e.isDirectory()).map((e) => e.name).sort()).toEqual(Object.keys(families).sort());
+      expect(entries.filter((e) => e.isFile()).length).toBeLessThanOrEqual(MAX_TOP_FILES);
+    });
+
+    it(`${top}/'s families import only the top, themselves and their listed neighbours`, () => {
+      const wrong: string[] = [];
+      for (const file of sources(path.join(SRC, top))) {
+        const from = familyOf(top, file);
+        for (const m of readFileSync(file, "utf8").matchAll(/from\s+["'](\.[^"']+)["']|import\(\s*["'](\.[^"']+)["']\s*\)/g)) {
+          const target = path.resolve(path.dirname(file), m[1] ?? m[2]!);
+          if (!target.startsWith(path.join(SRC, top) + path.sep)) continue;
+          const to = familyOf(top, target);
+          if (to === from || to === "(top)") continue;
+          const ok = from === "(top)" ? top === "agent" : families[from]!.includes(to);
+          if (!ok) wrong.push(`${path.relative(SRC, file)} -> ${to}`);
+        }
+      }
+      expect(wrong).toEqual([]);
+    });
+  }
+});

@@ -13,7 +13,10 @@ import path from "node:path";
 import { isInside } from "../workspace/paths.js";
 import type { GateDecision, GatedAction, ListFilter, ToolDescriptor } from "../vocabulary/policy.js";
 import { ALLOW, Approver, type ApproverDeps, type Proposal } from "./approver.js";
-import { callSummary, commandOf, commandSummary, folderOf, inputPaths, oneLine, outside } from "./call-facts.js";
+import { commandOf, commandSummary, folderOf, inputPaths, oneLine, outside } from "./call-facts.js";
+import { asksChanges, asksItself, metadata, readsPaths } from "./gate-capability.js";
+import { coveredInCall, deny, guestRefusal, outsideRefusal, sensitiveRefusal, type OutsideAccess } from "./gate-refusals.js";
+import { checkDetails, checkSummary } from "./gate-texts.js";
 import { checkFloors, type FloorHit } from "./floors.js";
 import { currentBranch } from "./git-head.js";
 import { isReadOnlyMode, modeActionRefusal, modeRefusal, PLAN_ONLY_TOOLS } from "./modes.js";
@@ -23,10 +26,10 @@ import { sensitivePlaces, type SensitivePlaces } from "./sensitive.js";
 import { sensitiveScopeOf, sensitiveScopes } from "./sensitive-scopes.js";
 import { agentSettingsPlaces } from "./agent-settings.js";
 import { commandScopes, type CommandPlace } from "./command-scopes.js";
-import { externalScope, fileChangeScopes, ruleCovers, toolPathScope, toolScope, uniqueScopes, type Scope } from "./rules.js";
-import { policyForTrust, subagentWriteRefusal, trustRefusal } from "./trust.js";
+import { externalScope, fileChangeScopes, toolPathScope, toolScope, uniqueScopes, type Scope } from "./rules.js";
+import { policyForTrust, trustRefusal } from "./trust.js";
 import type { ImageBlock } from "../vocabulary/messages.js";
-import type { BatchCall, GateCall, GateMetadata, GateSession, ToolGate } from "./types.js";
+import type { BatchCall, GateCall, GateSession, ToolGate } from "./types.js";
 
 /** What the gate is built from. */
 export interface PolicyGateDeps extends Omit<ApproverDeps, "book" | "places"> {
@@ -49,8 +52,6 @@ interface CallMemory {
   /** Sensitive paths approved within the call (asked once per call, never remembered). */
   sensitive: Set<string>;
 }
-
-type OutsideAccess = "read" | "write";
 
 /** The real gate. */
 export class PolicyGate implements ToolGate {
@@ -336,66 +337,4 @@ export const MCP_ASKED_EVERY_TIME = "MCP servers are asked about every time";
 /** Builds the gate the runtime uses. */
 export function createPolicyGate(deps: PolicyGateDeps): PolicyGate {
   return new PolicyGate(deps);
-}
-
-function deny(reason: string): GateDecision {
-  return { allowed: false, reason };
-}
-
-function metadata(capability: ToolDescriptor): GateMetadata {
-  return capability.metadata as GateMetadata;
-}
-
-/** The tool shows its file changes to the gate itself (with the diff). */
-function asksChanges(capability: ToolDescriptor): boolean {
-  return metadata(capability).authorizesChanges === true;
-}
-
-/**
- * Whether check reads the paths a call's input names. Only for our own tools, whose `path` and
- * `cwd` are files (an MCP tool's `path` may be a URL path); and not for tools that show their
- * outside writes to the gate with the diff.
- */
-function readsPaths(capability: ToolDescriptor): boolean {
-  return capability.kind === "builtin" && !asksChanges(capability);
-}
-
-/** The tool asks for its own effect, so check lets it start. */
-function asksItself(capability: ToolDescriptor): boolean {
-  const m = metadata(capability);
-  if (capability.policyClass === "read_write") return m.authorizesChanges === true || m.authorizesCommands === true;
-  if (capability.policyClass === "exec") return m.authorizesCommands === true;
-  return false;
-}
-
-function coveredInCall(memory: CallMemory, wanted: { kind: "external"; dir: string; access: OutsideAccess }): boolean {
-  return memory.external.some((e) => ruleCovers({ kind: "external", ...e }, wanted));
-}
-
-function guestRefusal(session: GateSession, what: string, action: "files" | "other" = "other"): string | undefined {
-  if (session.trust === "operator") return undefined;
-  if (session.trust === "subagent") return action === "files" ? subagentWriteRefusal(what) : undefined;
-  return `${what} is not allowed: this session has guest trust (read-only).`;
-}
-
-function outsideRefusal(session: GateSession, access: OutsideAccess, abs: string): string {
-  const verb = access === "read" ? "Reading" : "Writing";
-  return `${verb} ${abs} is not allowed: it is outside the project (${session.root}) and the session is ${session.mode === "plan" ? "in plan mode" : "read-only"}.`;
-}
-
-function sensitiveRefusal(session: GateSession, scope: Scope): string {
-  return `${scope.sensitive?.headline ?? "A sensitive location"}: not allowed, the session is ${session.mode === "plan" ? "in plan mode" : "read-only"} and this needs the user's approval every time.`;
-}
-
-function checkSummary(session: GateSession, call: GateCall, command: { command: string; cwd: string } | undefined, external: string[]): string {
-  const base = command ? commandSummary(call.name, command.command, command.cwd, session.root) : callSummary(call.name, call.title, call.input);
-  return external.length ? `${base} — outside the project: ${oneLine(external.join(", "), 120)}` : base;
-}
-
-function checkDetails(capability: ToolDescriptor, call: GateCall, command: { command: string; cwd: string } | undefined, external: string[]): string {
-  const lines = command
-    ? [`Command: ${command.command.slice(0, 2000)}`, `Folder: ${command.cwd}`]
-    : [`Tool: ${call.name} (${capability.policyClass}): ${oneLine(capability.description, 200)}`, `Input: ${JSON.stringify(call.input ?? {}).slice(0, 1500)}`];
-  if (external.length) lines.push(`Outside the project: ${external.join(", ")}`);
-  return lines.join("\n");
 }

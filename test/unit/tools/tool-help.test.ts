@@ -10,7 +10,7 @@ import { createRuntime } from "../../../server/src/agent/runtime.js";
 import { HeadlessEditor } from "../../../server/src/editor/headless.js";
 import { invalidExamples, type ToolHelp } from "../../../server/src/tools/define-tool.js";
 import { liteDescription, LITE_TOOLS } from "../../../server/src/tools/profiles.js";
-import { toolHelpText } from "../../../server/src/tools/tool-help.js";
+import { toolHelpText } from "../../../server/src/tools/session/tool-help.js";
 import { generateImageTool } from "../../../server/src/tools/outside/generate-image.js";
 import { listMcpResourcesTool } from "../../../server/src/tools/mcp/list-mcp-resources.js";
 import { mcpToolsTool } from "../../../server/src/tools/mcp/mcp-tools.js";

@@ -10,7 +10,7 @@ import { spawnTaskTool } from "./spawn-task.js";
 import { taskCreateTool } from "./task-create.js";
 import { taskListTool } from "./task-list.js";
 import { taskUpdateTool } from "./task-update.js";
-import { toolHelpTool } from "../tool-help.js";
+import { toolHelpTool } from "./tool-help.js";
 import type { Capability } from "../types.js";
 import { useSubagentsTool } from "./use-subagents.js";
 import { workingRespondTool } from "./working-respond.js";
