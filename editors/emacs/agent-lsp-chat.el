@@ -16,6 +16,7 @@
 (require 'cl-lib)
 (require 'subr-x)
 (require 'agent-lsp-connection)
+(require 'agent-lsp-handlers)
 (require 'agent-lsp-documents)
 (require 'agent-lsp-render)
 

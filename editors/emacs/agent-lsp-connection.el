@@ -7,17 +7,16 @@
 
 ;; The package's own JSON-RPC connection to `agent-lsp --stdio', one per project root, built
 ;; on Emacs's jsonrpc.el (not on eglot's connection, so the user's own language server keeps
-;; its place in every buffer).  This file starts and stops servers, routes the server's
-;; requests and notifications to handlers the other files register, and answers every
-;; server-to-client request exactly once, from a timer and never from the process filter:
-;; a prompt shown inside a filter runs with quitting inhibited, and an error or C-g there
-;; would lose the reply and leave the session waiting.
+;; its place in every buffer).  This file is the transport: it starts and stops servers,
+;; logs, sends requests, and hands the server's requests and notifications to the handlers
+;; of agent-lsp-handlers.el, holding back the reply of a request answered later.
 
 ;;; Code:
 
 (require 'cl-lib)
 (require 'jsonrpc)
 (require 'subr-x)
+(require 'agent-lsp-handlers)
 (require 'agent-lsp-reader)
 (require 'agent-lsp-uris)
 
@@ -112,46 +111,7 @@ Uses project.el; outside a project, DIR itself."
         ((stringp error) error)
         (t (format "%S" error))))
 
-;;; Handlers
-
-(defvar agent-lsp--request-handlers nil
-  "Alist of server request method symbol -> handler.
-A handler is called with the connection and the params.  It returns
-the result, or an `agent-lsp--pending' to answer later.")
-
-(defvar agent-lsp--notification-handlers nil
-  "Alist of server notification method symbol -> handler (CONN PARAMS).")
-
-(defun agent-lsp--on-request (method handler)
-  "Make HANDLER answer the server's METHOD requests."
-  (setf (alist-get method agent-lsp--request-handlers) handler))
-
-(defun agent-lsp--on-notification (method handler)
-  "Make HANDLER receive the server's METHOD notifications."
-  (setf (alist-get method agent-lsp--notification-handlers) handler))
-
-(cl-defstruct (agent-lsp--pending (:constructor agent-lsp--answer-later (start refusal)))
-  "A reply given later.
-START is called from a timer with a function that sends the answer
-\(its optional second argument: an error plist to send instead);
-REFUSAL is the answer that means No, sent when START quits or fails,
-when the server withdraws the request, or when the prompt is abandoned."
-  start refusal (answered nil) (cancel nil) id)
-
-(defun agent-lsp--dispatch-request (conn method params)
-  "Answer the server's METHOD request with PARAMS on CONN."
-  (let ((handler (alist-get method agent-lsp--request-handlers)))
-    (unless handler
-      (jsonrpc-error :code -32601 :message (format "agent-lsp.el does not handle %s" method)))
-    (funcall handler conn params)))
-
-(defun agent-lsp--dispatch-notification (conn method params)
-  "Pass the server's METHOD notification with PARAMS on CONN to its handler."
-  (let ((handler (alist-get method agent-lsp--notification-handlers)))
-    (when handler
-      (condition-case err
-          (funcall handler conn params)
-        (error (agent-lsp--log "error handling %s: %s" method (error-message-string err)))))))
+;;; Replies given later
 
 ;; jsonrpc answers a request with whatever its dispatcher returns, at once.  A dispatcher that
 ;; returns an `agent-lsp--pending' gets its reply suppressed here and sent later instead, with
@@ -163,54 +123,6 @@ CONN is the connection, ARGS the message."
     (if (agent-lsp--pending-p result)
         (agent-lsp--schedule conn (plist-get args :id) result)
       (cl-call-next-method))))
-
-(defun agent-lsp--schedule (conn id pending)
-  "Start PENDING, the answer to request ID on CONN, from a timer."
-  (setf (agent-lsp--pending-id pending) id)
-  (puthash id pending (agent-lsp--replies conn))
-  (run-at-time 0 nil #'agent-lsp--run-pending conn pending))
-
-(defun agent-lsp--reply (conn pending result &optional error)
-  "Send RESULT as the answer to PENDING on CONN, once.
-With ERROR, a JSON-RPC error plist, send that instead."
-  (unless (agent-lsp--pending-answered pending)
-    (setf (agent-lsp--pending-answered pending) t)
-    (remhash (agent-lsp--pending-id pending) (agent-lsp--replies conn))
-    (when (jsonrpc-running-p conn)
-      (apply #'jsonrpc-connection-send conn :id (agent-lsp--pending-id pending)
-             (if error (list :error error) (list :result result))))))
-
-(defun agent-lsp--refuse (conn pending)
-  "Answer PENDING on CONN with its refusal and run its clean-up."
-  (let ((cancel (agent-lsp--pending-cancel pending)))
-    (agent-lsp--reply conn pending (agent-lsp--pending-refusal pending))
-    (when cancel
-      (setf (agent-lsp--pending-cancel pending) nil)
-      (funcall cancel))))
-
-(defun agent-lsp--run-pending (conn pending)
-  "Run PENDING's start function on CONN; a quit or an error answers No."
-  (condition-case err
-      ;; Timers run with quitting inhibited: let C-g in a prompt quit it.
-      (let ((inhibit-quit nil))
-        (funcall (agent-lsp--pending-start pending)
-                 (lambda (result &optional error) (agent-lsp--reply conn pending result error))))
-    (quit (agent-lsp--refuse conn pending))
-    (error
-     (message "agent-lsp: %s" (error-message-string err))
-     (agent-lsp--log "answering request %s failed: %s"
-                     (agent-lsp--pending-id pending) (error-message-string err))
-     (agent-lsp--refuse conn pending))))
-
-(defun agent-lsp--on-cleanup (pending function)
-  "Call FUNCTION when PENDING is refused or withdrawn (closes its user interface)."
-  (setf (agent-lsp--pending-cancel pending) function))
-
-(agent-lsp--on-notification
- '$/cancelRequest
- (lambda (conn params)
-   (let ((pending (gethash (plist-get params :id) (agent-lsp--replies conn))))
-     (when pending (agent-lsp--refuse conn pending)))))
 
 (defun agent-lsp--malformed (conn what)
   "Stop CONN's server, which sent WHAT, a malformed message."
@@ -359,7 +271,7 @@ Every request of the server still waiting for an answer is refused."
                                  (if (eq (process-status proc) 'signal) "signal" "exit code")
                                  code (if tail (concat ": " tail) ""))))))
          (text (if deliberate why (concat why "; the next command starts a new one"))))
-    (maphash (lambda (_id pending) (agent-lsp--refuse conn pending)) (agent-lsp--replies conn))
+    (agent-lsp--refuse-all conn)
     (dolist (fn (agent-lsp--waiting conn))
       (when (cadr fn) (funcall (cadr fn) text)))
     (setf (agent-lsp--waiting conn) nil)

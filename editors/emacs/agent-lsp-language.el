@@ -16,6 +16,7 @@
 (require 'cl-lib)
 (require 'flymake)
 (require 'agent-lsp-connection)
+(require 'agent-lsp-handlers)
 (require 'agent-lsp-documents)
 
 (declare-function eglot-current-server "eglot")

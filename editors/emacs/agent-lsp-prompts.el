@@ -17,6 +17,7 @@
 (require 'cl-lib)
 (require 'rmc)
 (require 'agent-lsp-connection)
+(require 'agent-lsp-handlers)
 
 (declare-function agent-lsp-review-start "agent-lsp-review" (conn params reply pending))
 

@@ -18,6 +18,7 @@
 (require 'subr-x)
 (require 'diff-mode)
 (require 'agent-lsp-connection)
+(require 'agent-lsp-handlers)
 (require 'agent-lsp-hunks)
 
 (defvar agent-lsp-review-style)
