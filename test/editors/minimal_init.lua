@@ -15,7 +15,9 @@ for _, dir in ipairs(vim.opt.runtimepath:get()) do
   end
 end
 vim.opt.runtimepath = rtp
-vim.opt.packpath = {}
+-- No user packages, but the runtime's own: from 0.12 the runtime's plugin/netrwPlugin.vim does
+-- `packadd netrw` from $VIMRUNTIME/pack/dist/opt, and an empty 'packpath' makes that E919.
+vim.opt.packpath = { vim.fn.expand("$VIMRUNTIME") }
 vim.o.swapfile = false
 vim.o.shadafile = "NONE"
 vim.o.more = false

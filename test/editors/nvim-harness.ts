@@ -23,9 +23,10 @@ const HELPERS = path.join(REPO, "test/editors/nvim/helpers.lua");
 export type NvimEditor = ProbedEditor;
 
 /**
- * The two Neovims of the matrix: Debian bookworm's package (0.7.2) and trixie's 0.10 unpacked by
- * `test/editors/install-nvim.sh trixie`. Env AGENT_LSP_NVIM_BOOKWORM / AGENT_LSP_NVIM_TRIXIE
- * point elsewhere.
+ * The three Neovims of the matrix, and every spec runs on each: Debian bookworm's package (0.7.2,
+ * the oldest the plugin supports), trixie's 0.10 and sid's 0.12 (what most users now run),
+ * unpacked by `test/editors/install-nvim.sh trixie|sid`. Env AGENT_LSP_NVIM_BOOKWORM /
+ * AGENT_LSP_NVIM_TRIXIE / AGENT_LSP_NVIM_SID point elsewhere.
  */
 export function findEditors(): NvimEditor[] {
   return [
@@ -35,6 +36,12 @@ export function findEditors(): NvimEditor[] {
       process.env.AGENT_LSP_NVIM_TRIXIE ?? path.join(REPO, ".cache/nvim-trixie/bin/nvim"),
       /^NVIM v0\.10\./,
       "sh test/editors/install-nvim.sh trixie",
+    ),
+    probe(
+      "Neovim 0.12 (Debian sid)",
+      process.env.AGENT_LSP_NVIM_SID ?? path.join(REPO, ".cache/nvim-sid/bin/nvim"),
+      /^NVIM v0\.12\./,
+      "sh test/editors/install-nvim.sh sid",
     ),
   ];
 }

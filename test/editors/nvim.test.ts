@@ -1,7 +1,8 @@
 /**
- * The Neovim plugin in real headless Neovim (0.7 from bookworm, 0.10 from trixie), driving the
- * built server against the fake provider. Each case runs one Lua spec of test/editors/nvim/
- * and then checks what the model was sent and what reached the disk. A Neovim that is not
+ * The Neovim plugin in real headless Neovim (0.7 from bookworm, 0.10 from trixie, 0.12 from
+ * sid), driving the built server against the fake provider. Each case runs one Lua spec of
+ * test/editors/nvim/ on each of the three and then checks what the model was sent and what
+ * reached the disk. A Neovim that is not
  * installed skips its cases, or fails them under AGENT_LSP_REQUIRE_ALL=1 (CI).
  */
 import { existsSync, readFileSync } from "node:fs";

@@ -21,14 +21,27 @@ local function accept_review()
   T.feed("ga")
 end
 
+--- Starts the toy server on `bufs` as a user's config would: `vim.lsp.start` where it exists
+--- (0.8+; 0.11 deprecates `vim.lsp.start_client`), `vim.lsp.start_client` on 0.7.
+---@param bufs integer[]
+---@return integer? client id
+local function start_toy(bufs)
+  local cfg = { name = "toy", cmd = { T.data.node, T.data.toy_server, "--stdio" }, root_dir = vim.fn.getcwd() }
+  local id = vim.lsp.start and vim.lsp.start(cfg, { bufnr = bufs[1] }) or vim.lsp.start_client(cfg)
+  for _, buf in ipairs(bufs) do
+    if id then
+      vim.lsp.buf_attach_client(buf, id)
+    end
+  end
+  return id
+end
+
 T.run(function()
   T.forbid_blocking_prompts()
   local lib = T.open("lib.toy")
   local main = T.open("main.toy")
-  local toy = vim.lsp.start_client({ name = "toy", cmd = { T.data.node, T.data.toy_server, "--stdio" }, root_dir = vim.fn.getcwd() })
+  local toy = start_toy({ lib, main })
   T.truthy(toy, "the toy server started")
-  vim.lsp.buf_attach_client(lib, toy)
-  vim.lsp.buf_attach_client(main, toy)
   T.wait("the toy server to be ready", function()
     local c = vim.lsp.get_client_by_id(toy)
     return c and c.server_capabilities and c.server_capabilities.referencesProvider
