@@ -53,6 +53,16 @@ export function tempProject(prefix = "agent-lsp-test-"): string {
   return realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
 }
 
+/**
+ * The test client declares no agent protocol, so the chat file is on for it; its approvals and
+ * questions go to window/showMessageRequest (`[editor] approvals = "message"`) unless a test says
+ * otherwise, as most tests script the answer there.
+ */
+function messageApprovals(options: Record<string, unknown> = {}): Record<string, unknown> {
+  const editor = (options.editor ?? {}) as Record<string, unknown>;
+  return { ...options, editor: { approvals: "message", ...editor } };
+}
+
 /** Starts everything. */
 export async function startAgentHarness(
   options: {
@@ -67,7 +77,7 @@ export async function startAgentHarness(
   const fake = await startFakeProvider();
   const pair = await startLspPair({
     root,
-    initializationOptions: fakeProviderOptions(fake, options.options, options.api),
+    initializationOptions: fakeProviderOptions(fake, messageApprovals(options.options), options.api),
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
     ...(options.createProvider ? { createProvider: options.createProvider } : {}),
   });

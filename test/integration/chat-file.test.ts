@@ -44,6 +44,11 @@ async function openChatWith(chatUri: string, prompt: string): Promise<void> {
   h.client.open(chatUri, `${text}${prompt}\n`, "markdown");
 }
 
+/** The ids of the approval and question blocks in `text`, in order. */
+function blockIds(text: string | undefined): string[] {
+  return [...(text ?? "").matchAll(/^### (?:Approval needed|Question) \(#([0-9a-f]{8})\)/gm)].map((m) => m[1]!);
+}
+
 /** The line of the chat buffer that starts with `prefix`. */
 function lineOf(text: string, prefix: string): number {
   return text.split("\n").findIndex((l) => l.startsWith(prefix));
@@ -115,27 +120,53 @@ describe("chat file", () => {
     h.fake.enqueue({ toolCalls: [{ name: "write_file", input: { path: "a.txt", content: "one\n" } }] }, { toolCalls: [{ name: "write_file", input: { path: "b.txt", content: "two\n" } }] }, { text: "Wrote both." });
     await openChatWith(chatUri, "Write a.txt and b.txt");
     await execute("agent.send");
-    await waitFor(() => (h.client.text(chatUri) ?? "").includes("### Approval needed (#1)"), 10_000);
+    await waitFor(() => blockIds(h.client.text(chatUri)).length === 1, 10_000);
+    const [first] = blockIds(h.client.text(chatUri));
     // Said once the block is in the file.
     await waitFor(() => h.client.messages.some((m) => m.message === "agent-lsp: approval needed (see .agent-lsp/chat.md)"), 5000);
     const text = h.client.text(chatUri)!;
-    const actions = await codeActions(chatUri, lineOf(text, "### Approval needed (#1)") + 2);
+    const actions = await codeActions(chatUri, lineOf(text, `### Approval needed (#${first})`) + 2);
     expect(titles(actions).slice(0, 3)).toEqual(["Approve", "Approve, don't ask again", "Reject"]);
     await execute(actions[0].command.command, actions[0].command.arguments);
-    await waitFor(() => (h.client.text(chatUri) ?? "").includes("### Approval needed (#2)"), 10_000);
+    await waitFor(() => blockIds(h.client.text(chatUri)).length === 2, 10_000);
+    const second = blockIds(h.client.text(chatUri))[1]!;
+    expect(second).not.toBe(first);
     expect(readFileSync(path.join(h.root, "a.txt"), "utf8")).toBe("one\n");
     // MethodNotFound is remembered: the second approval went straight to the chat file.
     expect(h.client.requests.filter((r) => r.method === "window/showMessageRequest")).toHaveLength(1);
     // An answer that is not one of the block's own is refused; the block still waits.
-    await expect(execute("agent.answer", [{ block: 2, answer: "maybe" }])).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("allow_once, allow_always, reject") });
+    await expect(execute("agent.answer", [{ block: second, answer: "maybe" }])).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("allow_once, allow_always, reject") });
     // An answer to a block that no longer waits says so.
-    await expect(execute("agent.answer", [{ block: 1, answer: "allow_once" }])).rejects.toMatchObject({ message: expect.stringContaining("no longer waiting") });
-    const second = await codeActions(chatUri, lineOf(h.client.text(chatUri)!, "### Approval needed (#2)"));
-    await execute("agent.answer", second.find((a) => a.title === "Reject").command.arguments);
+    await expect(execute("agent.answer", [{ block: first, answer: "allow_once" }])).rejects.toMatchObject({ message: expect.stringContaining("no longer waiting") });
+    const secondActions = await codeActions(chatUri, lineOf(h.client.text(chatUri)!, `### Approval needed (#${second})`));
+    await execute("agent.answer", secondActions.find((a) => a.title === "Reject").command.arguments);
     await waitFor(() => /Wrote both\./.test(h.client.text(chatUri)!), 10_000);
     expect(existsSync(path.join(h.root, "b.txt"))).toBe(false);
-    expect(h.client.text(chatUri)).toMatch(/_#1: approved_/);
-    expect(h.client.text(chatUri)).toMatch(/_#2: rejected_/);
+    expect(h.client.text(chatUri)).toContain(`_#${first}: approved_`);
+    expect(h.client.text(chatUri)).toContain(`_#${second}: rejected_`);
+  });
+
+  it("[editor] approvals = auto: a client that answers message prompts still gets the block with the diff; message asks by message", async () => {
+    const { chatUri } = await start({ safety: "ask", editor: { approvals: "auto" } });
+    writeFileSync(path.join(h.root, "a.txt"), "one\n");
+    h.client.script.showMessageRequest = () => "Yes";
+    h.fake.enqueue({ toolCalls: [{ name: "edit_file", input: { path: "a.txt", target_content: "one", replacement_content: "two" } }] }, { text: "Edited." });
+    await openChatWith(chatUri, "Change a.txt");
+    await execute("agent.send");
+    await waitFor(() => blockIds(h.client.text(chatUri)).length === 1, 10_000);
+    const text = h.client.text(chatUri)!;
+    expect(text).toMatch(/### Approval needed \(#[0-9a-f]{8}\): edit_file: a\.txt \(\+1 -1\)\n\n```diff\n[^]*-one\n\+two\n[^]*```\n/);
+    expect(h.client.requests.filter((r) => r.method === "window/showMessageRequest")).toEqual([]);
+    expect(h.client.messages.map((m) => m.message)).toContain("agent-lsp: approval needed (see .agent-lsp/chat.md)");
+    await h.dispose();
+
+    await start({ safety: "ask", editor: { approvals: "message" } });
+    writeFileSync(path.join(h.root, "a.txt"), "one\n");
+    h.client.script.showMessageRequest = () => "Yes";
+    h.fake.enqueue({ toolCalls: [{ name: "edit_file", input: { path: "a.txt", target_content: "one", replacement_content: "two" } }] }, { text: "Edited." });
+    await execute("agent.prompt", ["Change a.txt"]);
+    await waitFor(() => readFileSync(path.join(h.root, "a.txt"), "utf8") === "two\n", 10_000);
+    expect(h.client.requests.filter((r) => r.method === "window/showMessageRequest")).toHaveLength(1);
   });
 
   it("code actions: in the chat file the chat's own; elsewhere fix on any line, one per refactoring, add selection", async () => {
@@ -182,14 +213,15 @@ describe("chat file", () => {
     h.fake.enqueue({ text: "Renamed." });
     // agent.refactor without an instruction asks how (the refactor menu entries carry one).
     await execute("agent.refactor", [{ uri, range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } } }]);
-    await waitFor(() => (h.client.text(chatUri) ?? "").includes("### Question (#1)"), 10_000);
-    const actions = await codeActions(chatUri, lineOf(h.client.text(chatUri)!, "### Question (#1)") + 1);
+    await waitFor(() => blockIds(h.client.text(chatUri)).length === 1, 10_000);
+    const [id] = blockIds(h.client.text(chatUri));
+    const actions = await codeActions(chatUri, lineOf(h.client.text(chatUri)!, `### Question (#${id})`) + 1);
     const improve = actions.find((a) => a.title === "Improve the names");
     expect(improve).toBeDefined();
     await execute(improve.command.command, improve.command.arguments);
     await waitFor(() => h.fake.requests.length === 1, 10_000);
     expect(JSON.stringify(h.fake.requests[0]!.body.messages.at(-1).content)).toContain("Improve the names");
-    await waitFor(() => /_#1: answered "Improve the names"_/.test(h.client.text(chatUri)!), 5000);
+    await waitFor(() => h.client.text(chatUri)!.includes(`_#${id}: answered "Improve the names"_`), 5000);
   });
 
   it("a question without choices: the answer written under the block is sent with Send answer; an empty one says what to do", async () => {
@@ -198,10 +230,11 @@ describe("chat file", () => {
     await openChatWith(chatUri, "Name the helper");
     h.fake.enqueue({ toolCalls: [{ name: "ask_user_question", input: { question: "What should the helper be called?" } }] }, { text: "Named it." });
     await execute("agent.send");
-    await waitFor(() => (h.client.text(chatUri) ?? "").includes("### Question (#1)"), 10_000).catch((err: Error) => {
+    await waitFor(() => blockIds(h.client.text(chatUri)).length === 1, 10_000).catch((err: Error) => {
       throw new Error(`${err.message}: ${JSON.stringify(h.client.text(chatUri))} ${JSON.stringify(h.fake.requests.length)}`);
     });
-    const at = lineOf(h.client.text(chatUri)!, "### Question (#1)") + 1;
+    const [id] = blockIds(h.client.text(chatUri));
+    const at = lineOf(h.client.text(chatUri)!, `### Question (#${id})`) + 1;
     const send = (await codeActions(chatUri, at)).find((a) => a.title === "Send answer");
     expect(send).toBeDefined();
     await expect(execute(send.command.command, send.command.arguments)).rejects.toThrow(/write your answer on the lines under the question first/);
@@ -209,7 +242,7 @@ describe("chat file", () => {
     await execute(send.command.command, send.command.arguments);
     await waitFor(() => h.fake.requests.length === 2, 10_000);
     expect(JSON.stringify(h.fake.requests[1]!.body.messages)).toContain("sumPair\\n(it adds a pair)");
-    await waitFor(() => /_#1: answered "sumPair…"_/.test(h.client.text(chatUri)!), 5000);
+    await waitFor(() => h.client.text(chatUri)!.includes(`_#${id}: answered "sumPair…"_`), 5000);
   });
 
   it("the chat file closed mid-turn: the rest of the answer goes on disk, nothing lost", { timeout: 20_000 }, async () => {

@@ -42,6 +42,10 @@ export function limitProjectLayer(layer: ConfigFile, base: Config): LimitedLayer
     drop("remember_approvals = true", "a project cannot make approvals last");
     delete values.remember_approvals;
   }
+  if (values.editor?.approvals === "message" && base.editor.approvals !== "message") {
+    drop('[editor] approvals = "message"', "a project cannot hide the diff of what you approve");
+    delete values.editor.approvals;
+  }
   limitPolicy(values, base, drop);
   limitProviders(values, drop);
   limitOutside(values, base, drop);

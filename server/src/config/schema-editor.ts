@@ -11,6 +11,12 @@ export const editorTable = table({
       "boolean",
       "Use the chat file `.agent-lsp/chat.md` (answers streamed into it, approvals and questions as code actions there) even when the editor declares the agent protocol. Editors that do not declare it (Helix, stock eglot) always get it (docs/helix.md).",
     ),
+    approvals: key(
+      z.enum(["auto", "chat_file", "message"]),
+      "auto",
+      "string",
+      "Where an editor without agent-lsp's own review (no `agent/requestPermission`) is asked for approvals and questions while the chat file is on: `chat_file` writes a block into `.agent-lsp/chat.md` with the diff or the command, answered by a code action on it; `message` asks with `window/showMessageRequest` (a one-line summary, no diff; the chat file still when the editor cannot answer it); `auto` chooses the chat file, since no such editor can show a diff in a message (docs/any-client.md).",
+    ),
 });
 
 /** `[log]`. */

@@ -121,3 +121,6 @@ function withoutDefaults(schema: z.ZodType): z.ZodType {
   }
   return schema;
 }
+
+/** `[editor] approvals`: where a client without agent-lsp's own review is asked. */
+export type EditorApprovals = Config["editor"]["approvals"];

@@ -51,6 +51,7 @@ export function boot(ctx: BootContext): Booted {
     logger,
     onConfig: (config, errors) => {
       editor.approvalTimeoutS = config.approval_timeout_s;
+      editor.approvals = config.editor.approvals;
       chatWanted = !declaresAgent || config.editor.chat_file;
       if (chat) setChatMode(chat, chatWanted);
       editor.applyEditSettings.timeoutMs = config.apply_edit_timeout_s * 1000;

@@ -8,6 +8,7 @@ import { MessageType, ShowDocumentRequest, ShowMessageNotification, type ClientC
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { ApplyEditOptions, ApplyEditResult, FileChange, OpenDocument, SaveResult } from "../editor/document-host.js";
 import type { Editor } from "../editor/editor.js";
+import type { EditorApprovals } from "../config/schema.js";
 import type { PermissionAnswer, PermissionRequest, ProgressHandle, Question, SessionUI } from "../editor/session-ui.js";
 import type { SessionUpdate } from "../protocol/updates.js";
 import type { Logger } from "../util/log.js";
@@ -43,6 +44,8 @@ export class LspEditor implements Editor {
    * blocks in the chat file, answered with code actions. Set when the chat file is on.
    */
   chatPrompts: Pick<SessionUI, "requestPermission" | "askUser"> | undefined;
+  /** `[editor] approvals`: where a client without agent-lsp's own review is asked (see askInChat). */
+  approvals: EditorApprovals = "auto";
   /** Milliseconds the editor's language servers have to answer (`[tools] language_service_timeout_s`). */
   languageServiceTimeoutMs = 5000;
   /** Built on first use from the capabilities (set once, right after construction). */
@@ -128,7 +131,7 @@ export class LspEditor implements Editor {
 
   async requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
     const rich = this.experimental("requestPermission");
-    if (!rich && this.noMessageRequest && this.chatPrompts) return this.chatPrompts.requestPermission(request, signal);
+    if (!rich && this.chatPrompts && this.askInChat(true)) return this.chatPrompts.requestPermission(request, signal);
     const stop = this.waitNotice(request.sessionId, WAITING_FOR_USER);
     let answer: PlainAnswer<PermissionAnswer>;
     try {
@@ -144,8 +147,7 @@ export class LspEditor implements Editor {
   async askUser(question: Question, signal: AbortSignal): Promise<string | undefined> {
     const rich = this.experimental("askUser");
     // A message prompt offers only buttons: a question without choices goes to the chat file.
-    const chatOnly = this.noMessageRequest || !question.choices?.length;
-    if (!rich && chatOnly && this.chatPrompts) return this.chatPrompts.askUser(question, signal);
+    if (!rich && this.chatPrompts && this.askInChat(Boolean(question.choices?.length))) return this.chatPrompts.askUser(question, signal);
     const stop = this.waitNotice(question.sessionId, WAITING_FOR_USER);
     let answer: PlainAnswer<{ answer?: string }>;
     try {
@@ -156,6 +158,16 @@ export class LspEditor implements Editor {
     if (!answer.unsupported || rich) return answer.answer;
     this.noMessageRequest = true;
     return this.chatPrompts ? this.chatPrompts.askUser(question, signal) : undefined;
+  }
+
+  /**
+   * Whether a prompt to a client without agent-lsp's own review goes to the chat file (`[editor]
+   * approvals`): always for `chat_file` and `auto` (a message box shows no diff), and for
+   * `message` when the client cannot answer a message prompt or it could not offer the answer
+   * (`fitsMessage` false: a question without choices).
+   */
+  private askInChat(fitsMessage: boolean): boolean {
+    return this.approvals !== "message" || this.noMessageRequest || !fitsMessage;
   }
 
   /** Sends one session update to the client (the front end subscribes this to the event stream). */

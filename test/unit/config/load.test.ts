@@ -50,6 +50,17 @@ describe("config precedence", () => {
     expect(config.providers.lmstudio).toEqual({ type: "openai-compatible", base_url: "http://127.0.0.1:1234/v1", model: "qwen" });
   });
 
+  it('lets a project choose [editor] approvals = "chat_file" but not "message" (the diff would be hidden)', () => {
+    const strict = setup(undefined, '[editor]\napprovals = "chat_file"');
+    expect(loadConfig({ root: strict.root, env: strict.env }).config.editor.approvals).toBe("chat_file");
+    const blind = setup(undefined, '[editor]\napprovals = "message"');
+    const loaded = loadConfig({ root: blind.root, env: blind.env });
+    expect(loaded.config.editor.approvals).toBe("auto");
+    expect(loaded.errors.join("\n")).toMatch(/\[editor\] approvals = "message" \(a project cannot hide the diff/);
+    const user = setup('[editor]\napprovals = "message"', '[editor]\napprovals = "message"');
+    expect(loadConfig({ root: user.root, env: user.env }).config.editor.approvals).toBe("message");
+  });
+
   it("remembers which layer wrote each provider's api_key, the last one winning", () => {
     const { env, root } = setup('[providers.anthropic]\napi_key = "sk-ant-user-file"', '[providers.openai]\napi_key = "sk-project-file"');
     const { config } = loadConfig({ root, env, initializationOptions: { providers: { anthropic: { api_key: "sk-ant-init" } } } });

@@ -84,9 +84,9 @@ export async function runChatCommand(chat: ChatFile, name: string, args: unknown
 }
 
 /** Settles a waiting block; a free-text question's answer is read from under its block in `chatText`. */
-function answer(chat: ChatFile, raw: unknown, chatText: string): { answered: number } {
+function answer(chat: ChatFile, raw: unknown, chatText: string): { answered: string } {
   const arg = raw as { block?: unknown; answer?: unknown } | undefined;
-  if (typeof arg?.block !== "number" || (arg.answer !== undefined && typeof arg.answer !== "string")) {
+  if (typeof arg?.block !== "string" || (arg.answer !== undefined && typeof arg.answer !== "string")) {
     throw new AgentRequestError(ErrorCodes.InvalidParams, "agent.answer takes [{block, answer}] (use the code action on the block).");
   }
   const pending = chat.prompts.get(arg.block);

@@ -13,7 +13,7 @@ import type { SessionUI } from "../../editor/session-ui.js";
 import type { Logger } from "../../util/log.js";
 import { uriToPath } from "../../workspace/paths.js";
 import { normalizeUri } from "../uris.js";
-import { ChatPrompts } from "./chat-prompts.js";
+import { ChatPrompts, type PendingBlock } from "./chat-prompts.js";
 import { ChatRenderer } from "./chat-renderer.js";
 import { CHAT_FILE, quotedSelection, sessionHeading } from "./chat-text.js";
 import { ChatWriter } from "./chat-writer.js";
@@ -32,8 +32,11 @@ export interface ChatFileDeps {
   timeoutS: () => number;
 }
 
-/** The message that tells the user a block waits. */
-const APPROVAL_NEEDED = `agent-lsp: approval needed (see ${CHAT_FILE})`;
+/** The messages that tell the user a block waits. */
+const WAITING: Record<PendingBlock["kind"], string> = {
+  approval: `agent-lsp: approval needed (see ${CHAT_FILE})`,
+  question: `agent-lsp: a question for you (see ${CHAT_FILE})`,
+};
 
 /** One connection's chat file. */
 export class ChatFile {
@@ -49,7 +52,7 @@ export class ChatFile {
     this.writer = new ChatWriter(deps.root, deps.host, deps.log);
     this.renderer = new ChatRenderer(deps.events, this.writer);
     this.prompts = new ChatPrompts(
-      { write: (text) => this.renderer.note(text), announce: (sessionId) => this.announce(sessionId) },
+      { write: (text) => this.renderer.note(text), announce: (sessionId, kind) => this.announce(sessionId, kind) },
       () => deps.timeoutS() * 1000,
     );
   }
@@ -122,9 +125,9 @@ export class ChatFile {
   }
 
   /** Tells the user a block waits: the status line, the session's progress, and the file itself. */
-  private announce(sessionId: string): void {
-    this.deps.ui.showMessage("warning", APPROVAL_NEEDED);
-    this.deps.events.emit(sessionId, { kind: "status", text: APPROVAL_NEEDED });
+  private announce(sessionId: string, kind: PendingBlock["kind"]): void {
+    this.deps.ui.showMessage("warning", WAITING[kind]);
+    this.deps.events.emit(sessionId, { kind: "status", text: WAITING[kind] });
     void this.show();
   }
 

@@ -4,6 +4,7 @@
  * a code action on it (chat-actions.ts), which settles the waiting promise here. No answer within
  * the approval timeout, or the turn's cancel, counts as No.
  */
+import { randomBytes } from "node:crypto";
 import type { PermissionAnswer, PermissionOptionId, PermissionRequest, Question } from "../../editor/session-ui.js";
 import { approvalHeading, freeTextHint, questionHeading } from "./chat-text.js";
 
@@ -12,12 +13,13 @@ export interface BlockSink {
   /** Appends the block to the chat file. */
   write(text: string): Promise<void>;
   /** Tells the user a block waits (status line, showDocument). */
-  announce(sessionId: string): void;
+  announce(sessionId: string, kind: PendingBlock["kind"]): void;
 }
 
 /** One waiting block. */
 export interface PendingBlock {
-  id: number;
+  /** Random per block: an id seen before a restart, or written by someone else, names no waiting block. */
+  id: string;
   kind: "approval" | "question";
   /** Approval: whether "don't ask again" is offered. */
   rememberable: boolean;
@@ -37,8 +39,7 @@ export const APPROVAL_ANSWERS: readonly { optionId: PermissionOptionId; title: s
 
 /** The blocks waiting for an answer. */
 export class ChatPrompts {
-  private nextId = 1;
-  private readonly pending = new Map<number, PendingBlock>();
+  private readonly pending = new Map<string, PendingBlock>();
 
   constructor(
     private readonly sink: BlockSink,
@@ -46,14 +47,14 @@ export class ChatPrompts {
   ) {}
 
   /** The waiting block with `id`, if it still waits. */
-  get(id: number): PendingBlock | undefined {
+  get(id: string): PendingBlock | undefined {
     return this.pending.get(id);
   }
 
   /** Writes an approval block and waits for its answer. */
   async requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
     const body = request.diff ? `\n\`\`\`diff\n${request.diff.trimEnd()}\n\`\`\`\n` : commandBody(request);
-    const text = `${approvalHeading(this.nextId, request.summary)}\n${body}\nPick "Approve", "Approve, don't ask again" or "Reject" (space a) on this block.\n\n`;
+    const text = (id: string) => `${approvalHeading(id, request.summary)}\n${body}\nPick "Approve", "Approve, don't ask again" or "Reject" (space a) on this block.\n\n`;
     const answer = await this.wait("approval", text, request.sessionId, signal, { rememberable: request.rememberable !== false, choices: [], freeText: false });
     if (answer.kind !== "answer") return { optionId: "reject", note: answer.note };
     const optionId = answer.value as PermissionOptionId;
@@ -70,19 +71,19 @@ export class ChatPrompts {
     const list = choices.map((c) => `- ${c}`).join("\n");
     const pick = choices.length ? `${list}\n\nPick an answer (space a) on this block.` : "";
     const body = [pick, freeText ? freeTextHint(choices.length > 0) : ""].filter(Boolean).join("\n");
-    const text = `${questionHeading(this.nextId, question.question)}\n\n${body}\n\n`;
+    const text = (id: string) => `${questionHeading(id, question.question)}\n\n${body}\n\n`;
     const answer = await this.wait("question", text, question.sessionId, signal, { rememberable: false, choices, freeText });
     return answer.kind === "answer" ? answer.value : undefined;
   }
 
   private async wait(
     kind: PendingBlock["kind"],
-    text: string,
+    text: (id: string) => string,
     sessionId: string,
     signal: AbortSignal,
     offer: Pick<PendingBlock, "rememberable" | "choices" | "freeText">,
   ): Promise<{ kind: "answer"; value: string } | { kind: "none"; note: string }> {
-    const id = this.nextId++;
+    const id = newBlockId();
     let settle!: (outcome: { kind: "answer"; value: string } | { kind: "none"; note: string }) => void;
     const outcome = new Promise<{ kind: "answer"; value: string } | { kind: "none"; note: string }>((resolve) => (settle = resolve));
     this.pending.set(id, { id, kind, ...offer, settle: (value) => settle({ kind: "answer", value }) });
@@ -92,8 +93,8 @@ export class ChatPrompts {
     if (signal.aborted) onAbort();
     try {
       // A blank line first: the block stands apart from the answer streamed just before it.
-      await this.sink.write(`\n${text}`);
-      this.sink.announce(sessionId);
+      await this.sink.write(`\n${text(id)}`);
+      this.sink.announce(sessionId, kind);
       const result = await outcome;
       await this.sink.write(`_#${id}: ${result.kind === "answer" ? answerWord(kind, result.value) : result.note}_\n\n`);
       return result;
@@ -120,4 +121,9 @@ function answerWord(kind: PendingBlock["kind"], value: string): string {
 function oneLine(value: string): string {
   const line = value.split("\n")[0]!;
   return line.length > 80 || value.includes("\n") ? `${line.slice(0, 80)}…` : line;
+}
+
+/** A block id: random, so no id from an earlier run, another file or a guess names a waiting block. */
+export function newBlockId(): string {
+  return randomBytes(4).toString("hex");
 }

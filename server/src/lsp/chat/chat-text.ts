@@ -56,14 +56,14 @@ export function usageLine(usage: { inputTokens: number; outputTokens: number; co
 
 /** What an approval or question block offers, and how it is named in the file. */
 export interface BlockInfo {
-  id: number;
+  id: string;
   kind: "approval" | "question";
 }
 
-const BLOCK_HEADING = /^### (Approval needed|Question) \(#(\d+)\)/;
+const BLOCK_HEADING = /^### (Approval needed|Question) \(#([0-9a-z]+)\)/;
 
 /** The heading of an approval block. */
-export function approvalHeading(id: number, summary: string): string {
+export function approvalHeading(id: string, summary: string): string {
   return `### Approval needed (#${id}): ${summary}`;
 }
 
@@ -80,21 +80,21 @@ const FREE_TEXT_HINT_END = 'your answer on the lines below, then pick "Send answ
  * or outcome line, trimmed. Undefined when the block (or its hint) is not in the text, or nothing
  * is written.
  */
-export function writtenAnswer(text: string, id: number): string | undefined {
+export function writtenAnswer(text: string, id: string): string | undefined {
   const lines = text.split("\n");
-  const heading = lines.findIndex((l) => BLOCK_HEADING.exec(l)?.[2] === String(id));
+  const heading = lines.findIndex((l) => BLOCK_HEADING.exec(l)?.[2] === id);
   const hint = heading < 0 ? -1 : lines.findIndex((l, i) => i > heading && l.endsWith(FREE_TEXT_HINT_END));
   if (hint < 0) return undefined;
   const answer: string[] = [];
   for (const line of lines.slice(hint + 1)) {
-    if (/^#{1,3} /.test(line) || /^_#\d+: /.test(line)) break;
+    if (/^#{1,3} /.test(line) || /^_#[0-9a-z]+: /.test(line)) break;
     answer.push(line);
   }
   return answer.join("\n").trim() || undefined;
 }
 
 /** The heading of a question block. */
-export function questionHeading(id: number, question: string): string {
+export function questionHeading(id: string, question: string): string {
   return `### Question (#${id}): ${question}`;
 }
 
@@ -107,7 +107,7 @@ export function blockAt(text: string, line: number): BlockInfo | undefined {
   for (let i = Math.min(line, lines.length - 1); i >= 0; i--) {
     const l = lines[i]!;
     const m = BLOCK_HEADING.exec(l);
-    if (m) return { id: Number(m[2]), kind: m[1] === "Question" ? "question" : "approval" };
+    if (m) return { id: m[2]!, kind: m[1] === "Question" ? "question" : "approval" };
     if (/^#{1,2} /.test(l)) return undefined;
   }
   return undefined;
