@@ -52,12 +52,17 @@ function nvimCases(editor: NvimEditor): void {
     expect(fake.requests.map((r) => r.body.model)).toEqual(["claude-opus-4-1"]);
   });
 
-  it("chat: streams the answer, shows usage, folds a tool call with its status", { timeout: TIMEOUT }, async () => {
+  it("chat: streams the answer, shows usage, folds each tool call with its status (and keeps them folded as their headers change)", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "some notes\n" });
     const answer = "Hello from the fake model, streamed in small pieces.";
     fake.enqueue(
       { text: answer, usage: { input: 12, output: 5 }, chunkSize: 4, chunkDelayMs: 40 },
-      { toolCalls: [{ name: "no_such_tool", input: { path: "missing.txt" } }] },
+      {
+        toolCalls: [
+          { name: "no_such_tool", input: { path: "missing.txt" } },
+          { name: "no_such_tool", input: { path: "other.txt" } },
+        ],
+      },
       { text: "Done with tools." },
     );
     expectPassed(await runSpec(editor, "chat_spec.lua", { fake, project, data: { answer } }), "chat_spec.lua");

@@ -6,6 +6,8 @@
 --- detail lines ("  │ ↳ ...") of the parent's tool call, so they fold with it. Phase reports, the
 --- agent's messages while it works, and the final result are blocks of their own.
 
+local blocks = require("agent_lsp.render_block")
+
 local M = {}
 
 local STATUS_LABEL = { pending = "pending", running = "running", completed = "done", failed = "failed" }
@@ -14,29 +16,6 @@ local BOX = { completed = "[x]", in_progress = "[-]", pending = "[ ]" }
 --- Highlights: the result stands apart from the running answer.
 vim.cmd("highlight default link AgentLspResult DiffAdd")
 vim.cmd("highlight default link AgentLspPhase Identifier")
-
-local function render()
-  -- Required late: render.lua requires this module.
-  return require("agent_lsp.render")
-end
-
---- Writes `lines` over a block written before (`placed`: its mark and line count), or, the first
---- time, where `insert()` puts them (it returns their first row). Returns the block's new state.
----@param chat table
----@param placed {mark: integer, count: integer}|nil
----@param lines string[]
----@param insert fun(): integer
----@return {mark: integer, count: integer}
-function M.replace_block(chat, placed, lines, insert)
-  local ns = render().ns
-  if not placed then
-    return { mark = vim.api.nvim_buf_set_extmark(chat.buf, ns, insert(), 0, {}), count = #lines }
-  end
-  local row = vim.api.nvim_buf_get_extmark_by_id(chat.buf, ns, placed.mark, {})[1]
-  vim.api.nvim_buf_set_lines(chat.buf, row, row + placed.count, false, lines)
-  vim.api.nvim_buf_set_extmark(chat.buf, ns, row, 0, { id = placed.mark })
-  return { mark = placed.mark, count = #lines }
-end
 
 --- True for a checklist (task_create & co.); make_plan's proposal has no ids and stays inline.
 ---@param u table plan update
@@ -66,7 +45,7 @@ end
 ---@param u table plan update
 function M.checklist(chat, u)
   local lines = checklist_lines(u.entries or {})
-  chat.checklist = M.replace_block(chat, chat.checklist, lines, function()
+  chat.checklist = blocks.replace(chat, chat.checklist, lines, function()
     -- Row 2: after "# agent-lsp chat" and the session line, above the blank line that opens
     -- the conversation.
     vim.api.nvim_buf_set_lines(chat.buf, 2, 2, false, lines)
@@ -77,13 +56,12 @@ end
 --- The line of one subagent step under its parent call.
 local function step_line(step)
   local who = step.subagent and string.format("#%d ", step.subagent) or ""
-  return string.format("%s↳ %s[%s] %s", render().DETAIL, who, STATUS_LABEL[step.status] or step.status, step.title)
+  return string.format("%s↳ %s[%s] %s", blocks.DETAIL, who, STATUS_LABEL[step.status] or step.status, step.title)
 end
 
 --- Inserts a line among the parent call's detail lines, before its result.
 local function insert_under(chat, parent, line)
-  local r = render()
-  local row = vim.api.nvim_buf_get_extmark_by_id(chat.buf, r.ns, parent.mark, {})[1]
+  local row = vim.api.nvim_buf_get_extmark_by_id(chat.buf, blocks.ns, parent.mark, {})[1]
   local at = row + parent.count - parent.result_lines
   vim.api.nvim_buf_set_lines(chat.buf, at, at, false, { line })
   parent.count = parent.count + 1
@@ -101,23 +79,22 @@ function M.subagent(chat, u)
     return false
   end
   chat.substeps = chat.substeps or {}
-  local r = render()
   if u.kind == "tool_call" then
     local step = { title = (u.title ~= nil and u.title ~= "") and u.title or u.name, status = u.status or "pending", subagent = u.subagent }
     local row = insert_under(chat, parent, step_line(step))
-    step.mark = vim.api.nvim_buf_set_extmark(chat.buf, r.ns, row, 0, {})
+    step.mark = vim.api.nvim_buf_set_extmark(chat.buf, blocks.ns, row, 0, {})
     chat.substeps[u.id] = step
   elseif u.kind == "tool_call_update" then
     local step = chat.substeps[u.id]
     if step then
       step.status = u.status or step.status
-      local row = vim.api.nvim_buf_get_extmark_by_id(chat.buf, r.ns, step.mark, {})[1]
-      vim.api.nvim_buf_set_lines(chat.buf, row, row + 1, false, { step_line(step) })
-      vim.api.nvim_buf_set_extmark(chat.buf, r.ns, row, 0, { id = step.mark })
+      local row = vim.api.nvim_buf_get_extmark_by_id(chat.buf, blocks.ns, step.mark, {})[1]
+      blocks.rewrite(chat.buf, row, row + 1, { step_line(step) })
+      vim.api.nvim_buf_set_extmark(chat.buf, blocks.ns, row, 0, { id = step.mark })
     end
   elseif u.kind == "error" or u.kind == "status" then
     local text = (u.message or u.text or ""):gsub("\n", " ")
-    insert_under(chat, parent, string.format("%s↳ #%s %s", r.DETAIL, tostring(u.subagent or "?"), text))
+    insert_under(chat, parent, string.format("%s↳ #%s %s", blocks.DETAIL, tostring(u.subagent or "?"), text))
   end
   -- Its text and thoughts come back as the parent call's output; its usage is in the session's.
   return true
@@ -125,12 +102,11 @@ end
 
 --- Inserts a block and highlights its lines.
 local function highlighted_block(chat, lines, hl)
-  local r = render()
-  r.note(chat, table.concat(lines, "\n"))
-  local last = r.prompt_row(chat) - 1
+  blocks.note(chat, table.concat(lines, "\n"))
+  local last = blocks.prompt_row(chat) - 1
   for row = last - #lines + 1, last do
     local text = vim.api.nvim_buf_get_lines(chat.buf, row, row + 1, false)[1] or ""
-    vim.api.nvim_buf_set_extmark(chat.buf, r.ns, row, 0, { end_row = row, end_col = #text, hl_group = hl })
+    vim.api.nvim_buf_set_extmark(chat.buf, blocks.ns, row, 0, { end_row = row, end_col = #text, hl_group = hl })
   end
 end
 
@@ -138,7 +114,7 @@ end
 ---@param chat table
 ---@param u table working_message update
 function M.working_message(chat, u)
-  render().note(chat, "» " .. (u.text or ""):gsub("\n", "\n  "))
+  blocks.note(chat, "» " .. (u.text or ""):gsub("\n", "\n  "))
 end
 
 --- A finished phase.
@@ -171,7 +147,7 @@ end
 ---@param chat table
 ---@param u table task_spawned update
 function M.task_spawned(chat, u)
-  render().note(chat, string.format('_Started the task "%s" (session %s): :AgentSessions opens it._', u.title or "", u.sessionId or ""))
+  blocks.note(chat, string.format('_Started the task "%s" (session %s): :AgentSessions opens it._', u.title or "", u.sessionId or ""))
 end
 
 local HANDLERS = {
