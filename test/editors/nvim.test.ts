@@ -160,6 +160,28 @@ function nvimCases(editor: NvimEditor): void {
     expect(fake.violations).toEqual([]);
   });
 
+  it("review: gh takes a whole hunk (three changed lines and an added one) whatever 'diffopt' splits, moves to the next hunk not taken; finishing with hunks left says so", { timeout: TIMEOUT }, async () => {
+    const lines = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`);
+    const { fake, project } = await setup({ "app.txt": `${lines.join("\n")}\n` });
+    const first = [...lines.slice(0, 1), "two", "three", "four", "four and a half", ...lines.slice(4, 8), "line 9 changed", ...lines.slice(9)];
+    const taken = [...first.slice(0, 9), "line 9", ...first.slice(10)];
+    const second = ["line one", ...taken.slice(1, -1), "line twelve"];
+    const write = (content: string[]) => ({ toolCalls: [{ name: "write_file", input: { path: "app.txt", content: `${content.join("\n")}\n` } }] });
+    fake.enqueue(
+      { toolCalls: [{ name: "read_file", input: { path: "app.txt" } }] },
+      write(first),
+      { text: "Reworked what you took." },
+      { toolCalls: [{ name: "read_file", input: { path: "app.txt" } }] },
+      write(second),
+      { text: "Both ends changed." },
+    );
+    expectPassed(await runSpec(editor, "review_hunks_spec.lua", { fake, project, safety: "ask" }), "review_hunks_spec.lua");
+    // The first review was a partial accept: the model is told which hunk was declined.
+    expect(JSON.stringify(fake.requests[2]!.body.messages.at(-1))).toContain("declined part of it");
+    expect(fake.requests).toHaveLength(6);
+    expect(fake.violations).toEqual([]);
+  });
+
   it("review: a two-file change is reviewed in one tab with the explanation on top; ]f/[f, <CR> and gy", { timeout: TIMEOUT }, async () => {
     const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
     const { fake, project } = await setup({ "a.txt": `${lines.join("\n")}\n`, "b.txt": "alpha\nbeta\ngamma\n" });

@@ -7,6 +7,7 @@
 --- when it is a mix, and the server applies exactly that.
 
 local config = require("agent_lsp.config")
+local hunks = require("agent_lsp.review_hunks")
 local panel = require("agent_lsp.review_panel")
 local rtext = require("agent_lsp.review_text")
 local util = require("agent_lsp.util")
@@ -157,8 +158,12 @@ local function next_open(review)
 end
 
 --- Records `text` as the current file's result and moves on (or answers after the last file).
+--- Finishing with hunks of the proposal not taken says so first.
 local function finish_file(review, text)
   local f = review.params.files[review.index]
+  if not text then
+    hunks.say_untaken(review, panel.display_name(f.uri))
+  end
   review.results[review.index] = text or current_text(review)
   review.states[review.index] = state_of(f, review.results[review.index])
   local nxt = next_open(review)
@@ -169,16 +174,10 @@ local function finish_file(review, text)
   end
 end
 
---- Takes the hunk under the cursor into the result, then moves to the next hunk.
+--- Takes the hunk under the cursor into the result whole, as the plugin computed it (not
+--- `:diffget`, which 0.11's linematch splits), then moves to the next hunk not taken.
 local function accept_hunk(review)
-  local win = vim.api.nvim_get_current_win()
-  local ok, err = pcall(vim.cmd, win == review.right and "diffput" or "diffget")
-  if not ok then
-    util.warn("no hunk here to take: " .. tostring(err))
-    return
-  end
-  vim.cmd("diffupdate")
-  pcall(vim.cmd, "normal! ]c")
+  hunks.take_at_cursor(review, config.options.keymaps.review.finish)
 end
 
 --- Takes every file not finished yet whole (the current one too); finished files keep their result.
