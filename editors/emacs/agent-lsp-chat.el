@@ -29,6 +29,8 @@
 (declare-function agent-lsp-new-session "agent-lsp" ())
 (declare-function agent-lsp-sessions "agent-lsp" (&optional session-id))
 (declare-function agent-lsp-set-mode "agent-lsp" (mode))
+(declare-function agent-lsp-goto-waiting "agent-lsp-waiting" ())
+(declare-function agent-lsp--waiting-what "agent-lsp-waiting" (block))
 
 (defvar agent-lsp--chats (make-hash-table :test #'equal)
   "Project root -> its chat buffer.")
@@ -39,6 +41,8 @@
 (defvar-local agent-lsp--mode nil "The session's safety mode.")
 (defvar-local agent-lsp--model nil "The session's model.")
 (defvar-local agent-lsp--busy nil "Non-nil while a turn runs.")
+(defvar-local agent-lsp--waiting-blocks nil
+  "The chat's blocks waiting for an answer, oldest first (agent-lsp-waiting.el).")
 (defvar-local agent-lsp--silent nil
   "A session id whose replayed history is not shown (reloaded after a restart).")
 
@@ -55,6 +59,7 @@
     (define-key map (kbd "C-c C-n") #'agent-lsp-new-session)
     (define-key map (kbd "C-c C-s") #'agent-lsp-sessions)
     (define-key map (kbd "C-c C-m") #'agent-lsp-set-mode)
+    (define-key map (kbd "C-c C-a") #'agent-lsp-goto-waiting)
     map)
   "Keymap of `agent-lsp-chat-mode'.")
 
@@ -73,11 +78,18 @@
 
 (defun agent-lsp--chat-header ()
   "The header line of the current chat."
-  (format " agent-lsp · %s · %s%s%s"
+  (format " agent-lsp · %s · %s%s%s%s"
           (agent-lsp--project-name agent-lsp--chat-root)
           (or agent-lsp--session "no session yet")
           (if agent-lsp--mode (concat " · mode " agent-lsp--mode) "")
-          (if agent-lsp--model (concat " · " agent-lsp--model) "")))
+          (if agent-lsp--model (concat " · " agent-lsp--model) "")
+          (let ((waiting (agent-lsp--chat-waiting)))
+            (if waiting (propertize (concat " · " waiting) 'face 'warning) ""))))
+
+(defun agent-lsp--chat-waiting ()
+  "\"approval waiting\" (or what else waits) while the current chat waits."
+  (when agent-lsp--waiting-blocks
+    (concat (agent-lsp--waiting-what (car agent-lsp--waiting-blocks)) " waiting")))
 
 (defun agent-lsp--chat-of (&optional buffer)
   "The chat buffer of BUFFER's project (not created), or nil."
@@ -94,7 +106,11 @@
                 (and (derived-mode-p 'agent-lsp-chat-mode) (current-buffer)))))
     (if (buffer-live-p chat)
         (with-current-buffer chat
-          (format " agent[%s%s]" (or agent-lsp--mode "-") (if agent-lsp--busy ":working" "")))
+          (format " agent[%s%s]" (or agent-lsp--mode "-")
+                  (let ((waiting (agent-lsp--chat-waiting)))
+                    (cond (waiting (concat ":" waiting))
+                          (agent-lsp--busy ":working")
+                          (t "")))))
       " agent")))
 
 (defun agent-lsp-chat-buffer (root)

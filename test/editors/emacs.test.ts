@@ -1,51 +1,21 @@
 /**
  * The Emacs package in real batch Emacs (28 from bookworm, 30 from trixie), driving the built
- * server against the fake provider. The package is byte-compiled once per Emacs (a warning
- * fails); each case runs one ERT test of test/editors/emacs/ and then checks what the model was
- * sent and what reached the disk. An Emacs that is not installed skips its cases, or fails them
- * under AGENT_LSP_REQUIRE_ALL=1 (CI).
+ * server against the fake provider: each case runs one ERT test of test/editors/emacs/ and then
+ * checks what the model was sent and what reached the disk. Approvals, questions and reviews
+ * are in emacs-approvals.test.ts.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkdoc, compilePackage, expectPassed, findEmacsen, hasEglot, removeCompiled, runSpec, type EmacsEditor, type EmacsSpecOptions } from "./emacs-harness.js";
-import { SERVER_BUNDLE } from "./nvim-harness.js";
+import { readFileSync } from "node:fs";
+import { expect, it } from "vitest";
+import { checkdoc, hasEglot } from "./emacs-harness.js";
+import { emacsSuite, requireAll, TIMEOUT } from "./emacs-suite.js";
 import { lastUserText, useSpecFixture } from "./run-detached.js";
 import { enqueueToyTurns, expectToyResults, TOY_FILES, TOY_MAIN } from "../helpers/toy-lsp/scenario.js";
 
-const TIMEOUT = 120_000;
-const requireAll = process.env.AGENT_LSP_REQUIRE_ALL === "1";
-
-beforeAll(() => {
-  if (!existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build first`);
-});
-
 const setup = useSpecFixture();
 
-function emacsCases(editor: EmacsEditor): void {
-  let compiled: string | undefined;
-  let compileOutput = "";
-  beforeAll(async () => {
-    const res = await compilePackage(editor);
-    compiled = res.ok ? res.dir : undefined;
-    compileOutput = res.output;
-    if (!res.ok) removeCompiled(res.dir);
-  }, TIMEOUT);
-  afterAll(() => removeCompiled(compiled));
-
-  const spec = async (file: string, test: string, options: Omit<EmacsSpecOptions, "compiled">) => {
-    if (!compiled) throw new Error(`the package did not byte-compile cleanly:\n${compileOutput}`);
-    const res = await runSpec(editor, file, test, { ...options, compiled });
-    expectPassed(res, `${file} ${test}`);
-    return res;
-  };
-  /** Runs a spec and returns the lines it reported with `message` (benchmarks). */
-  const runSpecLogged = async (file: string, test: string, options: Omit<EmacsSpecOptions, "compiled">) => {
-    const res = await spec(file, test, options);
-    return res.stderr.split("\n").filter((l) => /^(benchmark|typing):/.test(l)).join("; ");
-  };
-
+emacsSuite((editor, { spec, specLogged: runSpecLogged, compiled }) => {
   it("byte-compiles without a warning and checkdoc finds nothing", { timeout: TIMEOUT }, async () => {
-    expect(compiled, compileOutput).toBeDefined();
+    expect(compiled().dir, compiled().output).toBeDefined();
     expect(await checkdoc(editor)).toBe("");
   });
 
@@ -117,96 +87,6 @@ function emacsCases(editor: EmacsEditor): void {
     await spec("edit-test.el", "agent-lsp-edit-stale-version", { fake, project });
     expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toMatch(/stale/);
     expect(readFileSync(project.file("notes.txt"), "utf8")).toBe("alpha\nbeta\ngamma\n");
-  });
-
-  it("review: one hunk of two is taken and written exactly; a rejected proposal changes nothing", { timeout: TIMEOUT }, async () => {
-    const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
-    const { fake, project } = await setup({ "app.txt": `${lines.join("\n")}\n` });
-    const proposal = lines.map((l, i) => (i === 1 || i === 8 ? `${l} changed` : l));
-    fake.enqueue(
-      { toolCalls: [{ name: "read_file", input: { path: "app.txt" } }] },
-      { toolCalls: [{ name: "write_file", input: { path: "app.txt", content: `${proposal.join("\n")}\n` } }] },
-      { text: "Changed what you accepted." },
-      { toolCalls: [{ name: "edit_file", input: { path: "app.txt", target_content: "line 5", replacement_content: "line five" } }] },
-      { text: "Understood." },
-    );
-    await spec("review-test.el", "agent-lsp-review-partial-then-reject", { fake, project, safety: "ask" });
-    expect(JSON.stringify(fake.requests[4]!.body.messages.at(-1))).toMatch(/reject|declin|denied|refus/i);
-    // The file is open in Emacs: the disk never changed.
-    expect(readFileSync(project.file("app.txt"), "utf8")).toBe(`${lines.join("\n")}\n`);
-    expect(fake.violations).toEqual([]);
-  });
-
-  it("review: cancelling the turn closes its open review and answers it", { timeout: TIMEOUT }, async () => {
-    const { fake, project } = await setup({ "app.txt": "one\ntwo\n" });
-    fake.enqueue(
-      { toolCalls: [{ name: "edit_file", input: { path: "app.txt", target_content: "two", replacement_content: "TWO" } }] },
-      // The cancelled turn calls the model no more: the next prompt gets this answer.
-      { text: "After the cancel." },
-    );
-    await spec("review-test.el", "agent-lsp-review-cancel", { fake, project, safety: "ask" });
-    expect(readFileSync(project.file("app.txt"), "utf8")).toBe("one\ntwo\n");
-    expect(fake.requests).toHaveLength(2);
-  });
-
-  it("review: in ediff, the changes copied into the result are what is written; C-c C-k rejects", { timeout: TIMEOUT }, async () => {
-    const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
-    const { fake, project } = await setup({ "app.txt": `${lines.join("\n")}\n` });
-    const proposal = lines.map((l, i) => (i === 1 || i === 8 ? `${l} changed` : l));
-    fake.enqueue(
-      { toolCalls: [{ name: "read_file", input: { path: "app.txt" } }] },
-      { toolCalls: [{ name: "write_file", input: { path: "app.txt", content: `${proposal.join("\n")}\n` } }] },
-      { text: "Changed what you accepted." },
-      { toolCalls: [{ name: "edit_file", input: { path: "app.txt", target_content: "line 5", replacement_content: "line five" } }] },
-      { text: "Understood." },
-    );
-    await spec("review-test.el", "agent-lsp-review-ediff", { fake, project, safety: "ask" });
-    expect(JSON.stringify(fake.requests[4]!.body.messages.at(-1))).toMatch(/reject|declin|denied|refus/i);
-  });
-
-  it("review: a two-file change is reviewed file after file; accept all takes the rest; killing the review rejects", { timeout: TIMEOUT }, async () => {
-    const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
-    const { fake, project } = await setup({ "a.txt": `${lines.join("\n")}\n`, "b.txt": "alpha\nbeta\ngamma\n" });
-    const patch = ["*** Begin Patch", "*** Update File: a.txt", "@@", " line 1", "-line 2", "+line 2 changed", " line 3", "@@", " line 8", "-line 9", "+line 9 changed", " line 10",
-      "*** Update File: b.txt", "@@", " alpha", "-beta", "+BETA", " gamma", "*** End Patch"].join("\n");
-    fake.enqueue(
-      { toolCalls: [{ name: "apply_patch", input: { patch } }] },
-      { text: "Patched." },
-      { toolCalls: [{ name: "edit_file", input: { path: "a.txt", target_content: "line 5", replacement_content: "line five" } }] },
-      { text: "Left alone." },
-    );
-    await spec("review-test.el", "agent-lsp-review-files-accept-all", { fake, project, safety: "ask" });
-    // b.txt is not open in Emacs: the server wrote the accepted text to disk.
-    expect(readFileSync(project.file("b.txt"), "utf8")).toBe("alpha\nBETA\ngamma\n");
-    expect(readFileSync(project.file("a.txt"), "utf8")).toBe(`${lines.join("\n")}\n`);
-    expect(JSON.stringify(fake.requests[3]!.body.messages.at(-1))).toMatch(/reject|declin|denied|refus/i);
-  });
-
-  it("permission: a command is asked with its folder; y runs it, n declines it", { timeout: TIMEOUT }, async () => {
-    const { fake, project } = await setup({ "notes.txt": "x\n" });
-    const run = (command: string) => ({ toolCalls: [{ name: "execute_command", input: { command } }] });
-    fake.enqueue(run("echo from-the-agent"), { text: "Ran it." }, run("printf other"), { text: "Not run." });
-    await spec("permission-test.el", "agent-lsp-permission-each-way", { fake, project, safety: "ask" });
-    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain("from-the-agent");
-    expect(JSON.stringify(fake.requests[3]!.body.messages.at(-1))).toMatch(/declined|not done/i);
-  });
-
-  it("permission: C-g on a prompt answers No at once, and the next prompt works", { timeout: TIMEOUT }, async () => {
-    const { fake, project } = await setup({ "notes.txt": "x\n" });
-    const run = (command: string) => ({ toolCalls: [{ name: "execute_command", input: { command } }] });
-    fake.enqueue(run("echo first"), { text: "Declined." }, run("echo second-run"), { text: "Ran it." });
-    await spec("permission-test.el", "agent-lsp-permission-quit", { fake, project, safety: "ask" });
-    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toMatch(/declined|not done/i);
-    expect(JSON.stringify(fake.requests[3]!.body.messages.at(-1))).toContain("second-run");
-  });
-
-  it("ask user: choices and free text through completing-read reach the model", { timeout: TIMEOUT }, async () => {
-    const { fake, project } = await setup({ "notes.txt": "x\n" });
-    const ask = (input: object) => ({ toolCalls: [{ name: "ask_user_question", input }] });
-    fake.enqueue(ask({ question: "Which colour?", choices: ["Red", "Blue"] }), ask({ question: "What is your name?" }), { text: "Thanks for both answers." });
-    await spec("permission-test.el", "agent-lsp-ask-user", { fake, project });
-    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain("Blue");
-    expect(JSON.stringify(fake.requests[2]!.body.messages.at(-1))).toContain("a free answer");
   });
 
   it("cancel: C-c C-k stops a streaming turn, and the chat goes on", { timeout: TIMEOUT }, async () => {
@@ -337,18 +217,4 @@ function emacsCases(editor: EmacsEditor): void {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     await spec("ask-test.el", "agent-lsp-doctor-and-shutdown", { fake, project });
   });
-}
-
-for (const editor of findEmacsen()) {
-  describe(editor.name, () => {
-    if (editor.available) {
-      emacsCases(editor);
-    } else if (requireAll) {
-      it("is installed", () => {
-        throw new Error(`AGENT_LSP_REQUIRE_ALL=1 but ${editor.reason}`);
-      });
-    } else {
-      it.skip(`skipped: ${editor.reason}`, () => undefined);
-    }
-  });
-}
+});

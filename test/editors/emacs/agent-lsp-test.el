@@ -1,4 +1,4 @@
-;;; agent-lsp-test.el --- Helpers for agent-lsp's ERT tests  -*- lexical-binding: t; -*-
+;;; agent-lsp-test.el --- Helpers for agent-lsp's ERT tests  -*- lexical-binding: t; no-byte-compile: t; -*-
 
 ;;; Commentary:
 
@@ -133,13 +133,61 @@
   "The text of BUFFER."
   (with-current-buffer buffer (buffer-substring-no-properties (point-min) (point-max))))
 
-;;; Answering prompts
+;;; Typing
 
-(defmacro agent-lsp-test-with-keys (keys &rest body)
-  "Run BODY with KEYS (a list of events) waiting to be read by the next prompts."
+(defun agent-lsp-test-show (buffer)
+  "The window showing BUFFER; else show it in the selected window and return that."
+  (or (get-buffer-window buffer)
+      (progn (switch-to-buffer buffer) (selected-window))))
+
+(defun agent-lsp-test-type (buffer keys)
+  "Type KEYS (a string or vector) into BUFFER as a user would, one key at a time.
+Each key first waits, unread, while timers and process output run (a
+prompt a timer opened now would read it), then the command loop
+runs it in BUFFER's window."
+  (with-selected-window (agent-lsp-test-show buffer)
+    (dolist (key (append keys nil))
+      (setq unread-command-events (list key))
+      (accept-process-output nil 0.01)
+      (when unread-command-events
+        (setq unread-command-events nil)
+        (execute-kbd-macro (vector key))))))
+
+;;; Answering in the chat
+
+(defun agent-lsp-test-block (&optional text)
+  "Wait for a block waiting in the chat (whose text has TEXT); return it."
+  (agent-lsp-test-wait (format "a block waiting in the chat%s" (if text (format " with %S" text) ""))
+                       (lambda ()
+                         (cl-find-if (lambda (block)
+                                       (or (null text)
+                                           (string-search text (agent-lsp-test-block-text block))))
+                                     (buffer-local-value 'agent-lsp--waiting-blocks (agent-lsp-test-chat))))))
+
+(defun agent-lsp-test-block-text (block)
+  "The text of the waiting BLOCK."
+  (with-current-buffer (agent-lsp--waiting-chat block)
+    (buffer-substring-no-properties (agent-lsp--waiting-beg block) (agent-lsp--waiting-end block))))
+
+(defun agent-lsp-test-press (keys)
+  "Go to the waiting block as a user would (C-c C-a in the chat), then press KEYS."
+  (select-window (agent-lsp-test-show (agent-lsp-test-chat)))
+  (goto-char (point-max))
+  (execute-kbd-macro (kbd "C-c C-a"))
+  (should (agent-lsp-waiting-at))
+  (execute-kbd-macro (if (stringp keys) (kbd keys) keys)))
+
+(defmacro agent-lsp-test-with-reason (reason &rest body)
+  "Run BODY with REASON typed into the next minibuffer prompt for a reason.
+\(Batch Emacs reads the minibuffer from stdin, not from keyboard macros.)"
   (declare (indent 1))
-  `(let ((unread-command-events (append ,keys nil)))
+  `(cl-letf (((symbol-function 'read-string)
+              (lambda (prompt &rest _)
+                (should (string-search "Tell the agent why" prompt))
+                ,reason)))
      ,@body))
+
+;;; The review
 
 (defun agent-lsp-test-review-buffer ()
   "The open review buffer, or nil."

@@ -1,72 +1,119 @@
-;;; permission-test.el --- Approving commands, answering questions  -*- lexical-binding: t; -*-
+;;; permission-test.el --- Approving commands, answering questions, in the chat  -*- lexical-binding: t; no-byte-compile: t; -*-
 
 ;;; Code:
 
 (require 'agent-lsp-test)
 
-(defvar agent-lsp-test-prompts nil "The prompts `read-multiple-choice' showed.")
-
-(defun agent-lsp-test-record-rmc (fn prompt choices &rest args)
-  "Record PROMPT and CHOICES, then call FN with them and ARGS."
-  (push (cons prompt (mapcar #'car choices)) agent-lsp-test-prompts)
-  (apply fn prompt choices args))
-
 (ert-deftest agent-lsp-permission-each-way ()
-  "A command is asked with its folder: y runs it, n declines it."
-  (advice-add 'read-multiple-choice :around #'agent-lsp-test-record-rmc)
+  "A command is asked in the chat with its folder: y runs it, n declines it."
   (agent-lsp-test-start-chat)
-  (agent-lsp-test-with-keys '(?y)
-    (agent-lsp-test-send "Run echo")
-    (agent-lsp-test-chat-has "Ran it."))
+  (agent-lsp-test-send "Run echo")
+  (let* ((block (agent-lsp-test-block "echo from-the-agent"))
+         (text (agent-lsp-test-block-text block)))
+    (should (string-search "Command: echo from-the-agent\n" text))
+    (should (string-search (format "Folder:  %s\n" (abbreviate-file-name (directory-file-name agent-lsp-test-root)))
+                           text))
+    (should (string-search "[y] Yes" text))
+    (should (string-search "[n] No" text))
+    (should (string-search "[w] No, and tell the agent why" text)))
+  (agent-lsp-test-press "y")
+  (agent-lsp-test-chat-has "Ran it.")
   (agent-lsp-test-wait-idle)
-  (let ((prompt (car (car agent-lsp-test-prompts))))
-    (should (string-search (format "agent-lsp wants to run, in %s:\n  echo from-the-agent\n"
-                                   (abbreviate-file-name (directory-file-name agent-lsp-test-root)))
-                           prompt))
-    (should (memq ?y (cdr (car agent-lsp-test-prompts))))
-    (should (memq ?n (cdr (car agent-lsp-test-prompts)))))
-  (agent-lsp-test-with-keys '(?n)
-    (agent-lsp-test-send "Run printf")
-    (agent-lsp-test-chat-has "Not run."))
+  (should (string-search "✓ Allowed: execute_command: echo from-the-agent" (agent-lsp-test-chat-text)))
+  (agent-lsp-test-send "Run printf")
+  (agent-lsp-test-block "printf other")
+  (agent-lsp-test-press "n")
+  (agent-lsp-test-chat-has "Not run.")
   (agent-lsp-test-wait-idle)
-  (should (= (length agent-lsp-test-prompts) 2)))
+  (should (string-search "✗ Declined: execute_command: printf other" (agent-lsp-test-chat-text)))
+  (should-not (buffer-local-value 'agent-lsp--waiting-blocks (agent-lsp-test-chat))))
 
 (ert-deftest agent-lsp-permission-quit ()
-  "C-g on a prompt answers No at once; the next prompt works."
-  (let ((quit-once t))
-    (advice-add 'read-event :around
-                (lambda (fn &rest args)
-                  (if quit-once
-                      (progn (setq quit-once nil)
-                             ;; What C-g does while Emacs reads a key: signal `quit'.
-                             (signal 'quit nil))
-                    (apply fn args))))
+  "C-g on the block answers No at once; the next approval works."
+  (agent-lsp-test-start-chat)
+  (agent-lsp-test-send "Run echo")
+  (agent-lsp-test-block "echo first")
+  (agent-lsp-test-press "C-g")
+  (agent-lsp-test-chat-has "Declined.")
+  (agent-lsp-test-wait-idle)
+  (agent-lsp-test-send "Run it now")
+  (agent-lsp-test-block "echo second-run")
+  (agent-lsp-test-press "y")
+  (agent-lsp-test-chat-has "Ran it.")
+  (agent-lsp-test-wait-idle))
+
+(ert-deftest agent-lsp-permission-typed-elsewhere ()
+  "Keys typed into a code buffer, or the chat's prompt, while an approval waits never answer it."
+  (let ((code (agent-lsp-test-visit "main.py")))
     (agent-lsp-test-start-chat)
-    (agent-lsp-test-send "Run echo")
-    (agent-lsp-test-chat-has "Declined.")
+    (agent-lsp-test-send "List the files")
+    (agent-lsp-test-block "ls -la")
+    ;; The mode lines of the code, of the chat and of any other buffer say that an approval
+    ;; waits, and so does the chat's header.  (Batch Emacs formats no mode line: the parts
+    ;; the package puts there are evaluated here.)
+    (with-current-buffer code (should (equal (agent-lsp--lighter) " agent[ask:approval waiting]")))
+    (with-current-buffer (agent-lsp-test-chat)
+      (should (equal (agent-lsp--lighter) " agent[ask:approval waiting]"))
+      (should (string-search "approval waiting" (agent-lsp--chat-header))))
+    (should (member agent-lsp--waiting-mode-line global-mode-string))
+    (with-temp-buffer
+      (should (equal (agent-lsp--waiting-global-lighter) " [agent: approval waiting]")))
+    (agent-lsp-test-type code (make-string 40 ?y))
+    (agent-lsp-test-type code "a\r")
+    (with-current-buffer (agent-lsp-test-chat) (goto-char (point-max)))
+    (agent-lsp-test-type (agent-lsp-test-chat) "yes")
+    (agent-lsp-test-pause 0.5)
+    (should (string-search (concat (make-string 40 ?y) "a\n") (agent-lsp-test-text code)))
+    (should (string-suffix-p "yes" (agent-lsp-test-chat-text)))
+    ;; Still waiting: the server got no answer and the model was not called again.
+    (should (agent-lsp-test-block "ls -la"))
+    (should (agent-lsp-test-busy-p))
+    (should-not (string-search "Not run." (agent-lsp-test-chat-text)))
+    (agent-lsp-test-press "n")
+    (agent-lsp-test-chat-has "Not run.")
     (agent-lsp-test-wait-idle)
-    (should-not quit-once)
-    (agent-lsp-test-with-keys '(?y)
-      (agent-lsp-test-send "Run it now")
-      (agent-lsp-test-chat-has "Ran it."))
-    (agent-lsp-test-wait-idle)))
+    (with-current-buffer code (should (equal (agent-lsp--lighter) " agent[ask]")))
+    (should-not (member agent-lsp--waiting-mode-line global-mode-string))))
+
+(ert-deftest agent-lsp-permission-save-first ()
+  "The approval of a command shows the files Yes saves first; the reason of a No reaches the model."
+  (let ((notes (agent-lsp-test-visit "notes.txt")))
+    (agent-lsp-test-start-chat)
+    (agent-lsp-test-wait-open notes)
+    (agent-lsp-test-send "Edit, then run")
+    (agent-lsp-test-block "notes.txt: 1 change")
+    (agent-lsp-test-press "A")
+    (agent-lsp-test-wait "the agent's edit" (lambda () (string-search "BETA" (agent-lsp-test-text notes))))
+    (let ((text (agent-lsp-test-block-text (agent-lsp-test-block "cat notes.txt"))))
+      (should (string-search "and save 1 file first: notes.txt" text))
+      (should (string-search "Command: cat notes.txt" text)))
+    (agent-lsp-test-with-reason "use head instead"
+      (agent-lsp-test-press "w"))
+    (agent-lsp-test-chat-has "Told.")
+    (agent-lsp-test-wait-idle)
+    (should (string-search "✗ Declined: execute_command: cat notes.txt" (agent-lsp-test-chat-text)))
+    (should (string-search "you said: \"use head instead\"" (agent-lsp-test-chat-text)))
+    ;; Not saved: the command did not run.
+    (should (buffer-modified-p notes))))
 
 (ert-deftest agent-lsp-ask-user ()
-  "Questions use `completing-read': a choice, then free text."
-  (let ((answers (list "Blue" "a free answer")) (seen nil))
-    (advice-add 'completing-read :override
-                (lambda (prompt collection &rest _)
-                  (push (cons prompt (append collection nil)) seen)
-                  (pop answers)))
-    (advice-add 'read-string :override
-                (lambda (prompt &rest _) (push (list prompt) seen) (pop answers)))
-    (agent-lsp-test-start-chat)
-    (agent-lsp-test-send "Ask me")
-    (agent-lsp-test-chat-has "Thanks for both answers.")
-    (agent-lsp-test-wait-idle)
-    (setq seen (nreverse seen))
-    (should (string-search "Which colour?" (car (nth 0 seen))))
-    (should (equal (cdr (nth 0 seen)) '("Red" "Blue")))
-    (should (string-search "What is your name?" (car (nth 1 seen))))))
+  "Questions are asked in the chat: a choice by its number, then words of one's own."
+  (agent-lsp-test-start-chat)
+  (agent-lsp-test-send "Ask me")
+  (let ((text (agent-lsp-test-block-text (agent-lsp-test-block "Which colour?"))))
+    (should (string-search "[1] Red" text))
+    (should (string-search "[2] Blue" text))
+    (should (string-search "question waiting" (with-current-buffer (agent-lsp-test-chat)
+                                                (agent-lsp--chat-header)))))
+  (agent-lsp-test-press "2")
+  (agent-lsp-test-block "What is your name?")
+  (cl-letf (((symbol-function 'read-string) (lambda (prompt &rest _)
+                                              (should (string-search "Your answer" prompt))
+                                              "a free answer")))
+    (agent-lsp-test-press "t"))
+  (agent-lsp-test-chat-has "Thanks for both answers.")
+  (agent-lsp-test-wait-idle)
+  (should (string-search "You answered: Blue" (agent-lsp-test-chat-text)))
+  (should (string-search "You answered: a free answer" (agent-lsp-test-chat-text))))
 
 ;;; permission-test.el ends here

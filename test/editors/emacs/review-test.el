@@ -1,4 +1,4 @@
-;;; review-test.el --- Reviewing proposed changes hunk by hunk  -*- lexical-binding: t; -*-
+;;; review-test.el --- Reviewing proposed changes hunk by hunk  -*- lexical-binding: t; no-byte-compile: t; -*-
 
 ;;; Code:
 
@@ -21,7 +21,13 @@
     (agent-lsp-test-wait-open buf)
     (agent-lsp-test-send "Change lines 2 and 9")
     (agent-lsp-test-wait-review "app.txt")
+    ;; The review is shown, not selected: what is typed elsewhere stays there.
+    (let ((other (agent-lsp-test-visit "other.txt")))
+      (agent-lsp-test-type other "aaA\r")
+      (should (equal (agent-lsp-test-text other) "aaA\nother\n")))
+    (should (string-search "app.txt: 2 changes" (agent-lsp-test-block-text (agent-lsp-test-block))))
     (with-current-buffer (agent-lsp-test-review-buffer)
+      (should-not (string-search "[taken]" (buffer-string)))
       (should (string-search "File 1/1: app.txt" (buffer-string)))
       (should (string-search "+line 2 changed" (buffer-string)))
       (should (string-search "+line 9 changed" (buffer-string)))
@@ -35,6 +41,7 @@
     (agent-lsp-test-chat-has "Changed what you accepted.")
     (agent-lsp-test-wait-idle)
     (should-not (agent-lsp-test-review-buffer))
+    (should (string-search "✓ Accepted in part: write_file" (agent-lsp-test-chat-text)))
     (let ((lines (split-string (agent-lsp-test-text buf) "\n")))
       (should (equal (nth 1 lines) "line 2 changed"))
       (should (equal (nth 8 lines) "line 9")))
@@ -105,6 +112,10 @@
     (agent-lsp-test-start-chat)
     (agent-lsp-test-wait-open buf)
     (agent-lsp-test-send "Change lines 2 and 9")
+    (agent-lsp-test-block "app.txt")
+    ;; Ediff takes over the frame: it starts when the user asks for it, not before.
+    (should-not (agent-lsp-test-ediff-control))
+    (agent-lsp-test-press "e")
     (agent-lsp-test-wait "the ediff session" #'agent-lsp-test-ediff-control)
     (with-current-buffer (agent-lsp-test-ediff-control)
       (should (= ediff-number-of-differences 2))
@@ -117,10 +128,83 @@
       (should (equal (nth 1 lines) "line 2 changed"))
       (should (equal (nth 8 lines) "line 9")))
     (agent-lsp-test-send "Change it again")
+    (agent-lsp-test-block "edit_file: app.txt")
+    (agent-lsp-test-press "e")
     (agent-lsp-test-wait "the second ediff session" #'agent-lsp-test-ediff-control)
     (agent-lsp-test-ediff-key "C-c C-k")
     (agent-lsp-test-chat-has "Understood.")
     (agent-lsp-test-wait-idle)
     (should-not (agent-lsp-test-ediff-control))))
+
+;;; Rejecting with words, ediff from a side window
+
+(ert-deftest agent-lsp-review-reject-why ()
+  "W in the review rejects the change with words the model gets."
+  (let ((buf (agent-lsp-test-visit "app.txt")))
+    (agent-lsp-test-start-chat)
+    (agent-lsp-test-wait-open buf)
+    (agent-lsp-test-send "Change two")
+    (agent-lsp-test-wait-review "app.txt")
+    (agent-lsp-test-with-reason "keep it lower case"
+      (agent-lsp-test-review-key "W"))
+    (agent-lsp-test-chat-has "Will keep it lower case.")
+    (agent-lsp-test-wait-idle)
+    (should (string-search "✗ Rejected: edit_file" (agent-lsp-test-chat-text)))
+    (should (string-search "you said: \"keep it lower case\"" (agent-lsp-test-chat-text)))
+    (should-not (agent-lsp-test-review-buffer))
+    (should (equal (agent-lsp-test-text buf) "one\ntwo\n"))))
+
+(defun agent-lsp-test-ediff-leftovers ()
+  "The names of the buffers a review in ediff may leave behind."
+  (cl-remove-if-not (lambda (name) (string-match-p "\\`\\*\\(?:[Ee]diff\\|agent-lsp current\\|agent-lsp proposal\\)" name))
+                    (mapcar #'buffer-name (buffer-list))))
+
+(defun agent-lsp-test-layout ()
+  "The windows of the selected frame: (SELECTED-BUFFER . (BUFFER SIDE) ...)."
+  (cons (buffer-name (window-buffer (selected-window)))
+        (mapcar (lambda (w) (list (buffer-name (window-buffer w)) (window-parameter w 'window-side)))
+                (window-list nil 'nomini))))
+
+(ert-deftest agent-lsp-review-ediff-side-window ()
+  "Ediff started from the chat in a side window works, and the layout comes back whole.
+An ediff that cannot start shows the diff review instead, and never answers No."
+  (let ((buf (agent-lsp-test-visit "app.txt")))
+    (delete-other-windows)
+    (switch-to-buffer buf)
+    ;; The package's own default: the chat in a side window on the right.
+    (setq agent-lsp-chat-display-action (eval (car (get 'agent-lsp-chat-display-action 'standard-value)) t))
+    (let ((chat (agent-lsp-test-start-chat)))
+      (agent-lsp-test-wait-open buf)
+      (select-window (get-buffer-window chat))
+      (should (window-parameter (selected-window) 'window-side))
+      (let ((layout (agent-lsp-test-layout)) (before (agent-lsp-test-ediff-leftovers)))
+        (agent-lsp-test-send "Change lines 2 and 9")
+        (agent-lsp-test-block "app.txt")
+        (agent-lsp-test-press "e")
+        (agent-lsp-test-wait "the ediff session" #'agent-lsp-test-ediff-control)
+        (with-current-buffer (agent-lsp-test-ediff-control)
+          (ediff-next-difference)
+          (ediff-copy-B-to-A nil)
+          (ediff-next-difference)
+          (ediff-copy-B-to-A nil))
+        (agent-lsp-test-ediff-key "C-c C-c")
+        (agent-lsp-test-chat-has "Changed what you accepted.")
+        (agent-lsp-test-wait-idle)
+        (agent-lsp-test-wait "the layout to come back" (lambda () (equal (agent-lsp-test-layout) layout)))
+        (should (equal (agent-lsp-test-ediff-leftovers) before))
+        (should (string-search "line 9 changed" (agent-lsp-test-text buf)))
+        ;; An ediff that fails to start: the diff review instead, the failure said.
+        (advice-add 'ediff-buffers :override (lambda (&rest _) (error "No ediff today")))
+        (agent-lsp-test-send "Edit line 5")
+        (agent-lsp-test-block "edit_file: app.txt")
+        (agent-lsp-test-press "e")
+        (agent-lsp-test-wait-review "app.txt")
+        (should (string-search "ediff could not open (No ediff today)" (agent-lsp-test-chat-text)))
+        (should (agent-lsp-test-block "edit_file: app.txt"))
+        (should (equal (agent-lsp-test-ediff-leftovers) before))
+        (agent-lsp-test-review-key "A")
+        (agent-lsp-test-chat-has "Understood.")
+        (agent-lsp-test-wait-idle)
+        (should (string-search "line five" (agent-lsp-test-text buf)))))))
 
 ;;; review-test.el ends here

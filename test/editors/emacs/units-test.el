@@ -69,14 +69,15 @@
                  "── context compacted (checkpoint 2, auto): about 171,000 → 2,400 tokens; messages 1-58 archived ──")))
 
 (ert-deftest agent-lsp-unit-options ()
-  "Only the options the server sent are offered."
+  "Only the options the server sent are offered, and a No with words when No is one."
   (let ((params '(:toolCall (:name "execute_command" :input (:command "ls"))
-                  :options [(:optionId "allow_once") (:optionId "reject")]))
-        (offered nil))
-    (cl-letf (((symbol-function 'read-multiple-choice)
-               (lambda (_prompt choices &rest _) (setq offered (mapcar #'car choices)) (car choices))))
-      (should (equal (agent-lsp-ask-permission "/tmp/" params) "allow_once"))
-      (should (equal offered '(?y ?n))))))
+                  :options [(:optionId "allow_once") (:optionId "reject")])))
+    (should (equal (mapcar #'car (agent-lsp--permission-choices params #'ignore "ls")) '("y" "n" "w")))
+    (should (equal (mapcar #'car (agent-lsp--permission-choices '(:options [(:optionId "allow_once")]) #'ignore "ls"))
+                   '("y"))))
+  ;; A provider-native call is named as the model called it.
+  (should (equal (agent-lsp-permission-title '(:summary "execute_command: ls" :toolCall (:name "execute_command" :modelName "bash")))
+                 "bash: ls")))
 
 (ert-deftest agent-lsp-unit-save-documents ()
   "agent/saveDocuments saves exactly the buffers named."

@@ -1,0 +1,138 @@
+;;; agent-lsp-review-state.el --- One review of a proposed change, and its answer  -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2025 The agent-lsp authors
+;; SPDX-License-Identifier: MIT
+
+;;; Commentary:
+
+;; A permission request that changes files is reviewed one file after the other.  This file
+;; holds a review's state and turns what the user took into the answer: `accepted' names
+;; exactly the text each file ends up with, so the server writes what was taken and nothing
+;; else.  The views that show a file (the diff buffer of agent-lsp-review-diff.el, ediff in
+;; agent-lsp-review-ediff.el) call in here; agent-lsp-review.el opens them.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'subr-x)
+(require 'agent-lsp-connection)
+(require 'agent-lsp-hunks)
+
+(declare-function agent-lsp--review-show "agent-lsp-review" (review))
+(declare-function agent-lsp-waiting-done "agent-lsp-waiting" (block record &optional face))
+(declare-function agent-lsp-read-reason "agent-lsp-waiting" ())
+
+(cl-defstruct (agent-lsp--review (:constructor agent-lsp--make-review))
+  "One open review: a permission request that proposes file changes.
+FILES are plists (:uri :name :old :new :hunks); RESULTS the text each
+file finished so far gets; CLOSE-VIEW closes whatever shows it; BLOCK
+is its block in the chat; STYLE the view the user reviews it in."
+  conn params reply title files (index 0) results buffer finished action close-view block style)
+
+(defvar agent-lsp--reviews nil
+  "The reviews waiting for an answer.")
+
+;;; Files
+
+(defun agent-lsp--review-collect-files (conn params)
+  "The files of the permission request PARAMS on CONN, each with its hunks.
+Each is a plist (:uri :name :old :new :hunks)."
+  (let ((sections (agent-lsp-hunks-parse (plist-get params :diff)))
+        (root (agent-lsp--root conn)))
+    (mapcar (lambda (f)
+              (let* ((uri (plist-get f :uri))
+                     (name (file-relative-name (agent-lsp--uri-to-path uri) root))
+                     (old (or (plist-get f :oldText) ""))
+                     (new (or (plist-get f :newText) "")))
+                (list :uri uri :name name :old old :new new
+                      :hunks (agent-lsp-hunks-for old new (cdr (assoc name sections))))))
+            (append (plist-get params :files) nil))))
+
+(defun agent-lsp--review-file (review)
+  "The file of REVIEW being reviewed."
+  (nth (agent-lsp--review-index review) (agent-lsp--review-files review)))
+
+(defun agent-lsp--review-offers-p (review option)
+  "Non-nil when the server offered OPTION for REVIEW."
+  (let ((options (append (plist-get (agent-lsp--review-params review) :options) nil)))
+    (or (null options) (cl-some (lambda (o) (equal (plist-get o :optionId) option)) options))))
+
+;;; Answering
+
+(defun agent-lsp--review-record (review result)
+  "The chat's line for REVIEW answered with RESULT."
+  (concat (pcase (plist-get result :optionId)
+            ("reject" "✗ Rejected")
+            ("allow_always" "✓ Accepted, not asked again")
+            (_ (if (plist-get result :accepted) "✓ Accepted in part" "✓ Accepted")))
+          ": " (agent-lsp--review-title review)
+          (let ((reason (plist-get result :reason)))
+            (if reason (format " — you said: %S" reason) ""))))
+
+(defun agent-lsp--review-answer (review result)
+  "Answer REVIEW with RESULT, once, and close it."
+  (unless (agent-lsp--review-finished review)
+    (agent-lsp--review-close review)
+    (when (agent-lsp--review-block review)
+      (agent-lsp-waiting-done (agent-lsp--review-block review) (agent-lsp--review-record review result)))
+    (funcall (agent-lsp--review-reply review) result)))
+
+(defun agent-lsp--review-close (review)
+  "Close REVIEW's view (buffers and windows); it waits no more."
+  (setf (agent-lsp--review-finished review) t)
+  (setq agent-lsp--reviews (delq review agent-lsp--reviews))
+  (let ((close (agent-lsp--review-close-view review)))
+    (setf (agent-lsp--review-close-view review) nil)
+    (when close (funcall close))))
+
+(defun agent-lsp--review-accepted (review results)
+  "The answer's `accepted' for REVIEW whose files get RESULTS."
+  (vconcat (cl-mapcar (lambda (f r) (list :uri (plist-get f :uri) :text r))
+                      (agent-lsp--review-files review) results)))
+
+(defun agent-lsp--review-result (review)
+  "The answer to REVIEW once every file has its final text."
+  (let* ((files (agent-lsp--review-files review))
+         (results (agent-lsp--review-results review))
+         (all-new (cl-every (lambda (f r) (equal r (plist-get f :new))) files results))
+         (all-old (cl-every (lambda (f r) (equal r (plist-get f :old))) files results)))
+    (cond (all-new (list :optionId "allow_once"))
+          (all-old (list :optionId "reject"))
+          (t (list :optionId "allow_once" :accepted (agent-lsp--review-accepted review results))))))
+
+(defun agent-lsp--review-file-done (review text)
+  "Record TEXT as the current file's result in REVIEW; go on or answer."
+  (setf (agent-lsp--review-results review)
+        (append (agent-lsp--review-results review) (list text)))
+  (if (< (1+ (agent-lsp--review-index review)) (length (agent-lsp--review-files review)))
+      (progn (cl-incf (agent-lsp--review-index review))
+             (agent-lsp--review-show review))
+    (agent-lsp--review-answer review (agent-lsp--review-result review))))
+
+(defun agent-lsp--review-accept-rest (review option)
+  "Take this file and the ones after it whole in REVIEW, answering OPTION."
+  (let* ((files (agent-lsp--review-files review))
+         (results (append (agent-lsp--review-results review)
+                          (mapcar (lambda (f) (plist-get f :new))
+                                  (nthcdr (length (agent-lsp--review-results review)) files))))
+         (whole (cl-every (lambda (f r) (equal r (plist-get f :new))) files results)))
+    (agent-lsp--review-answer
+     review (if whole (list :optionId option)
+              (list :optionId option :accepted (agent-lsp--review-accepted review results))))))
+
+(defun agent-lsp--review-accept-always (review)
+  "Accept the rest of REVIEW and stop asking, when the server can remember it."
+  (if (agent-lsp--review-offers-p review "allow_always")
+      (agent-lsp--review-accept-rest review "allow_always")
+    (message "agent-lsp: this change cannot be remembered; A accepts it this time")))
+
+(defun agent-lsp--review-reject (review &optional reason)
+  "Reject the whole change of REVIEW; pass REASON, when given, to the model."
+  (agent-lsp--review-answer review (append (list :optionId "reject") (and reason (list :reason reason)))))
+
+(defun agent-lsp--review-reject-with-reason (review)
+  "Reject REVIEW with words read from the minibuffer (a quit there: still open)."
+  (agent-lsp--review-reject review (agent-lsp-read-reason)))
+
+(provide 'agent-lsp-review-state)
+;;; agent-lsp-review-state.el ends here
