@@ -13,7 +13,11 @@ export interface ClosestRegion {
   endLine: number;
   /** The region's lines (bodies, without terminators), joined with `\n`. */
   text: string;
-  /** 0..1, the mean bigram (Dice) similarity of the region's lines to the target's lines. */
+  /**
+   * 0..1, how alike the region and the target are as written: the mean bigram (Dice) similarity of
+   * each region line to the target line at its position, whitespace included. 1 only when they are
+   * the same text, so no error calls a region that was refused "100% similar".
+   */
   similarity: number;
 }
 
@@ -123,12 +127,49 @@ export function findClosestRegion(
   }
   let best = 0;
   for (let w = 1; w < windows; w++) if (scores[w]! > scores[best]!) best = w;
-  const similarity = scores[best]! / sampled.length;
-  if (similarity <= 0) return undefined;
+  if (scores[best]! <= 0) return undefined;
+  const region = fileLines.slice(best, best + k);
   return {
     startLine: best + 1,
     endLine: best + k,
-    text: fileLines.slice(best, best + k).join("\n"),
-    similarity,
+    text: region.join("\n"),
+    similarity: writtenSimilarity(region, targetLines.slice(0, k)),
   };
+}
+
+/**
+ * The similarity reported for a region: every line, as written (the window search above samples
+ * lines and collapses whitespace to find the region fast; the figure a model reads must describe
+ * the text it compared).
+ */
+function writtenSimilarity(region: readonly string[], target: readonly string[]): number {
+  let sum = 0;
+  const a = new Uint32Array(WORDS);
+  const b = new Uint32Array(WORDS);
+  for (let i = 0; i < region.length; i++) {
+    const r = region[i]!;
+    const t = target[i]!;
+    if (r === t) {
+      sum += 1;
+      continue;
+    }
+    const sa = rawBigrams(r, a);
+    const sb = rawBigrams(t, b);
+    // Different texts never score 1: hashed bigram sets can coincide (whitespace runs, repeats).
+    sum += sa + sb === 0 ? 0 : Math.min(dice(a, sa, b, sb), 0.99);
+  }
+  return sum / region.length;
+}
+
+/** Like {@link bigrams}, over the line exactly as written (indentation and inner runs kept). */
+function rawBigrams(line: string, bits: Uint32Array): number {
+  bits.fill(0);
+  let prev = 10;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    addBigram(bits, prev, c);
+    prev = c;
+  }
+  addBigram(bits, prev, 10);
+  return popcountAll(bits);
 }

@@ -6,22 +6,21 @@
  * - Line endings: the replacement's `\n` / `\r\n` are rewritten to the terminator of the line
  *   where the match starts (for a file without any terminator, the replacement is kept as given),
  *   so a CRLF file never gets bare `\n` lines and a mixed file keeps each region's style.
- * - Indentation: when the `trim` or `unicode` step matched whole lines and the target's lines were
- *   indented consistently less (or more) than the file's, the same indentation difference is
- *   applied to the replacement's non-blank lines. A model that wrote the target without the
- *   enclosing indentation nearly always wrote the replacement the same way, and pasting it at
- *   column 0 would break Python or YAML. When the difference is not one consistent prefix, the
- *   replacement is written exactly as given.
+ * - Indentation: when a forgiving step matched whole lines whose indentation differs from the
+ *   target's, the replacement is re-based into the file's frame by rebase-indent.ts (the routine
+ *   every edit tool shares); when no re-basing is safe the edit is refused with the reason, never
+ *   written with a broken structure. An indentation-sensitive file (Python) whose indentation
+ *   structure was sound is also refused when the edit would leave it unsound.
  * - A leading BOM is never part of a match and is kept.
  */
-import { findMatches, splitTarget, type Match, type MatchStep } from "./matcher.js";
+import { findMatches, splitTarget, type ClosestRegion, type Match, type MatchStep } from "./matcher.js";
 import { STEP_DESCRIPTIONS } from "./normalize.js";
+import { indentNote, rebaseIndent } from "./rebase-indent.js";
+import { EDIT_FILE_TERMS, type EditTerms } from "./edit-terms.js";
 import {
   convertEol,
   detectEol,
   dominantEol,
-  indentOf,
-  isBlank,
   numberLines,
   restoreBom,
   splitBodies,
@@ -40,6 +39,8 @@ export interface EditRequest {
   allowMultiple?: boolean;
   /** Insert `replacement` after this 1-based line instead (0 inserts at the top). */
   insertLine?: number;
+  /** The calling tool's names for these fields, used in every message (edit_file's by default). */
+  terms?: EditTerms;
 }
 
 /** The outcome of {@link editText}: the new text, or an error a model can act on. */
@@ -52,6 +53,8 @@ export type EditResult =
       /** 1-based line, in the original text, where each replaced match (or the insert) starts. */
       replacedAt: number[];
       count: number;
+      /** How the replacement's indentation was fitted to the file, in words, when it was. */
+      indentNote?: string;
     }
   | { ok: false; error: string };
 
@@ -62,53 +65,69 @@ const MAX_SHOWN_LINES = 40;
 export function editText(text: string, request: EditRequest): EditResult {
   const { text: body, bom } = stripBom(text);
   const result =
-    request.insertLine !== undefined ? insertAfter(body, request.insertLine, request.replacement) : replace(body, request);
+    request.insertLine !== undefined ? insertAfter(body, request.insertLine, request.replacement, request.terms) : replace(body, request);
   return result.ok ? { ...result, text: restoreBom(result.text, bom) } : result;
 }
 
 function replace(body: string, request: EditRequest): EditResult {
+  const terms = request.terms ?? EDIT_FILE_TERMS;
   if (request.target.length === 0) {
-    return { ok: false, error: "target_content is empty. Give the exact text to replace, or use insert_line to insert text." };
+    return { ok: false, error: `${terms.target} is empty. Give the exact text to replace${terms.insertLine ? `, or use ${terms.insertLine} to insert text` : ""}.` };
   }
   const found = findMatches(body, request.target);
-  if (!found.found) return { ok: false, error: notFoundMessage(found.closest) };
+  if (!found.found) return { ok: false, error: notFoundMessage(found.closest, terms) };
   const { step, matches } = found;
-  if (matches.length > 1 && !request.allowMultiple) {
+  if (matches.length > 1 && !(request.allowMultiple && terms.multiple)) {
     const lines = matches.map((m) => m.startLine).join(", ");
     const how = step === "exact" ? "" : ` (matched ${STEP_DESCRIPTIONS[step]})`;
-    return {
-      ok: false,
-      error:
-        `target_content matches ${matches.length} locations${how}, starting at lines ${lines}. ` +
-        "Include more surrounding lines so it matches exactly one, or set allow_multiple to change all of them.",
-    };
+    const remedy = terms.multiple
+      ? `Include more surrounding lines so it matches exactly one, or set ${terms.multiple} to change all of them.`
+      : `Add more surrounding lines to ${terms.target} so it matches exactly one place; to change several places, make one call for each.`;
+    return { ok: false, error: `${terms.target} matches ${matches.length} locations${how}, starting at lines ${lines}. ${remedy}` };
   }
   // Plain `+` lets V8 build a rope instead of copying a large file for every edit; it is
   // flattened once, when the caller encodes it.
   let text = "";
   let done = 0;
+  let indentNote: string | undefined;
   for (const m of matches) {
-    text += body.slice(done, m.start) + fitReplacement(body, m, step, request);
+    const fitted = fitReplacement(body, m, step, request);
+    if (!fitted.ok) return { ok: false, error: refusedMessage(fitted.reason, m, body, terms) };
+    indentNote ??= fitted.note;
+    text += body.slice(done, m.start) + fitted.text;
     done = m.end;
   }
   text += body.slice(done);
-  return { ok: true, text, step, replacedAt: matches.map((m) => m.startLine), count: matches.length };
+  return { ok: true, text, step, replacedAt: matches.map((m) => m.startLine), count: matches.length, ...(indentNote ? { indentNote } : {}) };
 }
 
-function notFoundMessage(closest: { startLine: number; endLine: number; text: string; similarity: number } | undefined): string {
+function notFoundMessage(closest: ClosestRegion | undefined, terms: EditTerms): string {
   const head =
-    "target_content was not found in the file (tried exact, ignoring trailing whitespace, " +
-    "ignoring leading and trailing whitespace, and Unicode normalisation).";
+    `${terms.target} was not found in the file (tried exact, ignoring trailing whitespace, ` +
+    "ignoring leading and trailing whitespace, Unicode normalisation, and runs of spaces inside lines).";
   if (!closest) return `${head} Read the file again and copy the text exactly.`;
-  const lines = closest.text.split("\n");
-  const shown = lines.slice(0, MAX_SHOWN_LINES);
-  const more = lines.length > shown.length ? `\n... (${lines.length - shown.length} more lines)` : "";
-  const pct = Math.round(closest.similarity * 100);
+  const pct = Math.floor(closest.similarity * 100);
   return (
     `${head} The closest region is lines ${closest.startLine}-${closest.endLine} (${pct}% similar):\n` +
-    `${numberLines(shown, closest.startLine)}${more}\n` +
-    "Copy target_content from the file as it is (without the line numbers) and try again."
+    `${shownRegion(closest.text.split("\n"), closest.startLine)}\n` +
+    `Copy ${terms.target} from the file as it is (without the line numbers) and try again.`
   );
+}
+
+/** Why a match could not be written, with the matched region so the model can copy it. */
+function refusedMessage(reason: string, m: Match, body: string, terms: EditTerms): string {
+  const region = body.slice(m.start, m.end).split(/\r?\n/);
+  if (region.at(-1) === "") region.pop();
+  return (
+    `Not changed: ${terms.target} matched lines ${m.startLine}-${m.endLine}, but ${reason.replace("the text to find", terms.target)}\n` +
+    `The matched lines:\n${shownRegion(region, m.startLine)}`
+  );
+}
+
+function shownRegion(lines: readonly string[], firstLine: number): string {
+  const shown = lines.slice(0, MAX_SHOWN_LINES);
+  const more = lines.length > shown.length ? `\n... (${lines.length - shown.length} more lines)` : "";
+  return `${numberLines(shown, firstLine)}${more}`;
 }
 
 /** The terminator of the line holding `offset`, or undefined when the text has none at all. */
@@ -119,8 +138,9 @@ function eolAt(body: string, offset: number): Eol | undefined {
 }
 
 /** Shapes the replacement for one match: line endings, indentation, final line break. */
-function fitReplacement(body: string, m: Match, step: MatchStep, request: EditRequest): string {
+function fitReplacement(body: string, m: Match, step: MatchStep, request: EditRequest): { ok: true; text: string; note?: string } | { ok: false; reason: string } {
   let replacement = request.replacement;
+  let note: string | undefined;
   if (step !== "exact") {
     const target = splitTarget(request.target);
     const region = body.slice(m.start, m.end);
@@ -129,56 +149,35 @@ function fitReplacement(body: string, m: Match, step: MatchStep, request: EditRe
     if (target.endsWithNewline && !region.endsWith("\n") && /\r?\n$/.test(replacement)) {
       replacement = replacement.replace(/\r?\n$/, "");
     }
-    if (m.wholeLines && (step === "trim" || step === "unicode")) {
-      replacement = reindent(replacement, splitBodies(region), target.lines);
+    if (m.wholeLines) {
+      const fileLines = splitBodies(region);
+      const rebased = rebaseIndent(target.lines.map((t, i) => [t, fileLines[i] ?? ""] as const), splitBodies(replacement));
+      if (rebased.kind === "refused") return { ok: false, reason: rebased.reason };
+      replacement = joinBodies(replacement, rebased.lines);
+      note = indentNote(rebased);
     }
   }
   const eol = eolAt(body, m.start);
-  return eol ? convertEol(replacement, eol) : replacement;
+  return { ok: true, text: eol ? convertEol(replacement, eol) : replacement, ...(note ? { note } : {}) };
 }
 
-/**
- * Applies the indentation difference between the matched file lines and the target's lines to
- * the replacement, when that difference is one consistent prefix (see the module comment).
- */
-function reindent(replacement: string, fileLines: readonly string[], targetLines: readonly string[]): string {
-  let added: string | undefined;
-  let removed: string | undefined;
-  let consistentAdd = true;
-  let consistentRemove = true;
-  for (let j = 0; j < Math.min(fileLines.length, targetLines.length); j++) {
-    if (isBlank(fileLines[j]!) || isBlank(targetLines[j]!)) continue;
-    const f = indentOf(fileLines[j]!);
-    const t = indentOf(targetLines[j]!);
-    const add = f.endsWith(t) ? f.slice(0, f.length - t.length) : undefined;
-    const rem = t.endsWith(f) ? t.slice(0, t.length - f.length) : undefined;
-    if (add === undefined || (added !== undefined && add !== added)) consistentAdd = false;
-    if (rem === undefined || (removed !== undefined && rem !== removed)) consistentRemove = false;
-    added ??= add;
-    removed ??= rem;
-  }
-  const lines = replacement.split(/(\r?\n)/);
-  // Odd indexes are the captured terminators; only bodies are touched.
-  if (consistentAdd && added) {
-    return lines.map((l, i) => (i % 2 === 0 && !isBlank(l) ? added + l : l)).join("");
-  }
-  if (consistentRemove && removed) {
-    return lines.map((l, i) => (i % 2 === 0 && l.startsWith(removed) ? l.slice(removed.length) : l)).join("");
-  }
-  return replacement;
+/** `bodies` joined with the terminators `original` had between its lines. */
+function joinBodies(original: string, bodies: readonly string[]): string {
+  const parts = original.split(/(\r?\n)/);
+  return parts.map((p, i) => (i % 2 === 0 ? bodies[i / 2]! : p)).join("");
 }
 
 /** insert_line: puts `text` after 1-based line `after` (0 = top), as whole lines. */
-function insertAfter(body: string, after: number, text: string): EditResult {
+function insertAfter(body: string, after: number, text: string, terms?: EditTerms): EditResult {
   const lines = splitLines(body);
   const count = lines.length;
   if (!Number.isInteger(after) || after < 0 || after > count) {
     return {
       ok: false,
-      error: `insert_line ${after} is out of range: the file has ${count} lines (use 0 to insert at the top, ${count} to append at the end).`,
+      error: `${(terms ?? EDIT_FILE_TERMS).insertLine ?? "insert_line"} ${after} is out of range: the file has ${count} lines (use 0 to insert at the top, ${count} to append at the end).`,
     };
   }
-  if (text.length === 0) return { ok: false, error: "replacement_content is empty: there is nothing to insert." };
+  if (text.length === 0) return { ok: false, error: `${(terms ?? EDIT_FILE_TERMS).inserted} is empty: there is nothing to insert.` };
   const done: EditResult = { ok: true, text: "", step: "insert", replacedAt: [after + 1], count: 1 };
   if (count === 0) return { ...done, text };
   const eol = lines[after - 1]?.eol || lines[after]?.eol || dominantEol(body);

@@ -11,6 +11,7 @@
 import { findClosestRegion, type ClosestRegion } from "./closest.js";
 import {
   FUZZY_STEPS,
+  UNIQUE_ONLY_STEPS,
   foldWithOffsets,
   leadingTrimmed,
   normalizeLine,
@@ -71,6 +72,7 @@ export function findMatches(text: string, target: string): MatchResult {
   const t = splitTarget(target);
   for (const step of FUZZY_STEPS) {
     const matches = fuzzyMatches(file, t, step);
+    if (matches.length > 1 && UNIQUE_ONLY_STEPS.has(step)) break;
     if (matches.length > 0) return { found: true, step, matches };
   }
   return { found: false, closest: findClosestRegion(file.bodies, t.lines) };
@@ -143,7 +145,8 @@ function fuzzyMatches(file: FileLines, target: TargetLines, step: MatchStep): Ma
   const lines = file.normalized(step);
   const runs = findLineRuns(lines, wanted);
   const matches = runs.map((i) => wholeLineMatch(file, i, wanted.length, target.endsWithNewline));
-  if (wanted.length > 1 || target.endsWithNewline) return matches;
+  // Inside a line, collapsed runs cannot be mapped back to offsets: that step matches whole lines only.
+  if (wanted.length > 1 || target.endsWithNewline || step === "inner_whitespace") return matches;
   // One-line targets may also match inside a line; whole-line matches were found above.
   const whole = new Set(runs);
   const needle = wanted[0]!;

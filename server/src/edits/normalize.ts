@@ -6,13 +6,19 @@
  */
 
 /** The match steps, strictest first. The first step that finds anything wins. */
-export type MatchStep = "exact" | "trailing_whitespace" | "trim" | "unicode";
+export type MatchStep = "exact" | "trailing_whitespace" | "trim" | "unicode" | "inner_whitespace";
 
 /** Every step in the order they are tried. */
-export const MATCH_STEPS: readonly MatchStep[] = ["exact", "trailing_whitespace", "trim", "unicode"];
+export const MATCH_STEPS: readonly MatchStep[] = ["exact", "trailing_whitespace", "trim", "unicode", "inner_whitespace"];
 
 /** The fuzzy steps, which compare line by line (exact compares raw text). */
-export const FUZZY_STEPS: readonly MatchStep[] = ["trailing_whitespace", "trim", "unicode"];
+export const FUZZY_STEPS: readonly MatchStep[] = ["trailing_whitespace", "trim", "unicode", "inner_whitespace"];
+
+/**
+ * Steps that count a match only when it is the only one: treating runs of spaces inside a line as
+ * equal is loose enough that two places could both match, and then guessing would edit the wrong one.
+ */
+export const UNIQUE_ONLY_STEPS: ReadonlySet<MatchStep> = new Set(["inner_whitespace"]);
 
 /** How each step is described to a model ("matched ignoring trailing whitespace"). */
 export const STEP_DESCRIPTIONS: Readonly<Record<MatchStep, string>> = {
@@ -20,6 +26,7 @@ export const STEP_DESCRIPTIONS: Readonly<Record<MatchStep, string>> = {
   trailing_whitespace: "ignoring trailing whitespace",
   trim: "ignoring leading and trailing whitespace",
   unicode: "after Unicode normalisation (quotes, dashes, spaces) and ignoring surrounding whitespace",
+  inner_whitespace: "treating runs of spaces and tabs inside lines as equal (after Unicode normalisation)",
 };
 
 /**
@@ -98,6 +105,8 @@ export function normalizeLine(line: string, step: MatchStep): string {
       return line.trim();
     case "unicode":
       return foldUnicode(line).trim();
+    case "inner_whitespace":
+      return foldUnicode(line).trim().replace(/[ \t]+/g, " ");
   }
 }
 

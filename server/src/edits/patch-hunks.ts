@@ -18,7 +18,8 @@
  */
 import { findClosestRegion } from "./closest.js";
 import { findLineRuns } from "./matcher.js";
-import { foldUnicode, MATCH_STEPS, normalizeLine, normalizeLines, STEP_DESCRIPTIONS, type MatchStep } from "./normalize.js";
+import { foldUnicode, MATCH_STEPS, normalizeLine, normalizeLines, STEP_DESCRIPTIONS, UNIQUE_ONLY_STEPS, type MatchStep } from "./normalize.js";
+import { indentNote, rebaseIndent } from "./rebase-indent.js";
 import { oldLinesOf, type Hunk } from "./patch-types.js";
 import {
   dominantEol,
@@ -79,6 +80,7 @@ export function applyHunks(text: string, hunks: readonly Hunk[], label: string):
     const searchFrom = hunk.anchors.length > 0 ? from - 1 : from;
     const expected = hunk.oldStart === undefined ? undefined : Math.max(0, hunk.oldStart - 1 + delta);
     let at: number;
+    let locatedStep: MatchStep | undefined;
     // Additions with no context, no anchor and no stated line are appended at the end of the file
     // (as codex does); they say nothing about where later hunks are, so the cursor stays put.
     const appended = oldLines.length === 0 && hunk.anchors.length === 0 && expected === undefined;
@@ -89,6 +91,7 @@ export function applyHunks(text: string, hunks: readonly Hunk[], label: string):
       const found = locate(bodies, oldLines, searchFrom, expected, hunk.endOfFile);
       if (!found) return { ok: false, error: notFoundMessage(name, bodies, oldLines, cursor, h > 0) };
       at = found.index;
+      locatedStep = found.step;
       if (found.step !== "exact") notes.push(`hunk ${h + 1} matched ${STEP_DESCRIPTIONS[found.step]}`);
       if (expected !== undefined && at !== expected) {
         notes.push(`hunk ${h + 1} applied at line ${at + 1} (its header said line ${expected + 1})`);
@@ -96,13 +99,16 @@ export function applyHunks(text: string, hunks: readonly Hunk[], label: string):
         notes.push(`hunk ${h + 1} is marked as the end of the file but matched at line ${at + 1}`);
       }
     }
-    const written = writeHunk(lines, hunk, at, defaultEol);
-    lines.splice(at, oldLines.length, ...written);
-    bodies.splice(at, oldLines.length, ...written.map((l) => l.body));
+    const step = oldLines.length === 0 ? "exact" : (locatedStep ?? "exact");
+    const written = writeHunk(lines, hunk, at, defaultEol, step);
+    if (typeof written === "string") return { ok: false, error: `${name}: not applied: its ${written}` };
+    if (written.note) notes.push(`hunk ${h + 1}: added lines ${written.note}`);
+    lines.splice(at, oldLines.length, ...written.lines);
+    bodies.splice(at, oldLines.length, ...written.lines.map((l) => l.body));
     if (hunk.finalNewline !== undefined) finalNewline = hunk.finalNewline;
     if (appended) continue;
-    cursor = at + written.length;
-    delta += written.length - oldLines.length;
+    cursor = at + written.lines.length;
+    delta += written.lines.length - oldLines.length;
   }
   settleLineEnds(lines, finalNewline, defaultEol);
   return { ok: true, text: restoreBom(joinLines(lines), bom), notes };
@@ -121,21 +127,39 @@ function insertionPoint(hunk: Hunk, n: number, from: number, expected: number | 
  * before it in the hunk (the removed line it replaces, or the context line it follows), so each
  * part of a mixed-ending file keeps its own style.
  */
-function writeHunk(lines: readonly TextLine[], hunk: Hunk, at: number, defaultEol: Eol): TextLine[] {
+function writeHunk(lines: readonly TextLine[], hunk: Hunk, at: number, defaultEol: Eol, step: MatchStep): { lines: TextLine[]; note?: string } | string {
+  const added = fitAddedLines(lines, hunk, at, step);
+  if (typeof added === "string") return added;
   const fallback = lines[at]?.eol || lines[at - 1]?.eol || defaultEol;
   let eol: Eol | "" = fallback;
   const out: TextLine[] = [];
   let k = at;
+  let a = 0;
   for (const line of hunk.lines) {
     if (line.op === "+") {
-      out.push({ body: line.text, eol: eol || fallback });
+      out.push({ body: added.bodies[a++]!, eol: eol || fallback });
       continue;
     }
     const old = lines[k++]!;
     eol = old.eol;
     if (line.op === " ") out.push(old);
   }
-  return out;
+  return { lines: out, ...(added.note ? { note: added.note } : {}) };
+}
+
+/**
+ * The hunk's added lines, moved into the file's indentation frame when its old lines matched
+ * only with their indentation forgiven (edits/rebase-indent.ts, as for every edit tool); the reason
+ * as a string when that cannot be done safely.
+ */
+function fitAddedLines(lines: readonly TextLine[], hunk: Hunk, at: number, step: MatchStep): { bodies: string[]; note?: string } | string {
+  const added = hunk.lines.filter((l) => l.op === "+").map((l) => l.text);
+  if (step === "exact" || step === "trailing_whitespace" || added.length === 0) return { bodies: added };
+  const pairs = hunk.lines.filter((l) => l.op !== "+").map((l, j) => [l.text, lines[at + j]?.body ?? ""] as const);
+  const rebased = rebaseIndent(pairs, added);
+  if (rebased.kind === "refused") return rebased.reason.replace("the text to find", "context and removed lines");
+  const note = indentNote(rebased);
+  return { bodies: rebased.lines, ...(note ? { note } : {}) };
 }
 
 /** True when `wanted` matches the file lines at `at` under `step`, normalising only those lines. */
@@ -166,8 +190,9 @@ function locate(
     const want = wanted.get(step)!;
     if (expected !== undefined && expected >= from && matchesAt(bodies, want, expected, step)) return { index: expected, step };
     const lines = step === "exact" ? bodies : normalizeLines(bodies, step);
-    const runs = findLineRuns(lines, want, from, lines.length, expected === undefined ? 1 : Infinity);
-    if (runs.length === 0) continue;
+    const unique = UNIQUE_ONLY_STEPS.has(step);
+    const runs = findLineRuns(lines, want, from, lines.length, expected === undefined && !unique ? 1 : unique ? 2 : Infinity);
+    if (runs.length === 0 || (unique && runs.length > 1)) continue;
     if (expected === undefined) return { index: runs[0]!, step };
     const nearest = runs.reduce((best, r) => (Math.abs(r - expected) < Math.abs(best - expected) ? r : best));
     return { index: nearest, step };

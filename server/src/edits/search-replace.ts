@@ -17,13 +17,14 @@
  *   where REPLACE has them (they mirror SEARCH's), so no blank line is added that the file lacked.
  * - Every covered line is replaced in full by the REPLACE lines, written verbatim but with the
  *   file's line ending (that of the first replaced line), and the file keeps its trailing newline
- *   or its absence. The one exception is indentation that SEARCH and REPLACE both left out
- *   (search-replace-indent.ts).
+ *   or its absence. The one exception is indentation: when SEARCH matched only with its
+ *   indentation forgiven, REPLACE is re-based into the file's frame (rebase-indent.ts, shared by
+ *   every edit tool), or the block is refused when no re-basing is safe.
  * - An empty SEARCH is only accepted for an empty file, where REPLACE becomes the content.
  */
 import { findClosestRegion } from "./closest.js";
 import { parseSearchReplace, type SearchReplaceBlock } from "./search-replace-parse.js";
-import { fitReplaceIndent, type MatchedPair } from "./search-replace-indent.js";
+import { describeIndent, rebaseIndent, type IndentPair } from "./rebase-indent.js";
 import { countWhile, locateBlock, splitSegments, type Candidate, type Located } from "./search-replace-match.js";
 import {
   dominantEol,
@@ -40,7 +41,7 @@ import {
 } from "./text.js";
 
 export { parseSearchReplace, type SearchReplaceBlock } from "./search-replace-parse.js";
-export { describeIndent } from "./search-replace-indent.js";
+export { describeIndent } from "./rebase-indent.js";
 
 /** What one block did, in line numbers of the ORIGINAL text (unless said otherwise). */
 export interface BlockReport {
@@ -58,13 +59,10 @@ export interface BlockReport {
   droppedBlank?: { leading: number; trailing: number; replaceLeading: number; replaceTrailing: number };
   /** Whitespace put in front of every non-blank REPLACE line, as SEARCH and REPLACE both left it out. */
   reindented?: string;
-  /**
-   * REPLACE lines written less indented than the lines they replaced, where no safe re-indent
-   * existed: their line in the NEW text (absent when a later block replaced them) and text.
-   */
-  underIndented?: { line?: number; text: string }[];
-  /** With `underIndented`: the indentation of the shallowest line SEARCH matched. */
-  matchedIndent?: string;
+  /** Whitespace taken from the front of REPLACE's lines, as SEARCH and REPLACE both had it in excess. */
+  outdented?: string;
+  /** Each REPLACE line took the indentation of the file line it stands for (SEARCH lost its relative indentation). */
+  mapped?: boolean;
 }
 
 /** The outcome of {@link applySearchReplace}. */
@@ -72,20 +70,10 @@ export type SearchReplaceResult =
   | { ok: true; text: string; blocks: BlockReport[] }
   | { ok: false; error: string };
 
-/**
- * Where a line of the evolving text came from: its original line, or the range a block replaced
- * (`written` then says which REPLACE line it is, to find it in the final text).
- */
+/** Where a line of the evolving text came from: its original line, or the range a block replaced. */
 interface Origin {
   from: number;
   to: number;
-  written?: { block: number; line: number };
-}
-
-/** A REPLACE line (0-based in its block) written less indented than the lines it replaced. */
-interface UnderIndented {
-  index: number;
-  text: string;
 }
 
 /** Parses `diff` and applies its blocks to `text`. All blocks apply or none. */
@@ -103,34 +91,13 @@ function applySearchReplaceBlocks(text: string, blocks: readonly SearchReplaceBl
   const finalNewline = body === "" || hasFinalNewline(body);
   const defaultEol = dominantEol(body);
   const reports: BlockReport[] = [];
-  const pending = new Map<number, UnderIndented[]>();
   for (const block of blocks) {
     const outcome = applyBlock(lines, origins, block, defaultEol, reports.length > 0);
     if (typeof outcome === "string") return { ok: false, error: outcome };
-    reports.push(outcome.report);
-    if (outcome.underIndented.length > 0) pending.set(block.index, outcome.underIndented);
+    reports.push(outcome);
   }
   settleLineEnds(lines, finalNewline, defaultEol);
-  for (const report of reports) locateUnderIndented(report, pending.get(report.block), origins, lines);
   return { ok: true, text: restoreBom(joinLines(lines), bom), blocks: reports };
-}
-
-/** Fills `report.underIndented` with where those REPLACE lines ended up in the final text. */
-function locateUnderIndented(
-  report: BlockReport,
-  replaceLines: readonly UnderIndented[] | undefined,
-  origins: readonly Origin[],
-  lines: readonly TextLine[],
-): void {
-  if (!replaceLines) return;
-  const finalIndex = new Map<number, number>();
-  origins.forEach((o, i) => {
-    if (o.written?.block === report.block) finalIndex.set(o.written.line, i);
-  });
-  report.underIndented = replaceLines.map(({ index, text }) => {
-    const i = finalIndex.get(index);
-    return i === undefined ? { text } : { line: i + 1, text: lines[i]!.body };
-  });
 }
 
 /** Applies one block in place; returns its report (and under-indented REPLACE lines) or an error message. */
@@ -140,7 +107,7 @@ function applyBlock(
   block: SearchReplaceBlock,
   defaultEol: Eol,
   evolved: boolean,
-): { report: BlockReport; underIndented: UnderIndented[] } | string {
+): BlockReport | string {
   const name = `Block ${block.index}`;
   if (block.search.length === 0) {
     if (lines.length > 0) {
@@ -148,7 +115,7 @@ function applyBlock(
     }
     lines.push(...block.replace.map((b): TextLine => ({ body: b, eol: defaultEol })));
     const report = { block: block.index, startLine: 1, endLine: 0, skipped: 0, replacementLines: block.replace.length };
-    return { report, underIndented: [] };
+    return report;
   }
   const segments = splitSegments(block.search);
   if (segments.some((s) => s.length === 0)) {
@@ -156,7 +123,7 @@ function applyBlock(
   }
   const bodies = lines.map((l) => l.body);
   const located = locateBlock(bodies, segments);
-  const { candidates } = located;
+  const candidates = fromHint(located.candidates, block.startLine, origins);
   if (candidates.length === 0) return notFound(name, bodies, segments[0]!, evolved);
   if (candidates.length > 1) {
     const at = candidates.map((c) => origins[c.start]!.from).join(", ");
@@ -168,7 +135,9 @@ function applyBlock(
   const candidate = candidates[0]!;
   const { start, end, skipped } = candidate;
   const { replace, droppedBlank } = mirrorDroppedBlanks(block.replace, located);
-  const { lines: replacement, fit } = fitReplaceIndent(matchedPairs(bodies, located.segments, candidate), replace);
+  const fit = rebaseIndent(matchedPairs(bodies, located.segments, candidate), replace);
+  if (fit.kind === "refused") return refusedBlock(name, fit.reason, bodies, candidate, origins);
+  const replacement = fit.lines;
   const report: BlockReport = {
     block: block.index,
     startLine: origins[start]!.from,
@@ -177,8 +146,9 @@ function applyBlock(
     replacementLines: replacement.length,
   };
   if (droppedBlank) report.droppedBlank = droppedBlank;
-  if (fit.kind === "reindented") report.reindented = fit.added;
-  if (fit.kind === "under-indented") report.matchedIndent = fit.matchedIndent;
+  if (fit.kind === "shifted" && fit.added) report.reindented = fit.added;
+  if (fit.kind === "shifted" && fit.removed) report.outdented = fit.removed;
+  if (fit.kind === "mapped") report.mapped = true;
   const eol = lines[start]!.eol || lines[end]!.eol || defaultEol;
   const written = replacement.map((b): TextLine => ({ body: b, eol }));
   // The last covered line keeps its own terminator (none, at the end of a file without one).
@@ -186,14 +156,32 @@ function applyBlock(
   lines.splice(start, end - start + 1, ...written);
   const from = report.startLine;
   const to = report.endLine;
-  origins.splice(start, end - start + 1, ...written.map((_, line) => ({ from, to, written: { block: block.index, line } })));
-  const underIndented = fit.kind === "under-indented" ? fit.lines.map((index) => ({ index, text: replacement[index]! })) : [];
-  return { report, underIndented };
+  origins.splice(start, end - start + 1, ...written.map(() => ({ from, to })));
+  return report;
 }
 
 /** Each non-skipped SEARCH line beside the file line it matched. */
-function matchedPairs(bodies: readonly string[], segments: readonly string[][], candidate: Candidate): MatchedPair[] {
-  return segments.flatMap((segment, k) => segment.map((s, j): MatchedPair => [s, bodies[candidate.segmentStarts[k]! + j]!]));
+/**
+ * With a `:start_line:` hint, the places at or after that line (of the original text) when that
+ * leaves exactly one; otherwise every place, so an ambiguous block is still refused.
+ */
+function fromHint(candidates: Candidate[], startLine: number | undefined, origins: readonly Origin[]): Candidate[] {
+  if (startLine === undefined || candidates.length < 2) return candidates;
+  const after = candidates.filter((c) => origins[c.start]!.from >= startLine);
+  return after.length === 1 ? after : candidates;
+}
+
+/** Why a block that matched is not written, with the lines it matched. */
+function refusedBlock(name: string, reason: string, bodies: readonly string[], c: Candidate, origins: readonly Origin[]): string {
+  const shown = bodies.slice(c.start, Math.min(c.end + 1, c.start + 40));
+  return (
+    `${name}: not applied: SEARCH matched lines ${origins[c.start]!.from}-${origins[c.end]!.to}, but ${reason.replace("the text to find", "SEARCH")}\n` +
+    `The matched lines:\n${numberLines(shown, c.start + 1)}`
+  );
+}
+
+function matchedPairs(bodies: readonly string[], segments: readonly string[][], candidate: Candidate): IndentPair[] {
+  return segments.flatMap((segment, k) => segment.map((s, j): IndentPair => [s, bodies[candidate.segmentStarts[k]! + j]!]));
 }
 
 /**

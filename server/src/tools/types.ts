@@ -58,6 +58,11 @@ export interface ToolContext {
   services: ToolServices;
   /** The batch this call is part of; absent when a tool runs on its own (tests, `agent-lsp tool`). */
   batch?: ToolBatch;
+  /**
+   * The provider-native tool the model called, when this call is the rewrite of one
+   * (`str_replace_based_edit_tool`): the tool words its errors in that tool's terms.
+   */
+  nativeTool?: string;
 }
 
 /** A tool as the registry holds it: what the gate sees of it, and how it runs. */

@@ -48,6 +48,10 @@ export interface WalkOptions {
   /** The folder to walk (inside `base`, or equal to it). */
   start: string;
   recursive: boolean;
+  /** Without `recursive`: how many levels below `start` to list (1, the default, is its own entries). */
+  maxDepth?: number;
+  /** Leave out entries whose name starts with a dot (and what is below them). */
+  skipHidden?: boolean;
   signal?: AbortSignal;
 }
 
@@ -96,9 +100,10 @@ export async function walk(opts: WalkOptions, visit: (entry: WalkEntry) => boole
     return real === "" || !isInside(realBase, real);
   };
   const startRel = path.relative(opts.base, opts.start).split(path.sep).join("/");
-  const queue: { abs: string; rel: string; ignores: IgnoreFile[] }[] = [
-    { abs: opts.start, rel: startRel, ignores: inheritedIgnores(opts.base, opts.start) },
+  const queue: { abs: string; rel: string; ignores: IgnoreFile[]; depth: number }[] = [
+    { abs: opts.start, rel: startRel, ignores: inheritedIgnores(opts.base, opts.start), depth: 1 },
   ];
+  const deeper = (depth: number) => opts.recursive || depth < (opts.maxDepth ?? 1);
   let sliceStart = Date.now();
   for (let q = 0; q < queue.length; q++) {
     const dir = queue[q]!;
@@ -122,10 +127,11 @@ export async function walk(opts: WalkOptions, visit: (entry: WalkEntry) => boole
       const rel = dir.rel ? `${dir.rel}/${dirent.name}` : dirent.name;
       const isDir = entryIsDir(dirent, abs);
       if (isDir && ALWAYS_SKIPPED.has(dirent.name)) continue;
+      if (opts.skipHidden && dirent.name.startsWith(".")) continue;
       if (ignores.length && isIgnored(ignores, rel, isDir)) continue;
       const isLink = dirent.isSymbolicLink();
       if (visit({ rel, abs, isDir, isLink, outside: isLink && linksOutside(abs) }) === false) return false;
-      if (isDir && !isLink && opts.recursive) queue.push({ abs, rel, ignores });
+      if (isDir && !isLink && deeper(dir.depth)) queue.push({ abs, rel, ignores, depth: dir.depth + 1 });
     }
   }
   return true;

@@ -143,7 +143,6 @@ describe("replace_in_file: REPLACE's indentation when SEARCH left it out", () =>
     const r = ok(applySearchReplace(CLS, block(search, replace)));
     expect(r.text).toBe(text);
     expect(r.blocks[0]!.reindented).toBe(reindented);
-    expect(r.blocks[0]!.underIndented).toBeUndefined();
   });
 
   it("re-indents with tabs in a tab-indented file", () => {
@@ -154,44 +153,48 @@ describe("replace_in_file: REPLACE's indentation when SEARCH left it out", () =>
 
   it.each([
     {
-      name: "SEARCH lines lacking different amounts",
+      name: "SEARCH lines lacking different amounts, REPLACE in SEARCH's shape: each line takes its file line's indentation",
       search: ["def f(self):", "x = 1"],
       replace: ["def f(self):", "x = 2"],
-      text: CLS.replace("    def f(self):\n        x = 1\n", "def f(self):\nx = 2\n"),
-      under: [
-        { line: 2, text: "def f(self):" },
-        { line: 3, text: "x = 2" },
-      ],
-      matchedIndent: "    ",
-    },
-    {
-      name: "REPLACE at a level that is neither SEARCH's nor the file's",
-      search: ["x = 1"],
-      replace: ["    x = 2"],
-      text: CLS.replace("        x = 1\n", "    x = 2\n"),
-      under: [{ line: 3, text: "    x = 2" }],
-      matchedIndent: "        ",
+      text: CLS.replace("    def f(self):\n        x = 1\n", "    def f(self):\n        x = 2\n"),
     },
     {
       name: "only the first SEARCH line lacking its indentation",
       search: ["def f(self):", "        x = 1"],
       replace: ["def f(self):", "        x = 2"],
-      text: CLS.replace("    def f(self):\n        x = 1\n", "def f(self):\n        x = 2\n"),
-      under: [{ line: 2, text: "def f(self):" }],
-      matchedIndent: "    ",
+      text: CLS.replace("    def f(self):\n        x = 1\n", "    def f(self):\n        x = 2\n"),
     },
-  ])("writes REPLACE as given and names the under-indented lines: $name", ({ search, replace, text, under, matchedIndent }) => {
+    {
+      name: "SEARCH squeezed to two spaces a level, REPLACE on SEARCH's levels with a line more: mapped level by level",
+      search: ["def f(self):", "  x = 1", "  return x"],
+      replace: ["def f(self):", "  x = 2", "  y = 3", "  return x"],
+      text: CLS.replace("        return x\n", "        y = 3\n        return x\n").replace("x = 1", "x = 2"),
+    },
+  ])("maps REPLACE onto the file's structure: $name", ({ search, replace, text }) => {
     const r = ok(applySearchReplace(CLS, block(search, replace)));
     expect(r.text).toBe(text);
-    expect(r.blocks[0]).toMatchObject({ underIndented: under, matchedIndent });
-    expect(r.blocks[0]!.reindented).toBeUndefined();
+    expect(r.blocks[0]!.mapped).toBe(true);
   });
 
-  it("numbers the under-indented lines in the final text, after every block", () => {
-    const diff = [block(["x = 1"], ["    x = 2"]), block(["class A:"], ["# header", "class A:"])].join("\n");
-    const r = ok(applySearchReplace(CLS, diff));
-    expect(r.blocks[0]!.underIndented).toEqual([{ line: 4, text: "    x = 2" }]);
-    expect(r.text.split("\n")[3]).toBe("    x = 2");
+  it("REPLACE at a level of its own, one step deeper than SEARCH: moved by SEARCH's offset", () => {
+    const r = ok(applySearchReplace(CLS, block(["x = 1"], ["    x = 2"])));
+    expect(r.text).toBe(CLS.replace("        x = 1\n", "            x = 2\n"));
+    expect(r.blocks[0]!.reindented).toBe("        ");
+  });
+
+  it("SEARCH and REPLACE both over-indented: REPLACE is outdented by the same amount (as edit_file does)", () => {
+    const r = ok(applySearchReplace(CLS, block(["            x = 1", "            return x"], ["            x = 2", "            return x + 1"])));
+    expect(r.text).toBe(CLS.replace("        x = 1\n        return x\n", "        x = 2\n        return x + 1\n"));
+    expect(r.blocks[0]!.outdented).toBe("    ");
+  });
+
+  it("refuses, naming the matched lines, when SEARCH lost its structure and REPLACE's cannot be fitted", () => {
+    const r = applySearchReplace(CLS, block(["def f(self):", "x = 1", "return x"], ["def f(self):", "  x = 2", "return x"]));
+    expect(r.ok).toBe(false);
+    const error = (r as { error: string }).error;
+    expect(error).toContain("Block 1: not applied: SEARCH matched lines 2-4");
+    expect(error).toContain("file: 4, 8, 8; given: 0, 0, 0");
+    expect(error).toContain("3 |         x = 1");
   });
 });
 
@@ -367,11 +370,42 @@ describe("parseSearchReplace: malformed markers", () => {
       `${block(["a"], ["b"])}\n------- SEARCH\nc\n=======\n------- SEARCH`,
       "Block 2: a new SEARCH marker at line 9 of the diff before this block's +++++++ REPLACE marker.",
     ],
-    ["six-character delimiter", "------ SEARCH\na\n=======\nb\n+++++++ REPLACE", 'Block 1: "=======" at line 3 of the diff has no SEARCH marker before it.'],
+    [
+      "a marker with too few characters is named, not the divider after it",
+      "---- SEARCH\na\n=======\nb\n+++++++ REPLACE",
+      'line 1 of the diff, "---- SEARCH", looks like a marker but is not one (markers are 5 to 9 of the same character, then SEARCH or REPLACE).',
+    ],
   ])("%s", (_name, diff, message) => {
     const r = parseSearchReplace(diff);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.split("\n")[0]).toBe(message);
+  });
+
+  it.each([
+    ["five dashes", "----- SEARCH\na\n=====\nb\n+++++ REPLACE"],
+    ["six characters", "------ SEARCH\na\n======\nb\n++++++ REPLACE"],
+    ["nine characters", "<<<<<<<<< SEARCH\na\n=========\nb\n>>>>>>>>> REPLACE"],
+    ["Cline's trailing >", "<<<<<<< SEARCH>\na\n=======\nb\n>>>>>>> REPLACE"],
+    ["padded with whitespace", "  <<<<<<< SEARCH  \na\n  =======  \nb\n  >>>>>>> REPLACE  "],
+    ["dashes before REPLACE", "------- SEARCH\na\n=======\nb\n------- REPLACE"],
+  ])("accepts markers as other agents write them: %s", (_name, diff) => {
+    const r = parseSearchReplace(diff);
+    expect(r).toMatchObject({ ok: true, blocks: [{ search: ["a"], replace: ["b"] }] });
+  });
+
+  it("keeps a loose divider inside SEARCH as text when a 7-character one follows", () => {
+    const r = parseSearchReplace("------- SEARCH\nTitle\n=====\n=======\nTitle!\n=====\n+++++++ REPLACE");
+    expect(r).toMatchObject({ ok: true, blocks: [{ search: ["Title", "====="], replace: ["Title!", "====="] }] });
+  });
+
+  it("takes Roo's :start_line: hint as where to look, and never writes it", () => {
+    const r = parseSearchReplace("<<<<<<< SEARCH\n:start_line:3\n-------\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE");
+    expect(r).toMatchObject({ ok: true, blocks: [{ search: ["x = 1"], replace: ["x = 2"], startLine: 3 }] });
+    const text = "x = 1\ny\nx = 1\n";
+    const applied = applySearchReplace(text, "<<<<<<< SEARCH\n:start_line:3\n-------\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE");
+    expect(applied).toMatchObject({ ok: true, text: "x = 1\ny\nx = 2\n" });
+    const inReplace = applySearchReplace("a\n", "------- SEARCH\na\n=======\n:start_line:1\nb\n+++++++ REPLACE");
+    expect(inReplace).toMatchObject({ ok: true, text: "b\n" });
   });
 
   it("parses blocks with their diff line numbers", () => {

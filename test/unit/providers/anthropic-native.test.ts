@@ -32,8 +32,8 @@ describe("rewriteAnthropicNative: calls that run one of our tools", () => {
       { command: "view", path: "a.ts", view_range: [30, -1] },
       { name: "read_file", input: { path: "a.ts", start_line: 30 } },
     ],
-    ["view a directory (predicate)", EDITOR, { command: "view", path: "src" }, { name: "list_files", input: { path: "src" } }],
-    ["view a directory (trailing slash)", EDITOR, { command: "view", path: "lib/" }, { name: "list_files", input: { path: "lib/" } }],
+    ["view a directory (predicate)", EDITOR, { command: "view", path: "src" }, { name: "list_files", input: { path: "src", max_depth: 2, hidden: false } }],
+    ["view a directory (trailing slash)", EDITOR, { command: "view", path: "lib/" }, { name: "list_files", input: { path: "lib/", max_depth: 2, hidden: false } }],
     [
       "create",
       EDITOR,

@@ -86,7 +86,7 @@ describe("fileTools", () => {
     expect(params("apply_patch")).toEqual(["patch"]);
     expect(params("delete_file")).toEqual(["path"]);
     expect(params("create_directory")).toEqual(["path"]);
-    expect(params("list_files")).toEqual(["path", "recursive"]);
+    expect(params("list_files")).toEqual(["hidden", "max_depth", "path", "recursive"]);
     expect(params("search_files")).toEqual(["file_pattern", "path", "regex"]);
     expect(params("list_code_definition_names")).toEqual(["path"]);
     expect(params("replace_text")).toEqual(["apply", "find", "glob", "regex", "replace"]);

@@ -152,20 +152,22 @@ describe("replace_in_file", () => {
     expect(readFileSync(h.at("a.py"), "utf8")).toBe("def a():\n    return 10\n\ndef b():\n    return 3\n");
   });
 
-  it("says when REPLACE was re-indented, and which lines to check when it could not be", async () => {
+  it("says when REPLACE was re-indented or mapped, and refuses, writing nothing, when it cannot be fitted", async () => {
     h = makeHarness();
     writeFileSync(h.at("a.py"), "class A:\n    def f(self):\n        return 1\n");
     const fixed = await h.run(replaceInFileTool, { path: "a.py", diff: "------- SEARCH\nreturn 1\n=======\nreturn 2\n+++++++ REPLACE" });
     expect(fixed.text).toContain("block 1: replaced lines 3-3 with 1 lines; REPLACE was indented by 8 spaces, the indentation SEARCH left out of the matched lines");
     expect(readFileSync(h.at("a.py"), "utf8")).toBe("class A:\n    def f(self):\n        return 2\n");
     const diff = "------- SEARCH\ndef f(self):\nreturn 2\n=======\ndef f(self):\nreturn 3\n+++++++ REPLACE";
-    const warned = await h.run(replaceInFileTool, { path: "a.py", diff });
-    expect(warned.isError).toBe(false);
-    expect(warned.text).toContain(
-      "  Check the indentation: SEARCH left out indentation, and REPLACE is less indented than the lines it replaced " +
-        "(the shallowest has 4 spaces), but not by one amount that could be added back, so REPLACE was written as given. " +
-        "These lines of the new text may need more indentation:\n  2 | def f(self):\n  3 | return 3",
-    );
+    const mapped = await h.run(replaceInFileTool, { path: "a.py", diff });
+    expect(mapped.isError).toBe(false);
+    expect(mapped.text).toContain("each REPLACE line was given the indentation of the file line it stands for");
+    expect(readFileSync(h.at("a.py"), "utf8")).toBe("class A:\n    def f(self):\n        return 3\n");
+    const odd = "------- SEARCH\ndef f(self):\nreturn 3\n=======\ndef f(self):\n  return 4\n  pass\n+++++++ REPLACE";
+    const refused = await h.run(replaceInFileTool, { path: "a.py", diff: odd });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain("Block 1: not applied: SEARCH matched lines 2-3");
+    expect(readFileSync(h.at("a.py"), "utf8")).toBe("class A:\n    def f(self):\n        return 3\n");
   });
 
   it("says when SEARCH matched only without its blank edge lines", async () => {

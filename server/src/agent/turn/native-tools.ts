@@ -102,7 +102,16 @@ function rewriteOne(block: ToolCallBlock, tools: PreparedTools): NativeRewrite {
   if (native.kind === ANTHROPIC_COMPUTER.kind) return rewriteAnthropicComputer(native.name, native.input);
   if (native.kind === COMPUTER_CALL) return rewriteOpenAIComputer(native.input);
   if (native.kind === GEMINI_COMPUTER.kind) return rewriteGeminiComputer(native.name, native.input);
-  return rewriteAnthropicNative(native.name, native.input, { isDirectory: (p) => isDirectory(tools.root, p) });
+  return rewriteAnthropicNative(native.name, native.input, { isDirectory: (p) => isDirectory(tools.root, p), exists: (p) => exists(tools.root, p) });
+}
+
+function exists(root: string, p: string): boolean {
+  try {
+    statSync(path.resolve(root, p));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isDirectory(root: string, p: string): boolean {

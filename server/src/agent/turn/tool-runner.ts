@@ -222,6 +222,7 @@ async function execute(
     emit: events.for(session.id),
     services: deps.services,
     batch: { id: batch.id, userMessages: batch.userMessages },
+    ...(call.native ? { nativeTool: call.native.name } : {}),
   });
   const result = await afterEdit(ran, session, deps, signal);
   finish(events, session, call.id, result);

@@ -84,6 +84,8 @@ export interface RewriteOptions {
    * A path ending in `/` always counts as a directory.
    */
   isDirectory?: (path: string) => boolean;
+  /** Whether `path` names anything at all; `create` never overwrites. */
+  exists?: (path: string) => boolean;
 }
 
 /** Rewrites one call of the native tool `nativeName` onto our tool. */
@@ -107,6 +109,14 @@ function rewriteTextEditor(input: Record<string, unknown>, options: RewriteOptio
       return rewriteView(path, input.view_range, options);
     case "create":
       if (typeof input.file_text !== "string") return { error: "create: `file_text` is required." };
+      // The tool's own contract (and its reference implementation): create never overwrites.
+      if (options.exists?.(path) === true) {
+        return {
+          error:
+            `File already exists at: ${path}. Cannot overwrite files using command \`create\`. ` +
+            "Use `str_replace` to change part of it (`view` it first); to replace all of it, `str_replace` with its whole current text as `old_str`.",
+        };
+      }
       return { name: "write_file", input: { path, content: input.file_text } };
     case "str_replace": {
       if (typeof input.old_str !== "string" || input.old_str === "") return { error: "str_replace: `old_str` is required and must not be empty." };
@@ -120,6 +130,7 @@ function rewriteTextEditor(input: Record<string, unknown>, options: RewriteOptio
       const text = input.insert_text ?? input.new_str;
       if (!Number.isInteger(line) || (line as number) < 0) return { error: "insert: `insert_line` must be a line number (0 inserts at the top)." };
       if (typeof text !== "string") return { error: "insert: `insert_text` is required." };
+      if (text === "") return { reply: `Nothing to insert: \`insert_text\` is empty, so ${path} is unchanged.` };
       return { name: "edit_file", input: { path, target_content: "", replacement_content: text, insert_line: line } };
     }
     default:
@@ -129,7 +140,8 @@ function rewriteTextEditor(input: Record<string, unknown>, options: RewriteOptio
 
 function rewriteView(path: string, range: unknown, options: RewriteOptions): NativeRewrite {
   const isDirectory = path.endsWith("/") || options.isDirectory?.(path) === true;
-  if (isDirectory) return { name: "list_files", input: { path } };
+  // Two levels, without hidden entries (node_modules is never listed): what the tool's description promises.
+  if (isDirectory) return { name: "list_files", input: { path, max_depth: 2, hidden: false } };
   if (range === undefined || range === null) return { name: "read_file", input: { path } };
   if (!Array.isArray(range) || range.length !== 2 || !range.every(Number.isInteger)) {
     return { error: "view: `view_range` must be two line numbers [start, end] (end -1 reads to the end)." };

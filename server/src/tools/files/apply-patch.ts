@@ -69,11 +69,12 @@ export const applyPatchTool = defineTool({
   title: () => "Apply patch",
   execute: (args, ctx) =>
     withWorkspaceErrors(async () => {
+      const speak = ctx.nativeTool === "apply_patch" ? inOperationTerms : (e: string) => e;
       const parsed = parsePatch(args.patch);
-      if (!parsed.ok) throw new ToolError(parsed.error);
+      if (!parsed.ok) throw new ToolError(speak(parsed.error));
       const { texts, reads } = await currentFiles(ctx, patchPaths(parsed.ops));
       const applied = applyPatchOps(parsed.ops, texts);
-      if (!applied.ok) throw new ToolError(applied.error);
+      if (!applied.ok) throw new ToolError(speak(applied.error));
       const result = await ctx.workspace.apply(
         { tool: "apply_patch", ops: applied.results.map((r) => toOp(r, reads)) },
         applyOptions(ctx),
@@ -82,3 +83,17 @@ export const applyPatchTool = defineTool({
       return changeResult(headline, result);
     }),
 });
+
+/**
+ * An error in the terms of OpenAI's native apply_patch, whose calls (one operation, a V4A `diff`)
+ * reach this tool wrapped in a one-file envelope (providers/native/openai.ts): the envelope's two
+ * header lines are not the model's, so "line 3 of the patch" is line 1 of its diff, and the
+ * section names are the operation's type.
+ */
+export function inOperationTerms(error: string): string {
+  return error
+    .replace(/line (\d+) of the patch/g, (_, n: string) => `line ${Math.max(1, Number(n) - 2)} of the diff`)
+    .replace(/\bUpdate File /g, "update_file ")
+    .replace(/\bAdd File /g, "create_file ")
+    .replace(/\bDelete File /g, "delete_file ");
+}

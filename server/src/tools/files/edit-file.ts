@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { editText } from "../../edits/edit.js";
 import { STEP_DESCRIPTIONS } from "../../edits/normalize.js";
+import { EDIT_FILE_TERMS, TEXT_EDITOR_TERMS } from "../../edits/edit-terms.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import { applyOptions, changeResult, lineDelta, withWorkspaceErrors, refuseBinary } from "./file-tool-support.js";
 
@@ -51,6 +52,8 @@ export const editFileTool = defineTool({
         replacement: args.replacement_content,
         allowMultiple: args.allow_multiple,
         insertLine: args.insert_line,
+        // Calls rewritten from Anthropic's text editor hear about old_str, not target_content.
+        terms: ctx.nativeTool === "str_replace_based_edit_tool" ? TEXT_EDITOR_TERMS : EDIT_FILE_TERMS,
       });
       if (!edit.ok) throw new ToolError(`${read.path.rel}: ${edit.error}`);
       const result = await ctx.workspace.apply(
@@ -62,7 +65,7 @@ export const editFileTool = defineTool({
       const headline =
         edit.step === "insert"
           ? `Inserted into ${read.path.rel} after line ${args.insert_line}${delta}.`
-          : `Edited ${read.path.rel}: replaced ${edit.count === 1 ? "1 match" : `${edit.count} matches`} at line ${edit.replacedAt.join(", ")}, matched ${STEP_DESCRIPTIONS[edit.step]}${delta}.`;
+          : `Edited ${read.path.rel}: replaced ${edit.count === 1 ? "1 match" : `${edit.count} matches`} at line ${edit.replacedAt.join(", ")}, matched ${STEP_DESCRIPTIONS[edit.step]}${edit.indentNote ? `, ${edit.indentNote}` : ""}${delta}.`;
       return changeResult(headline, result);
     }),
 });

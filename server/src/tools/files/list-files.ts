@@ -15,6 +15,8 @@ export const MAX_LIST_ENTRIES = 1000;
 const input = z.object({
   path: z.string().optional().describe("The folder to list, relative to the project root. Default: the root."),
   recursive: z.boolean().optional().describe("List everything below the folder, not only its direct entries."),
+  max_depth: z.number().int().min(1).max(20).optional().describe("Without recursive: list this many levels below the folder (1: its own entries)."),
+  hidden: z.boolean().optional().describe("Include entries whose name starts with a dot (default true)."),
 });
 
 /** The list_files tool. */
@@ -41,7 +43,7 @@ export const listFilesTool = defineTool({
       if (!st.isDirectory()) throw new ToolError(`${dir.rel} is a file, not a folder; use read_file to read it.`);
       const base = dir.external ? dir.abs : ctx.workspace.root;
       const entries: string[] = [];
-      const complete = await walk({ base, start: dir.abs, recursive: args.recursive ?? false, signal: ctx.signal }, (e) => {
+      const complete = await walk({ base, start: dir.abs, recursive: args.recursive ?? false, maxDepth: args.max_depth, skipHidden: args.hidden === false, signal: ctx.signal }, (e) => {
         if (entries.length >= MAX_LIST_ENTRIES) return false;
         entries.push(e.isDir ? `${e.rel}/` : e.rel);
       });

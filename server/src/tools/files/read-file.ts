@@ -52,12 +52,16 @@ function numbered(n: number, body: string): string {
 }
 
 /** Numbers lines of `text` from the requested range, within the output budget. */
-function pageOfLines(text: string, start: number, count: number | undefined, budget: number): string {
+function pageOfLines(text: string, start: number, count: number | undefined, budget: number, viewRange: boolean): string {
   const lines = splitBodies(text);
   if (text.endsWith("\n")) lines.pop();
   const total = lines.length;
   if (total === 0) return "(the file is empty)";
-  if (start > total) throw new ToolError(`start_line ${start} is past the end of the file (${total} lines).`);
+  if (start > total) {
+    throw new ToolError(
+      viewRange ? `view_range starts at line ${start}, past the end of the file (${total} lines).` : `start_line ${start} is past the end of the file (${total} lines).`,
+    );
+  }
   const wanted = Math.min(count ?? DEFAULT_PAGE_LINES, total - start + 1);
   const room = budget - 200;
   const out: string[] = [];
@@ -70,7 +74,8 @@ function pageOfLines(text: string, start: number, count: number | undefined, bud
   }
   const last = start - 1 + out.length;
   if (last < total) {
-    out.push(`[Showing lines ${start}-${last} of ${total}. Read on with start_line=${last + 1}.]`);
+    const next = viewRange ? `view_range [${last + 1}, -1]` : `start_line=${last + 1}`;
+    out.push(`[Showing lines ${start}-${last} of ${total}. Read on with ${next}.]`);
   }
   return out.join("\n");
 }
@@ -120,7 +125,8 @@ async function execute(args: Input, ctx: ToolContext): Promise<ToolResult> {
   }
   const read = await ctx.workspace.readText(path);
   ctx.workspace.markRead(ctx.sessionId, read);
-  let text = pageOfLines(read.text, start, count, ctx.outputBudget);
+  // A call rewritten from Anthropic's text editor (`view`) is told about view_range, the field it has.
+  let text = pageOfLines(read.text, start, count, ctx.outputBudget, ctx.nativeTool === "str_replace_based_edit_tool");
   if (read.source === "buffer" && (await hasUnsavedChanges(path, read.text))) {
     text += "\n[From the editor's buffer, which has unsaved changes.]";
   }

@@ -28,9 +28,11 @@ function describeBlock(b: BlockReport): string {
   if (b.reindented !== undefined) {
     notes.push(`REPLACE was indented by ${describeIndent(b.reindented)}, the indentation SEARCH left out of the matched lines`);
   }
-  const head = `block ${b.block}: replaced ${range}${skip} with ${b.replacementLines} lines${notes.map((n) => `; ${n}`).join("")}`;
-  return b.underIndented ? `${head}
-${underIndentedNote(b)}` : head;
+  if (b.outdented !== undefined) {
+    notes.push(`REPLACE was outdented by ${describeIndent(b.outdented)}, the indentation SEARCH had beyond the matched lines`);
+  }
+  if (b.mapped) notes.push("each REPLACE line was given the indentation of the file line it stands for, as SEARCH had lost its relative indentation");
+  return `block ${b.block}: replaced ${range}${skip} with ${b.replacementLines} lines${notes.map((n) => `; ${n}`).join("")}`;
 }
 
 /** "1 at the start and 2 at the end". */
@@ -44,22 +46,13 @@ function blankNote(d: NonNullable<BlockReport["droppedBlank"]>): string {
   return `${search}, so REPLACE's matching blank lines were dropped too (${ends(d.replaceLeading, d.replaceTrailing)})`;
 }
 
-/** The warning for REPLACE lines left less indented than the lines they replaced. */
-function underIndentedNote(b: BlockReport): string {
-  const lines = b.underIndented!.map((u) => `  ${u.line ?? "?"} | ${u.text}`);
-  return (
-    `  Check the indentation: SEARCH left out indentation, and REPLACE is less indented than the lines it replaced ` +
-    `(the shallowest has ${describeIndent(b.matchedIndent ?? "")}), but not by one amount that could be added back, ` +
-    `so REPLACE was written as given. These lines of the new text may need more indentation:\n${lines.join("\n")}`
-  );
-}
-
 /** The replace_in_file tool. */
 export const replaceInFileTool = defineTool({
   name: "replace_in_file",
   description:
     "Edit a file with SEARCH/REPLACE blocks. Each block must match exactly one place; every matched line is " +
-    "replaced in full by REPLACE, written verbatim (include indentation). All blocks apply or none.",
+    "replaced in full by REPLACE (include indentation; when SEARCH matched only with its indentation forgiven, REPLACE " +
+    "is moved by the same offset, or the block is refused). All blocks apply or none.",
   input,
   policyClass: "read_write",
   // Every change goes through Workspace.apply, which asks the gate with the diff (docs/safety.md).
