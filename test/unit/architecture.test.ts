@@ -122,6 +122,8 @@ const FAMILIES: Record<string, Record<string, readonly string[]>> = {
 };
 /** The most files a room keeps at its top level before it needs another family. */
 const MAX_TOP_FILES = 15;
+/** The line count past which a file is split by responsibility (the project's habit). */
+const MAX_LINES = 400;
 
 function familyOf(top: string, file: string): string {
   const rel = path.relative(path.join(SRC, top), file).split(path.sep);
@@ -152,4 +154,18 @@ describe("families of tools/ and agent/", () => {
       expect(wrong).toEqual([]);
     });
   }
+});
+describe("file size", () => {
+  it(`no file of server/src or editors/ is past ${MAX_LINES} lines`, () => {
+    const editors = path.resolve(SRC, "../../editors");
+    const all = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? all(path.join(dir, e.name)) : /\.(ts|lua|el|toml|scm)$/.test(e.name) ? [path.join(dir, e.name)] : [],
+      );
+    const long = [...all(SRC), ...all(editors)]
+      .map((f) => ({ f, n: readFileSync(f, "utf8").split("\n").length - 1 }))
+      .filter(({ n }) => n > MAX_LINES)
+      .map(({ f, n }) => `${path.relative(path.resolve(SRC, "../.."), f)} (${n})`);
+    expect(long).toEqual([]);
+  });
 });
