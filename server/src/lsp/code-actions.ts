@@ -31,6 +31,9 @@ export interface AgentActionArgs {
 
 const TITLE_MAX = 80;
 
+/** `CodeActionTriggerKind.Automatic`: the client asked on its own (a hint gutter), not the user. */
+const AUTOMATIC = 2;
+
 /**
  * The refactorings offered one action each to clients that cannot show a follow-up question
  * (Helix): the menu entry is the question's answer.
@@ -83,13 +86,47 @@ export function registerCodeActions(connection: Connection, agent: () => Agent, 
     const plain = chat?.enabled === true;
     const inChat = plain && chat.isChat(params.textDocument.uri);
     const running = plain && agent().all().some((s) => s.turn && !s.turn.controller.signal.aborted);
-    const ours = inChat ? [] : agentCodeActions(params, plain);
     const chatActions = chat ? await chatCodeActions(chat, params, running) : [];
-    const actions = onlyKinds(inChat ? chatActions : [...ours, ...chatActions], params.context.only);
+    const listed = params.context.triggerKind === AUTOMATIC
+      ? await automaticActions(params, plain, inChat, chatActions, editor)
+      : inChat ? chatActions : [...agentCodeActions(params, plain), ...chatActions];
+    const actions = onlyKinds(listed, params.context.only);
     // Clients without code-action literals (pre-3.8) only understand bare Commands.
     return literalSupport(editor.capabilities) ? actions : actions.map((a) => a.command as Command);
   });
   return runner;
+}
+
+/**
+ * The answer to an automatic request (`triggerKind: 2`: a hint gutter or lightbulb asking on
+ * every cursor move): only what fits the position, so an ordinary line shows no hint. A
+ * diagnostic under the cursor gets fix, a real selection (more than the one-cell cursor) the
+ * selection's actions; in the chat file, only the answers of the waiting block under the cursor.
+ * Never "fix line N", "about this line" or "Open agent chat", which fit any line.
+ */
+async function automaticActions(params: CodeActionParams, plain: boolean, inChat: boolean, chatActions: CodeAction[], editor: CommandEditor): Promise<CodeAction[]> {
+  if (inChat) return chatActions.filter((a) => a.command?.command === "agent.answer");
+  const diagnostics = params.context.diagnostics ?? [];
+  const selected = isSelection((await editor.readDocument(params.textDocument.uri))?.text, params.range);
+  if (!selected && !diagnostics.length) return [];
+  const ours = agentCodeActions(params, plain).filter((a) => (a.command?.command === "agent.fix" ? diagnostics.length > 0 : selected));
+  return [...ours, ...(selected ? chatActions.filter((a) => a.command?.command === "agent.addSelection") : [])];
+}
+
+/**
+ * Whether `range` of `text` is a selection the user made: at least two characters that are not
+ * line breaks, not all blank. Helix's cursor is a one-character range (on a blank line, the line
+ * break), which is no selection.
+ */
+export function isSelection(text: string | undefined, range: Range): boolean {
+  if (text === undefined || isEmptyRange(range)) return false;
+  const lines = text.split("\n").slice(range.start.line, range.end.line + 1);
+  if (!lines.length) return false;
+  const last = lines.length - 1;
+  lines[last] = lines[last]!.slice(0, range.end.character);
+  lines[0] = lines[0]!.slice(range.start.character);
+  const selected = lines.join("").replace(/\r/g, "");
+  return selected.length >= 2 && selected.trim().length > 0;
 }
 
 function action(title: string, command: AgentActionCommand, args: AgentActionArgs, diagnostics?: Diagnostic[]): CodeAction {

@@ -71,6 +71,13 @@ For clients without the agent protocol (eglot, Helix), and for the code actions:
 - \`agent.cancel\` \`[sessionId?]\` -> \`{cancelled: sessionId[]}\`: stops that session's turn, or every
   running turn without an argument (command palettes send none).
 
+\`textDocument/codeAction\` offers these commands as code actions. A request the client sends on
+its own (\`context.triggerKind: 2\`, a hint gutter or lightbulb asking on every cursor move) gets
+only the actions that fit the position: fix for a diagnostic in the range, the selection's
+actions for a range of at least two characters that are not all blank (a one-cell cursor is no
+selection), and in the chat file the answers of the waiting block under the cursor; never the
+generic "about this line" / "fix line N" / "Open agent chat", so an ordinary line shows no hint.
+
 With the chat file on (a client that does not declare \`experimental.agent\`, or \`[editor]
 chat_file = true\`; docs/helix.md), \`agent.newSession\` without arguments starts the session the
 chat file then uses, \`agent.prompt\` also takes a single \`[prompt]\` (run in that session, written
