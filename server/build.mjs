@@ -2,7 +2,8 @@
 // hundreds of modules; heavy dependencies (provider SDKs) are reached through dynamic import()
 // and land in their own chunks, loaded only when a session first needs them.
 import { build } from "esbuild";
-import { chmodSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -54,3 +55,10 @@ await build({
   logLevel: "warning",
 });
 chmodSync(`${outdir}/agent-lsp.js`, 0o755);
+
+// The shell parser's WebAssembly (the tree-sitter runtime and the bash grammar) beside the bundle,
+// where policy/shell/parser.ts looks first: the installed server needs no node_modules for it.
+const require = createRequire(import.meta.url);
+for (const file of ["web-tree-sitter/web-tree-sitter.wasm", "tree-sitter-bash/tree-sitter-bash.wasm"]) {
+  copyFileSync(require.resolve(file), path.join(outdir, path.basename(file)));
+}

@@ -1,194 +1,107 @@
 /**
- * Just enough of POSIX shell syntax to reason about a command line: where one simple command ends
- * and the next begins, each command's words with quotes removed, its redirections, and whether
- * the line hides a command we cannot see (command substitution, process substitution). The
- * floors and the approval rules read commands through this; nothing here runs anything.
+ * A command line as the policy reads it: parsed by the real bash grammar (tree-sitter-bash, see
+ * shell/parser.ts), every simple command found wherever it sits (lists, pipelines, if/while/for
+ * bodies, functions, `$(...)`, `${X:-$(...)}`, here-documents, arithmetic), each with its words
+ * (quotes removed, braces expanded), redirections and assignments, and the order the shell runs
+ * them in (`flow`: what runs surely, maybe, in a subshell, in a loop). The floors and the approval
+ * rules read commands through this; nothing here runs anything.
  */
+import { parseShell } from "./shell/parser.js";
+import { readTree } from "./shell/syntax.js";
 
-/** One redirection of a simple command (`> file`, `2>> log`, `< in`). */
+/** One redirection of a simple command (`> file`, `2>> log`, `< in`, `<<EOF`). */
 export interface Redirect {
+  /** The operator with its descriptor: `>`, `2>>`, `2>&`, `&>`, `<`, `<<`, `<<<` ... */
   op: string;
+  /** The file (or descriptor, or here-document delimiter, or here-string), quotes removed. */
   target: string;
+}
+
+/** `NAME=value`: before a program (its environment), alone, or given to `export`/`local`/`for`. */
+export interface Assignment {
+  name: string;
+  value: string;
 }
 
 /** One simple command: its words (quotes removed) and redirections. */
 export interface SimpleCommand {
+  /** Prefix assignments as `NAME=value`, then the program and its arguments. */
   words: string[];
   redirects: Redirect[];
+  /** Every variable the command sets: its prefix, a bare assignment, `export X=`, a `for` variable. */
+  assignments: Assignment[];
+  /**
+   * Its standard output is read by the line itself (inside `$(...)` or `<(...)`, or piped into
+   * the next command): what it prints may become another command's arguments.
+   */
+  captured: boolean;
+  /** What a here-document or here-string feeds its standard input, as written. */
+  stdin?: string;
 }
+
+/**
+ * How the simple commands of a line run: in order (`all`), perhaps (`maybe`: after `&&`/`||`),
+ * one of several (`either`: if/case), in a subshell whose `cd` stays inside (`apart`: `( )`,
+ * pipelines, substitutions, `&`), zero or more times (`loop`), or when called (`function`).
+ */
+export type Flow =
+  | { kind: "run"; command: SimpleCommand }
+  | { kind: "all"; flows: Flow[] }
+  | { kind: "maybe"; flow: Flow }
+  | { kind: "either"; flows: Flow[] }
+  | { kind: "apart"; flow: Flow }
+  | { kind: "loop"; flow: Flow }
+  | { kind: "function"; flow: Flow };
 
 /** A parsed command line. */
 export interface CommandLine {
+  /** Every simple command, in the order they are written. */
   commands: SimpleCommand[];
+  flow: Flow;
   /**
-   * The line runs text we cannot read statically: `$(...)`, backticks, `<(...)`, `>(...)`.
-   * Such a line is never matched by a remembered approval.
+   * Command text the grammar left as text but the shell runs (a backtick inside `${X:=...}`):
+   * judged as lines of their own, from where the line starts.
    */
-  opaque: boolean;
-}
-
-/** Separators between simple commands. */
-const SEPARATORS = ["&&", "||", ";;", ";", "|&", "|", "&", "\n", "(", ")"];
-
-/** Splits a command line into simple commands (a best effort that never throws). */
-export function parseCommandLine(line: string): CommandLine {
-  const state = new Tokenizer(line);
-  state.run();
-  return { commands: state.commands.filter((c) => c.words.length || c.redirects.length), opaque: state.opaque };
-}
-
-class Tokenizer {
-  commands: SimpleCommand[] = [{ words: [], redirects: [] }];
-  opaque = false;
-  private word = "";
-  private inWord = false;
-  private pendingRedirect: string | undefined;
-  private i = 0;
-
-  constructor(private readonly s: string) {}
-
-  run(): void {
-    while (this.i < this.s.length) this.step();
-    this.endWord();
-  }
-
-  private get current(): SimpleCommand {
-    return this.commands[this.commands.length - 1]!;
-  }
-
-  private step(): void {
-    const s = this.s;
-    const c = s[this.i]!;
-    if (c === "\\") return this.escaped();
-    if (c === "'") return this.singleQuoted();
-    if (c === '"') return this.doubleQuoted();
-    if (c === "`" || (c === "$" && s[this.i + 1] === "(") || ((c === "<" || c === ">") && s[this.i + 1] === "(")) {
-      this.opaque = true;
-    }
-    if (c === "#" && !this.inWord) return this.comment();
-    if (c === "$" && s[this.i + 1] === "{") return this.parameter();
-    if (c === " " || c === "\t") {
-      this.endWord();
-      this.i++;
-      return;
-    }
-    const redirect = this.redirectAt();
-    if (redirect) {
-      this.endWord();
-      this.pendingRedirect = redirect.op;
-      this.i += redirect.length;
-      return;
-    }
-    const sep = SEPARATORS.find((p) => s.startsWith(p, this.i));
-    if (sep) {
-      this.endWord();
-      this.commands.push({ words: [], redirects: [] });
-      this.i += sep.length;
-      return;
-    }
-    this.append(c);
-    this.i++;
-  }
-
+  hidden: string[];
   /**
-   * A redirection operator starting here: the operator (with its fd prefix when the word so far
-   * is digits, as in `2>`) and how many characters of the line it takes.
+   * Why the line runs text we cannot judge statically (`$(...)`, backticks, `<(...)`) or could not
+   * be read fully (a syntax error, nesting too deep), in words for the prompt. Such a line is never
+   * matched by a remembered approval.
    */
-  private redirectAt(): { op: string; length: number } | undefined {
-    const m = /^(&>>|&>|>>|>&|<&|>\||<>|<<<|<<-|<<|>|<)/.exec(this.s.slice(this.i));
-    if (!m || this.s[this.i + m[0].length] === "(") return undefined;
-    const length = m[0].length;
-    if (this.inWord && /^\d+$/.test(this.word)) {
-      const fd = this.word;
-      this.word = "";
-      this.inWord = false;
-      return { op: fd + m[0], length };
-    }
-    return { op: m[0], length };
-  }
-
-  private escaped(): void {
-    const next = this.s[this.i + 1];
-    if (next === "\n") {
-      this.i += 2; // line continuation
-      return;
-    }
-    if (next !== undefined) this.append(next);
-    this.i += 2;
-  }
-
-  private singleQuoted(): void {
-    const end = this.s.indexOf("'", this.i + 1);
-    const stop = end === -1 ? this.s.length : end;
-    this.append(this.s.slice(this.i + 1, stop));
-    this.inWord = true;
-    this.i = stop + 1;
-  }
-
-  private doubleQuoted(): void {
-    let j = this.i + 1;
-    let text = "";
-    while (j < this.s.length && this.s[j] !== '"') {
-      const ch = this.s[j]!;
-      if (ch === "\\" && j + 1 < this.s.length && '"\\$`\n'.includes(this.s[j + 1]!)) {
-        text += this.s[j + 1];
-        j += 2;
-        continue;
-      }
-      if (ch === "`" || (ch === "$" && this.s[j + 1] === "(")) this.opaque = true;
-      text += ch;
-      j++;
-    }
-    this.append(text);
-    this.inWord = true;
-    this.i = j + 1;
-  }
-
-  /** `${NAME}` stays part of its word (its braces are not a group). */
-  private parameter(): void {
-    const end = this.s.indexOf("}", this.i);
-    const stop = end === -1 ? this.s.length : end + 1;
-    this.append(this.s.slice(this.i, stop));
-    this.i = stop;
-  }
-
-  private comment(): void {
-    const nl = this.s.indexOf("\n", this.i);
-    this.i = nl === -1 ? this.s.length : nl;
-  }
-
-  private append(text: string): void {
-    this.word += text;
-    this.inWord = true;
-  }
-
-  private endWord(): void {
-    if (!this.inWord) return;
-    if (this.pendingRedirect !== undefined) {
-      this.current.redirects.push({ op: this.pendingRedirect, target: this.word });
-      this.pendingRedirect = undefined;
-    } else {
-      this.current.words.push(this.word);
-    }
-    this.word = "";
-    this.inWord = false;
-  }
+  opaque?: string;
 }
 
-/** Reserved words that may precede a command (`if rm ...`, `{ rm ...; }`, `! rm ...`). */
-const KEYWORDS = new Set(["{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until"]);
-
-/** Programs that only run another command: the command that matters is after them. */
-const WRAPPERS = new Set(["sudo", "doas", "command", "exec", "nohup", "time", "nice", "ionice", "env", "builtin", "stdbuf", "timeout"]);
+/** Lines parsed lately: one command is read by the floors at check and again, with its scopes, at authorize. */
+const recent = new Map<string, Promise<CommandLine>>();
+const RECENT_LINES = 32;
 
 /**
- * The words of a simple command from its program on: leading reserved words, `NAME=value`
- * assignments and wrappers (`sudo`, `env`, `nohup`, `timeout 5` ...) with their options are skipped.
+ * Parses a command line with the bash grammar. Rejects only when the parser itself cannot be
+ * loaded (a broken install): a line it cannot read is `opaque`, never an error. The result is
+ * shared with other readers of the same line: treat it as read-only.
+ */
+export function parseCommandLine(line: string): Promise<CommandLine> {
+  const known = recent.get(line);
+  if (known) return known;
+  const parsed = parseShell(line, readTree);
+  recent.set(line, parsed);
+  if (recent.size > RECENT_LINES) recent.delete(recent.keys().next().value!);
+  // A parser that failed to load is tried again next time, not remembered as this line's answer.
+  parsed.catch(() => recent.delete(line));
+  return parsed;
+}
+
+/** Programs that only run another command: the command that matters is after them. */
+const WRAPPERS = new Set(["sudo", "doas", "command", "exec", "nohup", "time", "nice", "ionice", "env", "builtin", "stdbuf", "timeout", "coproc"]);
+
+/**
+ * The words of a simple command from its program on: `NAME=value` assignments and wrappers
+ * (`sudo`, `env`, `nohup`, `timeout 5` ...) with their options are skipped.
  */
 export function effectiveWords(words: readonly string[]): string[] {
   let i = 0;
   for (;;) {
-    while (i < words.length && (KEYWORDS.has(words[i]!) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!))) i++;
+    while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(words[i]!)) i++;
     const w = words[i];
     if (w === undefined || !WRAPPERS.has(basename(w))) break;
     const wrapper = basename(w);
@@ -208,14 +121,22 @@ export function programOf(words: readonly string[]): string | undefined {
   return effectiveWords(words)[0];
 }
 
+/** What `cdTarget` answers for a `cd` whose folder only the shell knows (`cd -`, `popd`). */
+export const UNKNOWN_FOLDER = "\0unknown";
+
 /**
- * The folder a `cd` or `pushd` moves to, as written (`~`, `$HOME` expanded; no target: home), or
- * undefined when the command is neither. The floors and the approval rules both follow it.
+ * The folder a `cd` or `pushd` moves to, as written (`~`, `$HOME` expanded; no target: home;
+ * `cd -` and `popd`: UNKNOWN_FOLDER), or undefined when the command is none of them. The floors
+ * and the approval rules both follow it.
  */
 export function cdTarget(cmd: SimpleCommand, home: string): string | undefined {
   const eff = effectiveWords(cmd.words);
+  if (eff[0] === "popd") return UNKNOWN_FOLDER;
   if (eff[0] !== "cd" && eff[0] !== "pushd") return undefined;
-  const target = eff.slice(1).find((w) => !w.startsWith("-"));
+  const args = eff.slice(1);
+  const dash = args.indexOf("--");
+  const target = dash === -1 ? args.find((w) => !w.startsWith("-") || w === "-") : args[dash + 1];
+  if (target === "-" || (eff[0] === "pushd" && /^[+-]\d+$/.test(target ?? ""))) return UNKNOWN_FOLDER;
   return target === undefined ? home : expandHome(target, home);
 }
 
@@ -234,14 +155,18 @@ export function basename(word: string): string {
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish", "ash"]);
 
 /**
- * The command line a shell or `eval` runs, when this simple command is one (`bash -c "rm -rf /"`
- * gives `rm -rf /`); undefined otherwise.
+ * The command line a shell or `eval` runs, when this simple command is one: `bash -c "rm -rf /"`
+ * gives `rm -rf /`, and a shell reading a here-document or here-string (`bash <<EOF`) gives what
+ * it feeds in; undefined otherwise.
  */
-export function innerCommandLine(words: readonly string[]): string | undefined {
-  const eff = effectiveWords(words);
+export function innerCommandLine(cmd: SimpleCommand): string | undefined {
+  const eff = effectiveWords(cmd.words);
   const program = eff[0] === undefined ? undefined : basename(eff[0]);
   if (program === "eval") return eff.slice(1).join(" ");
   if (!program || !SHELLS.has(program)) return undefined;
   const c = eff.findIndex((w, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(w));
-  return c === -1 ? undefined : eff[c + 1];
+  if (c !== -1) return eff[c + 1];
+  // `bash`, `sh -s args`, `sh -`: the script is standard input.
+  const fromStdin = eff.slice(1).every((w) => w.startsWith("-")) || eff.slice(1).some((w) => /^-[a-z]*s[a-z]*$/.test(w));
+  return fromStdin ? cmd.stdin : undefined;
 }

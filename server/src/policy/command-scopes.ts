@@ -8,11 +8,12 @@ import path from "node:path";
 import { isInside, realpathOfNearest } from "../workspace/paths.js";
 import { agentSettingsPlaces, inAgentSettings, namesAgentSettings, SETTINGS_COMMAND_REASON, settingsPlaces, settingsScope, type SettingsPlaces } from "./agent-settings.js";
 import { folderOf, oneLine, shownPath } from "./call-facts.js";
-import { basename, cdTarget, effectiveWords, innerCommandLine, parseCommandLine, type SimpleCommand } from "./command-line.js";
+import { basename, effectiveWords, innerCommandLine, parseCommandLine, type CommandLine, type SimpleCommand } from "./command-line.js";
 import { redirectTargets, writerTargets, type WrittenWord } from "./command-writes.js";
 import { neverRememberedReason } from "./launchers.js";
 import { externalScope, uniqueScopes, type Scope } from "./rules.js";
 import { globMayReach, resolveShellPath, type ShellPath } from "./shell-paths.js";
+import { commandFolders, type Folders } from "./shell/folders.js";
 
 /** Where a command line starts, for scoping what it does outside the project. */
 export interface CommandPlace {
@@ -34,11 +35,9 @@ export interface CommandPlace {
  * adds a scope only the user can answer.
  */
 export async function commandScopes(command: string, place?: CommandPlace): Promise<Scope[]> {
-  const line = parseCommandLine(command);
+  const line = await parseCommandLine(command);
   const scopes: Scope[] = [];
-  if (line.opaque) {
-    scopes.push({ unremembered: "a command with $(...) or backticks is never remembered", autoAllowed: false });
-  }
+  if (line.opaque) scopes.push({ unremembered: line.opaque, autoAllowed: false });
   for (const cmd of line.commands) {
     const scope = programScope(cmd);
     if (scope) scopes.push(scope);
@@ -46,7 +45,7 @@ export async function commandScopes(command: string, place?: CommandPlace): Prom
   if (!scopes.length) scopes.push({ unremembered: "an empty command", autoAllowed: false });
   if (!place) return uniqueScopes(scopes);
   const judge = await LineJudge.create(place);
-  return uniqueScopes([...scopes, ...(await judge.line(command, place.cwd, 0))]);
+  return uniqueScopes([...scopes, ...(await judge.line(line, [place.cwd], 0))]);
 }
 
 /** The program rule of one simple command, or why it has none. */
@@ -91,16 +90,18 @@ class LineJudge {
     return new LineJudge(place, await settingsPlaces(named), await realpathOfNearest(place.root));
   }
 
-  /** The scopes of every simple command of `text`, starting in `cwd` (undefined: unknown). */
-  async line(text: string, startCwd: string | undefined, depth: number): Promise<Scope[]> {
+  /** The scopes of every simple command of `line`, starting in `start` (undefined: unknown), in each folder it may run in. */
+  async line(line: CommandLine, start: Folders, depth: number): Promise<Scope[]> {
     const out: Scope[] = [];
-    let cwd = startCwd;
-    for (const cmd of parseCommandLine(text).commands) {
-      out.push(...(await this.command(cmd, cwd)));
-      const inner = innerCommandLine(cmd.words);
-      if (inner !== undefined && depth < MAX_DEPTH) out.push(...(await this.line(inner, cwd, depth + 1)));
-      if (cwd !== undefined) cwd = followCd(cmd, cwd, this.place.home);
+    const folders = commandFolders(line, start, this.place.home);
+    for (const cmd of line.commands) {
+      const where = folders.get(cmd);
+      for (const cwd of where ?? [undefined]) out.push(...(await this.command(cmd, cwd)));
+      const inner = innerCommandLine(cmd);
+      if (inner !== undefined && depth < MAX_DEPTH) out.push(...(await this.line(await parseCommandLine(inner), where, depth + 1)));
     }
+    // What the grammar left as text but the shell runs (`${X:=`cmd`}`).
+    for (const hidden of depth < MAX_DEPTH ? line.hidden : []) out.push(...(await this.line(await parseCommandLine(hidden), start, depth + 1)));
     return out;
   }
 
@@ -190,9 +191,3 @@ function settingsCandidates(cmd: SimpleCommand): string[] {
   return [...words, ...words.flatMap((w) => (/^[^=]+=/.test(w) ? [w.slice(w.indexOf("=") + 1)] : []))];
 }
 
-/** Where a `cd` leaves the rest of the line; undefined when only the shell knows (`cd "$DIR"`). */
-function followCd(cmd: SimpleCommand, cwd: string, home: string): string | undefined {
-  const target = cdTarget(cmd, home);
-  if (target === undefined) return cwd;
-  return /[$`*?[]/.test(target) ? undefined : path.resolve(cwd, target);
-}

@@ -8,7 +8,8 @@ import path from "node:path";
 import type { FloorName } from "../config/schema.js";
 import { isInside } from "../workspace/paths.js";
 import { repositoryTop } from "./git-head.js";
-import { basename, cdTarget, effectiveWords, expandHome, innerCommandLine, parseCommandLine, type SimpleCommand } from "./command-line.js";
+import { basename, effectiveWords, expandHome, innerCommandLine, parseCommandLine, type SimpleCommand } from "./command-line.js";
+import { commandFolders, type Folders } from "./shell/folders.js";
 
 /** What the floors need to know about where a command runs. */
 export interface FloorContext {
@@ -37,9 +38,12 @@ export interface FloorHit {
 /** How deep `bash -c "bash -c ..."` is followed. */
 const MAX_DEPTH = 4;
 
-/** The first floor `command` hits, or undefined when it hits none (or all it hits are lifted). */
-export function checkFloors(command: string, ctx: FloorContext): FloorHit | undefined {
-  return checkLine(command, ctx, ctx.cwd, 0);
+/**
+ * The first floor `command` hits, or undefined when it hits none (or all it hits are lifted).
+ * Rejects only when the shell parser cannot be loaded: then no command can be checked.
+ */
+export function checkFloors(command: string, ctx: FloorContext): Promise<FloorHit | undefined> {
+  return checkLine(command, ctx, [ctx.cwd], 0);
 }
 
 /**
@@ -51,27 +55,34 @@ const PWD_SUBSTITUTION = /\$\(\s*pwd(?:\s+-[LP])?\s*\)|`\s*pwd(?:\s+-[LP])?\s*`/
 const TOPLEVEL_SUBSTITUTION = /\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)|`\s*git\s+rev-parse\s+--show-toplevel\s*`/g;
 const TOPLEVEL_PARAMETER = "${__agent_lsp_git_toplevel}";
 
-function checkLine(rawLine: string, ctx: FloorContext, startCwd: string, depth: number): FloorHit | undefined {
-  const line = rawLine.replace(PWD_SUBSTITUTION, "${PWD}").replace(TOPLEVEL_SUBSTITUTION, TOPLEVEL_PARAMETER);
-  if (isForkBomb(line)) {
+async function checkLine(rawLine: string, ctx: FloorContext, start: Folders, depth: number): Promise<FloorHit | undefined> {
+  const text = rawLine.replace(PWD_SUBSTITUTION, "${PWD}").replace(TOPLEVEL_SUBSTITUTION, TOPLEVEL_PARAMETER);
+  if (isForkBomb(text)) {
     const hit = lift(ctx, "fork_bomb", "it is a fork bomb: it spawns processes until the machine stops responding");
     if (hit) return hit;
   }
-  let cwd = startCwd;
-  for (const cmd of parseCommandLine(line).commands) {
-    const hit = checkCommand(cmd, ctx, cwd, depth);
+  const line = await parseCommandLine(text);
+  const folders = commandFolders(line, start, ctx.home);
+  for (const cmd of line.commands) {
+    const where = folders.get(cmd);
+    const inner = innerCommandLine(cmd);
+    const innerHit = inner !== undefined && depth < MAX_DEPTH ? await checkLine(inner, ctx, where, depth + 1) : undefined;
+    if (innerHit) return innerHit;
+    // A folder only the shell knows: relative targets cannot be judged, absolute ones still are.
+    for (const cwd of where ?? [undefined]) {
+      const hit = checkCommand(cmd, ctx, cwd);
+      if (hit) return hit;
+    }
+  }
+  // What the grammar left as text but the shell runs (`${X:=`rm -rf ~`}`).
+  for (const hidden of depth < MAX_DEPTH ? line.hidden : []) {
+    const hit = await checkLine(hidden, ctx, start, depth + 1);
     if (hit) return hit;
-    cwd = followCd(cmd, cwd, ctx.home);
   }
   return undefined;
 }
 
-function checkCommand(cmd: SimpleCommand, ctx: FloorContext, cwd: string, depth: number): FloorHit | undefined {
-  const inner = innerCommandLine(cmd.words);
-  if (inner !== undefined && depth < MAX_DEPTH) {
-    const hit = checkLine(inner, ctx, cwd, depth + 1);
-    if (hit) return hit;
-  }
+function checkCommand(cmd: SimpleCommand, ctx: FloorContext, cwd: string | undefined): FloorHit | undefined {
   const rm = removesProtectedDir(cmd, ctx, cwd);
   if (rm) return lift(ctx, "rm_root", rm);
   const disk = writesDisk(cmd);
@@ -96,14 +107,8 @@ function isForkBomb(line: string): boolean {
   return /([\w:.-]+)\(\)\{\1\|\1&?;?\};?\1/.test(flat);
 }
 
-/** Where `cd` leaves the rest of the line. */
-function followCd(cmd: SimpleCommand, cwd: string, home: string): string {
-  const target = cdTarget(cmd, home);
-  return target === undefined ? cwd : path.resolve(cwd, target);
-}
-
 /** `rm -r` of `/`, the home folder, the project root, or a folder containing one of them. */
-function removesProtectedDir(cmd: SimpleCommand, ctx: FloorContext, cwd: string): string | undefined {
+function removesProtectedDir(cmd: SimpleCommand, ctx: FloorContext, cwd: string | undefined): string | undefined {
   const eff = effectiveWords(cmd.words);
   if (eff[0] === undefined || basename(eff[0]) !== "rm") return undefined;
   let recursive = false;
@@ -126,9 +131,10 @@ function removesProtectedDir(cmd: SimpleCommand, ctx: FloorContext, cwd: string)
 }
 
 /** The folder an rm target removes (or empties: `dir/*`), absolute. */
-function resolveRmTarget(target: string, cwd: string, ctx: FloorContext): string | undefined {
-  let t = expandHome(target, ctx.home).replace(/^(\$PWD|\$\{PWD\})(?=\/|$)/, cwd);
-  if (t.startsWith(TOPLEVEL_PARAMETER)) {
+function resolveRmTarget(target: string, cwd: string | undefined, ctx: FloorContext): string | undefined {
+  let t = expandHome(target, ctx.home);
+  if (cwd !== undefined) t = t.replace(/^(\$PWD|\$\{PWD\})(?=\/|$)/, cwd);
+  if (cwd !== undefined && t.startsWith(TOPLEVEL_PARAMETER)) {
     const top = (ctx.repositoryTop ?? repositoryTop)(cwd);
     if (top === undefined) return undefined;
     t = top + t.slice(TOPLEVEL_PARAMETER.length);
@@ -136,6 +142,8 @@ function resolveRmTarget(target: string, cwd: string, ctx: FloorContext): string
   // "dir/*" and "*" empty the folder: as bad as removing it when the folder is protected.
   t = t.replace(/(^|\/)(\.?\*)$/, "$1") || ".";
   if (/[*?[]/.test(t)) return undefined;
+  // In a folder only the shell knows, only an absolute target can be judged.
+  if (cwd === undefined) return path.isAbsolute(t) ? path.resolve(t) : undefined;
   return path.resolve(cwd, t);
 }
 
@@ -175,18 +183,21 @@ function writesDisk(cmd: SimpleCommand): string | undefined {
 const PUSH_VALUE_OPTIONS = new Set(["-o", "--push-option", "--receive-pack", "--exec", "--repo"]);
 
 /** `git push --force` (or a `+refspec`) to a protected branch. */
-function forcePushesProtected(cmd: SimpleCommand, ctx: FloorContext, cwd: string): string | undefined {
+function forcePushesProtected(cmd: SimpleCommand, ctx: FloorContext, cwd: string | undefined): string | undefined {
   const eff = effectiveWords(cmd.words);
   if (eff[0] === undefined || basename(eff[0]) !== "git") return undefined;
   let i = 1;
   let dir = cwd;
   for (; i < eff.length && eff[i]!.startsWith("-"); i++) {
-    if (eff[i] === "-C") dir = path.resolve(dir, eff[++i] ?? ".");
-    else if (eff[i] === "-c") i++;
+    if (eff[i] === "-C") {
+      const to = eff[++i] ?? ".";
+      dir = dir === undefined && !path.isAbsolute(to) ? undefined : path.resolve(dir ?? "/", to);
+    } else if (eff[i] === "-c") i++;
   }
   if (eff[i] !== "push") return undefined;
   const push = readPushArgs(eff.slice(i + 1));
-  const forcedTo = forcedBranches(push, () => ctx.currentBranch(dir));
+  // In a folder only the shell knows, the checked-out branch cannot be read.
+  const forcedTo = forcedBranches(push, () => (dir === undefined ? undefined : ctx.currentBranch(dir)));
   if (forcedTo === "all") return "a forced push of every branch reaches the protected branches";
   if (forcedTo === "unknown") return "a forced push without a branch name, and the checked-out branch could not be read";
   const hit = forcedTo.find((b) => isProtectedBranch(b, ctx.protectedBranches));

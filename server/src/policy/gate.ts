@@ -85,7 +85,7 @@ export class PolicyGate implements ToolGate {
     const refusal = trustRefusal(session.trust, capability) ?? modeRefusal(session.mode, capability);
     if (refusal) return deny(refusal);
     const command = commandOf(capability, call.input, session.root, this.home());
-    const floor = command && this.floor(session, command.command, command.cwd);
+    const floor = command && (await this.floor(session, command.command, command.cwd));
     if (floor) return deny(floor.reason);
     const paths = readsPaths(capability) ? inputPaths(call.input, session.root, this.home()) : [];
     const external = outside(paths, session.root);
@@ -217,7 +217,7 @@ export class PolicyGate implements ToolGate {
     action: Extract<GatedAction, { kind: "command" }>,
     signal: AbortSignal,
   ): Promise<GateDecision> {
-    const floor = this.floor(session, action.command, action.cwd);
+    const floor = await this.floor(session, action.command, action.cwd);
     if (floor) return deny(floor.reason);
     const refusal = guestRefusal(session, "Running commands") ?? modeActionRefusal(session.mode, "Running commands");
     if (refusal) return deny(refusal);
@@ -318,16 +318,24 @@ export class PolicyGate implements ToolGate {
     return { cwd, root: session.root, home: this.home(), settings };
   }
 
-  private floor(session: GateSession, command: string, cwd: string): FloorHit | undefined {
+  /**
+   * The floor a command hits. Every command passes here first, so a shell parser that cannot be
+   * loaded refuses the command with the reason (nothing can be checked), never a crash.
+   */
+  private async floor(session: GateSession, command: string, cwd: string): Promise<Pick<FloorHit, "reason"> | undefined> {
     const policy = this.deps.config().policy;
-    return checkFloors(command, {
-      cwd,
-      root: session.root,
-      home: this.home(),
-      lifted: policy.lift_floors,
-      protectedBranches: policy.protected_branches,
-      currentBranch: this.deps.currentBranch ?? currentBranch,
-    });
+    try {
+      return await checkFloors(command, {
+        cwd,
+        root: session.root,
+        home: this.home(),
+        lifted: policy.lift_floors,
+        protectedBranches: policy.protected_branches,
+        currentBranch: this.deps.currentBranch ?? currentBranch,
+      });
+    } catch (err) {
+      return { reason: `Command not checked, so not run: ${(err as Error).message}. This is a problem with the agent-lsp installation (agent-lsp doctor); tell the user.` };
+    }
   }
 }
 

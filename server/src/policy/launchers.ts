@@ -10,7 +10,7 @@ import { basename, effectiveWords, type SimpleCommand } from "./command-line.js"
 const COMMAND_LAUNCHERS = new Set([
   "sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "csh", "tcsh", "eval", "exec", "xargs", "sudo", "doas", "su",
   "env", "command", "builtin", "nohup", "time", "timeout", "nice", "ionice", "stdbuf", "source", ".", "parallel",
-  "watch", "busybox", "script", "setsid", "flock", "chroot", "unshare", "nsenter", "runuser", "pkexec",
+  "watch", "busybox", "script", "setsid", "flock", "chroot", "unshare", "nsenter", "runuser", "pkexec", "coproc",
 ]);
 
 /**

@@ -7,8 +7,8 @@ import { parseCommandLine } from "../../../server/src/policy/command-line.js";
 import { redirectTargets, writerTargets } from "../../../server/src/policy/command-writes.js";
 import { globMayReach } from "../../../server/src/policy/shell-paths.js";
 
-function written(line: string): string[] {
-  const [cmd] = parseCommandLine(line).commands;
+async function written(line: string): Promise<string[]> {
+  const [cmd] = (await parseCommandLine(line)).commands;
   return [...redirectTargets(cmd!), ...writerTargets(cmd!)].map((w) => (w.follow ? w.word : `name:${w.word}`));
 }
 
@@ -37,8 +37,8 @@ describe("written files", () => {
     ["sed --in-place=.orig -f script.sed file", ["file"]],
     ["sudo tee /etc/hosts", ["/etc/hosts"]],
     ["grep x file", []],
-  ])("%j writes %j", (line, words) => {
-    expect(written(line)).toEqual(words);
+  ])("%j writes %j", async (line, words) => {
+    expect(await written(line)).toEqual(words);
   });
 });
 

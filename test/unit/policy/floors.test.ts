@@ -76,32 +76,32 @@ const ALLOWED = [
 ];
 
 describe("floors", () => {
-  it.each(DENIED)("refuses %s (%s)", (command, floor) => {
-    const hit = checkFloors(command, ctx());
+  it.each(DENIED)("refuses %s (%s)", async (command, floor) => {
+    const hit = await checkFloors(command, ctx());
     expect(hit?.floor).toBe(floor);
     expect(hit?.reason).toContain("lift_floors");
   });
 
-  it.each(ALLOWED)("lets %s through", (command) => {
-    expect(checkFloors(command, ctx())).toBeUndefined();
+  it.each(ALLOWED)("lets %s through", async (command) => {
+    expect(await checkFloors(command, ctx())).toBeUndefined();
   });
 
-  it.each(DENIED)("config lifting the floor lets %s through", (command, floor) => {
-    expect(checkFloors(command, ctx({ lifted: [floor] }))).toBeUndefined();
+  it.each(DENIED)("config lifting the floor lets %s through", async (command, floor) => {
+    expect(await checkFloors(command, ctx({ lifted: [floor] }))).toBeUndefined();
   });
 
-  it("a forced push without a branch looks at the checked-out branch", () => {
-    expect(checkFloors("git push -f", ctx({ currentBranch: () => "main" }))?.floor).toBe("force_push_protected");
-    expect(checkFloors("git push --force", ctx({ currentBranch: () => undefined }))?.reason).toContain("could not be read");
+  it("a forced push without a branch looks at the checked-out branch", async () => {
+    expect((await checkFloors("git push -f", ctx({ currentBranch: () => "main" })))?.floor).toBe("force_push_protected");
+    expect((await checkFloors("git push --force", ctx({ currentBranch: () => undefined })))?.reason).toContain("could not be read");
   });
 
-  it("follows $(git rev-parse --show-toplevel) to the repository's top folder", () => {
+  it("follows $(git rev-parse --show-toplevel) to the repository's top folder", async () => {
     const repo = tempRoot();
     mkdirSync(path.join(repo, ".git"));
     const inRepo = ctx({ cwd: path.join(repo, "src"), root: path.join(repo, "src") });
-    expect(checkFloors('rm -rf "$(git rev-parse --show-toplevel)"', inRepo)?.floor).toBe("rm_root");
-    expect(checkFloors("rm -rf `git rev-parse --show-toplevel`/*", inRepo)?.floor).toBe("rm_root");
-    expect(checkFloors('rm -rf "$(git rev-parse --show-toplevel)/dist"', inRepo)).toBeUndefined();
+    expect((await checkFloors('rm -rf "$(git rev-parse --show-toplevel)"', inRepo))?.floor).toBe("rm_root");
+    expect((await checkFloors("rm -rf `git rev-parse --show-toplevel`/*", inRepo))?.floor).toBe("rm_root");
+    expect(await checkFloors('rm -rf "$(git rev-parse --show-toplevel)/dist"', inRepo)).toBeUndefined();
     rmSync(repo, { recursive: true, force: true });
   });
 

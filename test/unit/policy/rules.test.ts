@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { approvalsPath, loadApprovals, saveApprovals } from "../../../server/src/policy/approvals-file.js";
 import { ensureApprovalKey } from "../../../server/src/policy/approvals-key.js";
 import { parseCommandLine, programOf } from "../../../server/src/policy/command-line.js";
+import { HIDDEN_COMMAND } from "../../../server/src/policy/shell/syntax.js";
 import { ApprovalBook } from "../../../server/src/policy/rule-book.js";
 import { commandScopes } from "../../../server/src/policy/command-scopes.js";
 import { fileChangeScopes, ruleCovers, type ApprovalRule, type Scope } from "../../../server/src/policy/rules.js";
@@ -61,7 +62,7 @@ describe("scopes", () => {
     ["bash -c 'make'", [undefined]],
     ["sudo make install", [undefined]],
     ["echo $(whoami)", [undefined, "echo", "whoami"]],
-    ["ls `pwd`", [undefined, "ls"]],
+    ["ls `pwd`", [undefined, "ls", "pwd"]],
   ] as [string, (string | undefined)[]][])("command %j is scoped to %j", async (command, programs) => {
     const scopes = await commandScopes(command);
     expect(scopes.map((s) => (s.rule?.kind === "program" ? s.rule.program : undefined))).toEqual(programs);
@@ -95,12 +96,12 @@ describe("parseCommandLine", () => {
     ["echo ${HOME}/x # a comment; rm -rf /", [["echo", "${HOME}/x"]]],
     ["(cd a && make)", [["cd", "a"], ["make"]]],
     ["echo a\nrm b", [["echo", "a"], ["rm", "b"]]],
-  ] as [string, string[][]][])("%j", (line, words) => {
-    expect(parseCommandLine(line).commands.map((c) => c.words)).toEqual(words);
+  ] as [string, string[][]][])("%j", async (line, words) => {
+    expect((await parseCommandLine(line)).commands.map((c) => c.words)).toEqual(words);
   });
 
-  it("keeps redirections apart from words", () => {
-    const [cmd] = parseCommandLine("make 2>&1 >out.log < in.txt").commands;
+  it("keeps redirections apart from words", async () => {
+    const [cmd] = (await parseCommandLine("make 2>&1 >out.log < in.txt")).commands;
     expect(cmd!.words).toEqual(["make"]);
     expect(cmd!.redirects).toEqual([
       { op: "2>&", target: "1" },
@@ -109,10 +110,10 @@ describe("parseCommandLine", () => {
     ]);
   });
 
-  it("marks substitutions as opaque, even inside double quotes, but not in single quotes", () => {
-    expect(parseCommandLine('echo "$(id)"').opaque).toBe(true);
-    expect(parseCommandLine("echo '$(id)'").opaque).toBe(false);
-    expect(parseCommandLine("diff <(a) <(b)").opaque).toBe(true);
+  it("marks substitutions as opaque, even inside double quotes, but not in single quotes", async () => {
+    expect((await parseCommandLine('echo "$(id)"')).opaque).toBe(HIDDEN_COMMAND);
+    expect((await parseCommandLine("echo '$(id)'")).opaque).toBeUndefined();
+    expect((await parseCommandLine("diff <(a) <(b)")).opaque).toBe(HIDDEN_COMMAND);
   });
 
   it("finds the program behind assignments and wrappers", () => {
