@@ -9,6 +9,7 @@ import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
 import type { createRuntime } from "../agent/runtime.js";
 import type { StopReason } from "../protocol/schemas.js";
 import type { Logger } from "../util/log.js";
+import { projectRoot, type ProjectRoot } from "../workspace/project-root.js";
 import { AcpClient } from "./connection.js";
 import { initializeResult } from "./initialize.js";
 import { slashCommandOf, toPromptBlocks } from "./prompt.js";
@@ -73,17 +74,17 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger): void {
   });
 
   on("session/new", ({ params }) => {
-    const cwd = absoluteCwd(params.cwd);
+    const { root: cwd, refused: notAProject } = sessionRoot(params.cwd);
     const refused = client.addMcpServers(params.mcpServers);
     const runtime = client.runtime(cwd);
     const info = runtime.agent.newSession({ cwd });
     client.sessions.set(info.sessionId, cwd);
-    afterAnswer(() => announce(client, info.sessionId, refused));
+    afterAnswer(() => announce(client, info.sessionId, refused, notAProject));
     return { sessionId: info.sessionId, modes: modeState(info.mode), configOptions: configOptions(info.model, runtime.config()) };
   });
 
   on("session/load", ({ params }) => {
-    const cwd = absoluteCwd(params.cwd);
+    const cwd = sessionRoot(params.cwd).root;
     const refused = client.addMcpServers(params.mcpServers);
     const runtime = client.runtime(cwd);
     // Known before the replay, so the replayed history reaches this client as session/update.
@@ -100,9 +101,11 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger): void {
   });
 
   on("session/list", ({ params }) => {
-    const cwd = absoluteCwd(params.cwd ?? process.cwd());
+    const asked = params.cwd ?? process.cwd();
+    const cwd = sessionRoot(asked).root;
     const { sessions } = client.runtime(cwd).agent.listSessions(cwd);
-    return { sessions: sessions.map((s) => ({ sessionId: s.sessionId, cwd, title: s.title, updatedAt: s.updatedAt })) };
+    // Named by the client's own cwd, so a client that filters by it finds them.
+    return { sessions: sessions.map((s) => ({ sessionId: s.sessionId, cwd: path.normalize(asked), title: s.title, updatedAt: s.updatedAt })) };
   });
 
   on("session/prompt", async ({ params }): Promise<acp.PromptResponse> => {
@@ -144,11 +147,12 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger): void {
 }
 
 /** After a new or loaded session is answered: its commands, and the MCP servers not taken. */
-function announce(client: AcpClient, sessionId: string, refusedMcp: string[]): void {
+function announce(client: AcpClient, sessionId: string, refusedMcp: string[], notAProject?: string): void {
   const cwd = client.sessions.get(sessionId);
   const session = cwd === undefined ? undefined : client.runtime(cwd).agent.all().find((s) => s.id === sessionId);
   client.notify(sessionId, { sessionUpdate: "available_commands_update", availableCommands: availableCommands(client.built()!.commands, session) });
   if (refusedMcp.length) client.notify(sessionId, { sessionUpdate: "notice", severity: "warning", title: `MCP servers not used: ${refusedMcp.join("; ")}` });
+  if (notAProject) client.notify(sessionId, { sessionUpdate: "notice", severity: "warning", title: notAProject });
 }
 
 /** Runs `fn` once the answer being built has been sent (updates about a session follow its id). */
@@ -156,9 +160,10 @@ function afterAnswer(fn: () => void): void {
   setImmediate(fn);
 }
 
-function absoluteCwd(cwd: string): string {
+/** The session's root for the client's cwd: never `/`, the home or a system folder (workspace/project-root.ts). */
+function sessionRoot(cwd: string): ProjectRoot {
   if (!path.isAbsolute(cwd)) throw new AgentRequestError(ErrorCodes.InvalidParams, `cwd: "${cwd}" is not an absolute path.`);
-  return path.normalize(cwd);
+  return projectRoot(path.normalize(cwd));
 }
 
 function toRequestError(method: string, err: unknown, log: Logger): acp.RequestError {

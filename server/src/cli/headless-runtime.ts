@@ -3,6 +3,7 @@ import { buildRuntime, type ConfiguredRuntime } from "../agent/configured-runtim
 import { SAFETY_MODES, type SafetyMode } from "../config/schema.js";
 import { HeadlessEditor, type HeadlessOptions } from "../editor/headless.js";
 import type { Logger } from "../util/log.js";
+import { projectRoot } from "../workspace/project-root.js";
 
 /** A runtime with its terminal editor. */
 export interface HeadlessRuntime {
@@ -10,12 +11,18 @@ export interface HeadlessRuntime {
   editor: HeadlessEditor;
 }
 
-/** Loads config for cwd (errors go to stderr) and builds the runtime; logs go to `logger` (stderr by default). */
+/**
+ * Loads config for cwd (errors go to stderr) and builds the runtime; logs go to `logger` (stderr
+ * by default). A cwd that is no project folder (`/`, the home, a system folder) is not used: the
+ * runtime works in the user's state folder and stderr says so (workspace/project-root.ts).
+ */
 export function createHeadlessRuntime(options: HeadlessOptions, logger?: Logger): HeadlessRuntime {
   const editor = new HeadlessEditor(options);
+  const { root, refused } = projectRoot(process.cwd());
+  if (refused) process.stderr.write(`agent-lsp: ${refused}\n`);
   const runtime = buildRuntime({
     editor,
-    root: process.cwd(),
+    root,
     ...(logger ? { logger } : {}),
     onConfig: (_config, errors) => {
       for (const e of errors) process.stderr.write(`agent-lsp: config: ${e}\n`);

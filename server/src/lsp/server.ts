@@ -20,6 +20,7 @@ import type { createRuntime, Runtime } from "../agent/runtime.js";
 import { FileLogger, type Logger } from "../util/log.js";
 import { VERSION } from "../version.js";
 import { uriToPath } from "../workspace/paths.js";
+import { projectRoot } from "../workspace/project-root.js";
 import type { Booted } from "./boot.js";
 import { DEFERRED_NOTIFICATIONS, DEFERRED_REQUESTS, serverCapabilities } from "./capabilities.js";
 import { observableDocuments } from "./document-sync.js";
@@ -89,11 +90,16 @@ export function startServer(options: ServerOptions): AgentLspServer {
   };
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    const root = workspaceRoot(params);
+    const { root, refused } = projectRoot(workspaceRoot(params));
     clientProcessId = params.processId ?? undefined;
     initialized = { params, root };
     if (logger instanceof FileLogger) logger.attachFile(root);
     logger.info(`agent-lsp ${VERSION} serving ${root}`);
+    // window/showMessage is one of the notifications a server may send while it initializes.
+    if (refused) {
+      logger.warn(refused);
+      void connection.sendNotification("window/showMessage", { type: 2, message: `agent-lsp: ${refused}` });
+    }
     return { capabilities: serverCapabilities(), serverInfo: { name: "agent-lsp", version: VERSION } };
   });
 
