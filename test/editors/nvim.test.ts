@@ -5,7 +5,8 @@
  * reached the disk. A Neovim that is not
  * installed skips its cases, or fails them under AGENT_LSP_REQUIRE_ALL=1 (CI).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { createServer, type AddressInfo } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MODERN, nodeServer } from "../helpers/mcp/servers.js";
@@ -133,6 +134,25 @@ function nvimCases(editor: NvimEditor): void {
     // Open files change in their buffers only.
     expect(readFileSync(project.file("main.toy"), "utf8")).toBe(TOY_MAIN);
     expect(fake.violations).toEqual([]);
+  });
+
+  it("root: .git beats a nearer .agent-lsp, a language server's root a further one; a stray .agent-lsp in the home is no root", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({
+      "repo/.git/HEAD": "ref: refs/heads/main\n",
+      "repo/sub/.agent-lsp/rules/.keep": "",
+      "repo/sub/x.txt": "x\n",
+      ".agent-lsp/rules/.keep": "",
+      "pkg/src/y.toy": "def y = 1\n",
+    });
+    mkdirSync(path.join(project.home, ".agent-lsp"), { recursive: true });
+    mkdirSync(path.join(project.home, "notes"), { recursive: true });
+    writeFileSync(path.join(project.home, "notes/a.txt"), "a\n");
+    const homeBefore = readdirSync(project.home).sort();
+    const data = { node: process.execPath, toy_server: TOY_SERVER_SCRIPT, home: project.home };
+    expectPassed(await runSpec(editor, "root_spec.lua", { fake, project, data }), "root_spec.lua");
+    // The plugin and its servers created nothing in the home beyond what Neovim keeps there.
+    expect(readdirSync(project.home).filter((f) => !homeBefore.includes(f) && !f.startsWith(".") && !["nvim.log", "init-options.json"].includes(f))).toEqual([]);
+    expect(readdirSync(path.join(project.home, ".agent-lsp"))).toEqual([]);
   });
 
   it("review: ask mode opens the diff review; one hunk of two is accepted; q asks after a hunk was taken, gR rejects with a reason; ga takes all", { timeout: TIMEOUT }, async () => {

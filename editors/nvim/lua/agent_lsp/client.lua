@@ -65,12 +65,11 @@ local function handlers()
   }
 end
 
---- The project root of a buffer: the nearest marker, else the current directory.
+--- The project root of a buffer (agent_lsp.root says how it is found).
 ---@param bufnr integer
 ---@return string
 function M.root_for(bufnr)
-  local opts = config.options
-  return util.find_root(util.buf_dir(bufnr), opts.root_markers) or vim.fn.getcwd()
+  return require("agent_lsp.root").for_buffer({ bufnr = bufnr, markers = config.options.root_markers, own_name = M.NAME })
 end
 
 ---@param id integer|nil

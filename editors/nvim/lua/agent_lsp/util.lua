@@ -223,27 +223,6 @@ function M.buf_dir(bufnr)
   return vim.fn.fnamemodify(name, ":p:h")
 end
 
---- The nearest ancestor of `start` (inclusive) holding one of `markers`, else nil.
----@param start string directory
----@param markers string[]
----@return string|nil
-function M.find_root(start, markers)
-  local dir = vim.fn.fnamemodify(start, ":p"):gsub("/$", "")
-  while dir and dir ~= "" do
-    for _, marker in ipairs(markers) do
-      if uv.fs_stat(dir .. "/" .. marker) then
-        return dir
-      end
-    end
-    local parent = vim.fn.fnamemodify(dir, ":h")
-    if parent == dir then
-      break
-    end
-    dir = parent
-  end
-  return nil
-end
-
 --- The loaded buffer of the file `uri` names, or nil (never creates one).
 ---@param uri string
 ---@return integer|nil
