@@ -24,6 +24,14 @@ const OPTIONS: { optionId: PermissionOptionId | "reject_once"; name: string; kin
   { optionId: "reject_once", name: "Reject", kind: "reject_once" },
 ];
 
+/**
+ * An option id that names its request (`allow_once@<requestId>`): the client answers with the id
+ * it was offered, so an answer meant for another prompt cannot pass for this one's.
+ */
+function boundOption(optionId: string, requestId: string): string {
+  return `${optionId}@${requestId}`;
+}
+
 /** Prompts and questions through the ACP client. */
 export class AcpSessionUI implements SessionUI {
   /** Seconds a prompt waits for its answer (config `approval_timeout_s`). */
@@ -53,8 +61,9 @@ export class AcpSessionUI implements SessionUI {
       content,
       ...(call.locations ? { locations: acpLocations(call.locations, cwd) } : {}),
     };
-    const options = OPTIONS.filter((o) => request.rememberable !== false || o.optionId !== "allow_always");
-    const answer = await this.send({ sessionId: request.sessionId, toolCall, options }, signal);
+    const offered = OPTIONS.filter((o) => request.rememberable !== false || o.optionId !== "allow_always");
+    const options = offered.map((o) => ({ ...o, optionId: boundOption(o.optionId, request.requestId) }));
+    const answer = await this.send({ sessionId: request.sessionId, toolCall, options }, signal, request.requestId);
     if (answer.kind !== "selected") return { optionId: "reject", note: answer.note };
     if (answer.optionId === "allow_once" || answer.optionId === "allow_always") return { optionId: answer.optionId };
     return { optionId: "reject" };
@@ -64,9 +73,9 @@ export class AcpSessionUI implements SessionUI {
   async askUser(question: Question, signal: AbortSignal): Promise<string | undefined> {
     const choices = question.choices ?? [];
     if (!choices.length) return this.askFreeText(question, signal);
-    const options = choices.map((name, i) => ({ optionId: `choice-${i}`, name, kind: "allow_once" as const }));
-    const toolCall: acp.ToolCallUpdate = { toolCallId: `question-${Date.now()}`, title: question.question, kind: "think", status: "pending" };
-    const answer = await this.send({ sessionId: question.sessionId, toolCall, options }, signal);
+    const options = choices.map((name, i) => ({ optionId: boundOption(`choice-${i}`, question.requestId), name, kind: "allow_once" as const }));
+    const toolCall: acp.ToolCallUpdate = { toolCallId: `question-${question.requestId}`, title: question.question, kind: "think", status: "pending" };
+    const answer = await this.send({ sessionId: question.sessionId, toolCall, options }, signal, question.requestId);
     if (answer.kind !== "selected") return undefined;
     return choices[Number(answer.optionId.slice("choice-".length))];
   }
@@ -99,13 +108,21 @@ export class AcpSessionUI implements SessionUI {
     this.log[type === "warning" ? "warn" : type](message);
   }
 
-  /** Sends one permission prompt, bounded by the timeout and the turn's signal. */
-  private async send(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<{ kind: "selected"; optionId: string } | { kind: "none"; note: string }> {
+  /**
+   * Sends one permission prompt, bounded by the timeout and the turn's signal. The answer is the
+   * option picked without its request id; an option of another request (or none offered) is refused.
+   */
+  private async send(params: acp.RequestPermissionRequest, signal: AbortSignal, requestId: string): Promise<{ kind: "selected"; optionId: string } | { kind: "none"; note: string }> {
     const outcome = await this.bounded(signal, (s) => this.ask(params, s));
     if (outcome.kind === "none") return outcome;
     const response = outcome.value.outcome;
-    if (response.outcome === "selected") return { kind: "selected", optionId: response.optionId };
-    return { kind: "none", note: signal.aborted ? "the turn was cancelled" : "the client cancelled the prompt" };
+    if (response.outcome !== "selected") return { kind: "none", note: signal.aborted ? "the turn was cancelled" : "the client cancelled the prompt" };
+    if (!params.options.some((o) => o.optionId === response.optionId)) {
+      const note = `the client answered with ${JSON.stringify(response.optionId)}, an option of another request (this one is ${requestId}); it was refused`;
+      this.log.warn(note);
+      return { kind: "none", note };
+    }
+    return { kind: "selected", optionId: response.optionId.slice(0, response.optionId.lastIndexOf("@")) };
   }
 
   /** Runs one request to the client, withdrawn at the timeout or the turn's cancel; says which ended it. */

@@ -8,6 +8,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { processManagerFrom } from "../exec/processes.js";
 import { installShutdownHooks } from "../exec/shutdown.js";
 import { FileLogger } from "../util/log.js";
+import { WireRequestIds } from "../util/wire-request-ids.js";
 import { startAcpServer, type AcpServer } from "./server.js";
 
 /** What the start-up path read before the SDK loaded. */
@@ -31,7 +32,7 @@ export async function serveAcpOnStdio(early: EarlyStart): Promise<void> {
 async function serve(early: EarlyStart, logger: FileLogger): Promise<void> {
   const input = Readable.toWeb(prepend(early.read, process.stdin)) as ReadableStream<Uint8Array>;
   const base = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, input);
-  const stream = early.answeredId === undefined ? base : dropAnswer(base, early.answeredId);
+  const stream = randomRequestIds(early.answeredId === undefined ? base : dropAnswer(base, early.answeredId), logger);
   const server = startAcpServer({ stream, logger });
   const unhook = hookShutdown(server);
   await server.connection.closed;
@@ -64,6 +65,33 @@ function dropAnswer(stream: acp.Stream, id: number | string): acp.Stream {
     abort: (reason) => writer.abort(reason),
   });
   return { readable: stream.readable, writable };
+}
+
+/**
+ * `stream` with every request the server sends under a random id, and an answer that names no
+ * request of this connection refused (util/wire-request-ids.ts).
+ */
+function randomRequestIds(stream: acp.Stream, logger: FileLogger): acp.Stream {
+  const ids = new WireRequestIds({
+    cancelMethod: "$/cancel_request",
+    cancelParam: "requestId",
+    onStray: (id) => logger.warn(`acp: an answer came for a request this server is not waiting for (id ${JSON.stringify(id)}); it was ignored`),
+  });
+  const writer = stream.writable.getWriter();
+  const writable = new WritableStream<acp.AnyMessage>({
+    write: (message) => writer.write(ids.outgoing(message)),
+    close: () => writer.close(),
+    abort: (reason) => writer.abort(reason),
+  });
+  const readable = stream.readable.pipeThrough(
+    new TransformStream<acp.AnyMessage, acp.AnyMessage>({
+      transform(message, controller) {
+        const admitted = ids.incoming(message);
+        if (admitted) controller.enqueue(admitted);
+      },
+    }),
+  );
+  return { readable, writable };
 }
 
 /**

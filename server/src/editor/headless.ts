@@ -22,6 +22,8 @@ export interface HeadlessOptions {
   interactive?: boolean;
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
+  /** Where answers are read (stdin by default). */
+  stdin?: NodeJS.ReadableStream;
 }
 
 /** An Editor on the terminal. No documents are open; files live on disk. */
@@ -30,6 +32,8 @@ export class HeadlessEditor implements Editor {
   private readonly out: NodeJS.WritableStream;
   private readonly err: NodeJS.WritableStream;
   private endsWithNewline = true;
+  /** Settles when the terminal's current prompt has its answer. */
+  private terminalFree: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: HeadlessOptions = {}) {
     this.out = options.stdout ?? process.stdout;
@@ -168,8 +172,19 @@ export class HeadlessEditor implements Editor {
     return { optionId: "reject", ...(answer === undefined ? { note: "Cancelled." } : {}) };
   }
 
-  private async readLine(prompt: string, signal: AbortSignal): Promise<string | undefined> {
-    const rl = createInterface({ input: process.stdin, output: this.err as NodeJS.WritableStream & { isTTY?: boolean } });
+  /**
+   * Asks on the terminal, one prompt at a time: two prompts reading stdin together (sessions or
+   * subagents asking at once) would both take the same line, and one answer would settle both.
+   */
+  private readLine(prompt: string, signal: AbortSignal): Promise<string | undefined> {
+    const mine = this.terminalFree.then(() => this.readOneLine(prompt, signal));
+    this.terminalFree = mine.then(() => undefined);
+    return mine;
+  }
+
+  private async readOneLine(prompt: string, signal: AbortSignal): Promise<string | undefined> {
+    if (signal.aborted) return undefined;
+    const rl = createInterface({ input: this.options.stdin ?? process.stdin, output: this.err as NodeJS.WritableStream & { isTTY?: boolean } });
     try {
       return (await rl.question(prompt, { signal })).trim();
     } catch {

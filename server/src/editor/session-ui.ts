@@ -5,12 +5,19 @@
  */
 import type { ToolCallFacts } from "../protocol/updates.js";
 
+export { newRequestId } from "../util/request-id.js";
+
 /** The choices of a permission prompt. */
 export type PermissionOptionId = "allow_once" | "allow_always" | "reject";
 
 /** A gated action to ask the user about. */
 export interface PermissionRequest {
   sessionId: string;
+  /**
+   * This request's own id (newRequestId: random, never reused): a front end routes the answer
+   * by it, and an answer that names another request is refused, never applied to this one.
+   */
+  requestId: string;
   /** The call, with what it is about (kind, files, command) so each client renders it its own way. */
   toolCall: { id: string; name: string; title: string; input: unknown } & ToolCallFacts;
   /** One line: what will happen (tool, path or command, +N/-M lines). */
@@ -39,6 +46,8 @@ export interface PermissionAnswer {
 /** A question for the user. */
 export interface Question {
   sessionId: string;
+  /** This question's own id (newRequestId), as for a permission request. */
+  requestId: string;
   question: string;
   choices?: string[];
   allowFreeText?: boolean;

@@ -9,6 +9,7 @@ import type { CancellationToken } from "vscode-languageserver/node.js";
 import { z } from "zod";
 import type { Agent } from "../agent/agent.js";
 import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
+import { newRequestId } from "../editor/session-ui.js";
 import { describeParamsError, promptParams, type PromptParams } from "../protocol/schemas.js";
 import { AGENT_ACTION_COMMANDS } from "./capabilities.js";
 import { TurnRuns, type RunRequest, type RunResult, type TurnRunsDeps } from "./turn-runs.js";
@@ -177,7 +178,7 @@ export class AgentCommandRunner {
   }
 
   private askRefactorGoal(sessionId: string, signal: AbortSignal): Promise<string | undefined> {
-    return this.deps.editor.askUser({ sessionId, question: "How should the agent refactor the selection?", choices: REFACTOR_CHOICES, allowFreeText: true }, signal);
+    return this.deps.editor.askUser({ sessionId, requestId: newRequestId(), question: "How should the agent refactor the selection?", choices: REFACTOR_CHOICES, allowFreeText: true }, signal);
   }
 }
 

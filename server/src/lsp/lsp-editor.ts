@@ -16,7 +16,7 @@ import { applyWorkspaceEdit, type ApplyEditSettings } from "./apply-edit.js";
 import type { ObservableDocuments } from "./document-sync.js";
 import { NoticeBox, settlementNews } from "./edit-notices.js";
 import { EditTracker, type Settlement, type TrackedEdit } from "./edit-tracker.js";
-import { askUserOverLsp, requestPermissionOverLsp, type PlainAnswer } from "./prompts.js";
+import { askUserOverLsp, requestPermissionOverLsp, type PlainAnswer, type PromptChannel } from "./prompts.js";
 import type { SessionEvents } from "../editor/session-events.js";
 import { startProgress } from "./progress.js";
 import { saveDocumentsOverLsp } from "./save-documents.js";
@@ -135,10 +135,11 @@ export class LspEditor implements Editor {
     const stop = this.waitNotice(request.sessionId, WAITING_FOR_USER);
     let answer: PlainAnswer<PermissionAnswer>;
     try {
-      answer = await requestPermissionOverLsp(this.connection, rich, request, signal, this.approvalTimeoutS * 1000);
+      answer = await requestPermissionOverLsp(this.promptChannel(rich), request, signal);
     } finally {
       stop();
     }
+    if (answer.refused) this.refused(answer.refused);
     if (!answer.unsupported || rich) return answer;
     this.noMessageRequest = true;
     return this.chatPrompts ? this.chatPrompts.requestPermission(request, signal) : answer;
@@ -151,10 +152,11 @@ export class LspEditor implements Editor {
     const stop = this.waitNotice(question.sessionId, WAITING_FOR_USER);
     let answer: PlainAnswer<{ answer?: string }>;
     try {
-      answer = await askUserOverLsp(this.connection, rich, question, signal, this.approvalTimeoutS * 1000);
+      answer = await askUserOverLsp(this.promptChannel(rich), question, signal);
     } finally {
       stop();
     }
+    if (answer.refused) this.refused(answer.refused);
     if (!answer.unsupported || rich) return answer.answer;
     this.noMessageRequest = true;
     return this.chatPrompts ? this.chatPrompts.askUser(question, signal) : undefined;
@@ -168,6 +170,17 @@ export class LspEditor implements Editor {
    */
   private askInChat(fitsMessage: boolean): boolean {
     return this.approvals !== "message" || this.noMessageRequest || !fitsMessage;
+  }
+
+  private promptChannel(rich: boolean): PromptChannel {
+    const actionProperties = this.capabilities.window?.showMessage?.messageActionItem?.additionalPropertiesSupport === true;
+    return { connection: this.connection, rich, actionProperties, timeoutMs: this.approvalTimeoutS * 1000 };
+  }
+
+  /** An answer that named another request: the user hears it was not taken, the log keeps it. */
+  private refused(why: string): void {
+    this.log.warn(why);
+    this.showMessage("warning", why);
   }
 
   /** Sends one session update to the client (the front end subscribes this to the event stream). */

@@ -3,6 +3,8 @@
  * `experimental.agent.requestPermission` / `askUser` get the rich requests; every other client
  * gets window/showMessageRequest. No answer is never a hang and never an exception: a dismissed
  * prompt, a client that cannot answer (MethodNotFound, null), a timeout or a cancel counts as No.
+ * Each request carries its `requestId` (in the params, or on every action of a message prompt to
+ * clients that keep an action's extra properties): an answer naming another request is refused.
  */
 import {
   ErrorCodes as RpcErrorCodes,
@@ -26,22 +28,28 @@ const PERMISSION_OPTIONS = [
   { optionId: "reject", name: "No", kind: "reject_once" },
 ] as const satisfies readonly { optionId: PermissionOptionId; name: string; kind: string }[];
 
+/** How a prompt is sent to this client. */
+export interface PromptChannel {
+  connection: Connection;
+  /** The client declared the agent protocol's request for this prompt. */
+  rich: boolean;
+  /** The client keeps extra properties of a message prompt's actions (`requestId` on each). */
+  actionProperties: boolean;
+  timeoutMs: number;
+}
+
 /** Asks the user to allow an action; always resolves. */
-export async function requestPermissionOverLsp(
-  connection: Connection,
-  rich: boolean,
-  request: PermissionRequest,
-  signal: AbortSignal,
-  timeoutMs: number,
-): Promise<PlainAnswer<PermissionAnswer>> {
+export async function requestPermissionOverLsp(channel: PromptChannel, request: PermissionRequest, signal: AbortSignal): Promise<PlainAnswer<PermissionAnswer>> {
+  const { connection, rich } = channel;
   // Nothing to remember (a sensitive place, a shell line): do not offer "don't ask again".
   const options = request.rememberable === false ? PERMISSION_OPTIONS.filter((o) => o.optionId !== "allow_always") : PERMISSION_OPTIONS;
-  const outcome = await sendCancellable(signal, timeoutMs, (token) =>
+  const outcome = await sendCancellable(signal, channel.timeoutMs, (token) =>
     rich
       ? connection.sendRequest(
           "agent/requestPermission",
           {
             sessionId: request.sessionId,
+            requestId: request.requestId,
             toolCall: request.toolCall,
             summary: request.summary,
             ...(request.diff ? { diff: request.diff } : {}),
@@ -52,12 +60,30 @@ export async function requestPermissionOverLsp(
         )
       : connection.sendRequest(
           ShowMessageRequest.type,
-          { type: MessageType.Warning, message: request.summary, actions: options.map((o) => ({ title: o.name })) },
+          { type: MessageType.Warning, message: request.summary, actions: options.map((o) => action(channel, o.name, request.requestId)) },
           token,
         ),
   );
   if (outcome.kind !== "answer") return { optionId: "reject", note: outcome.note, ...(outcome.unsupported ? { unsupported: true } : {}) };
+  const other = otherRequest(outcome.value, request.requestId);
+  if (other) return { optionId: "reject", note: other, refused: other };
   return rich ? readRichAnswer(outcome.value) : readPlainAnswer(outcome.value as MessageActionItem | null);
+}
+
+/** A message prompt's action, carrying the request's id where the client keeps it. */
+function action(channel: PromptChannel, title: string, requestId: string): MessageActionItem {
+  return channel.actionProperties ? { title, requestId } : { title };
+}
+
+/**
+ * Why an answer is refused: it names a request other than this one (an answer meant for an
+ * earlier prompt). An answer that names none is this request's: the JSON-RPC id it came back
+ * under is random and was sent with this request alone.
+ */
+function otherRequest(value: unknown, requestId: string): string | undefined {
+  const named = (value as { requestId?: unknown } | null)?.requestId;
+  if (named === undefined || named === requestId) return undefined;
+  return `The editor's answer was for another request (${JSON.stringify(named)}), not this one (${requestId}); it was refused.`;
 }
 
 function readRichAnswer(value: unknown): PermissionAnswer {
@@ -79,21 +105,19 @@ function readPlainAnswer(item: MessageActionItem | null): PermissionAnswer {
 }
 
 /** Asks the user a question; undefined when no answer could be had. */
-export async function askUserOverLsp(
-  connection: Connection,
-  rich: boolean,
-  question: Question,
-  signal: AbortSignal,
-  timeoutMs: number,
-): Promise<PlainAnswer<{ answer?: string }>> {
+export async function askUserOverLsp(channel: PromptChannel, question: Question, signal: AbortSignal): Promise<PlainAnswer<{ answer?: string }>> {
+  const { connection, rich } = channel;
   if (!rich && !question.choices?.length) return {};
-  const outcome = await sendCancellable(signal, timeoutMs, (token) =>
+  const { sessionId, requestId } = question;
+  const outcome = await sendCancellable(signal, channel.timeoutMs, (token) =>
     rich
-      ? connection.sendRequest("agent/askUser", { sessionId: question.sessionId, question: question.question, choices: question.choices ?? [], allowFreeText: question.allowFreeText ?? true }, token)
-      : connection.sendRequest(ShowMessageRequest.type, { type: MessageType.Info, message: question.question, actions: question.choices!.map((title) => ({ title })) }, token),
+      ? connection.sendRequest("agent/askUser", { sessionId, requestId, question: question.question, choices: question.choices ?? [], allowFreeText: question.allowFreeText ?? true }, token)
+      : connection.sendRequest(ShowMessageRequest.type, { type: MessageType.Info, message: question.question, actions: question.choices!.map((title) => action(channel, title, requestId)) }, token),
   );
   if (outcome.kind !== "answer") return outcome.unsupported ? { unsupported: true } : {};
   if (!outcome.value) return {};
+  const other = otherRequest(outcome.value, requestId);
+  if (other) return { refused: other };
   const v = outcome.value as { answer?: unknown; title?: unknown };
   const answer = rich ? v.answer : v.title;
   return typeof answer === "string" ? { answer } : {};
@@ -101,9 +125,10 @@ export async function askUserOverLsp(
 
 /**
  * An answer, marked `unsupported` when the client answered MethodNotFound: it cannot show the
- * prompt at all, and the caller asks some other way from then on.
+ * prompt at all, and the caller asks some other way from then on; `refused` says why an answer
+ * that named another request was not taken.
  */
-export type PlainAnswer<T> = T & { unsupported?: true };
+export type PlainAnswer<T> = T & { unsupported?: true; refused?: string };
 
 type Outcome = { kind: "answer"; value: unknown } | { kind: "none"; note: string; unsupported: boolean };
 

@@ -26,6 +26,7 @@ import { DEFERRED_NOTIFICATIONS, DEFERRED_REQUESTS, serverCapabilities } from ".
 import { observableDocuments } from "./document-sync.js";
 import type { FramingError } from "./framing.js";
 import { SourceMessageReader } from "./message-reader.js";
+import { WireRequestIds } from "../util/wire-request-ids.js";
 import { MessageSource } from "./message-source.js";
 
 /** Options of one server instance. */
@@ -59,7 +60,9 @@ export interface AgentLspServer {
 /** Starts an LSP server on the given streams. */
 export function startServer(options: ServerOptions): AgentLspServer {
   const logger = options.logger ?? new FileLogger();
-  const writer = skipResponse(new StreamMessageWriter(options.output), options.answeredInitializeId);
+  let refuse = (_id: number | string) => undefined as void;
+  const ids = new WireRequestIds({ cancelMethod: "$/cancelRequest", cancelParam: "id", onStray: (id) => refuse(id) });
+  const writer = randomIds(skipResponse(new StreamMessageWriter(options.output), options.answeredInitializeId), ids);
   const onFramingError = (e: FramingError) => {
     logger.warn(`protocol error: ${e.message}`);
     if (e.notification) return;
@@ -67,7 +70,12 @@ export function startServer(options: ServerOptions): AgentLspServer {
   };
   const source = options.input instanceof MessageSource ? options.input : new MessageSource(options.input, onFramingError);
   source.setFramingErrorHandler(onFramingError);
-  const connection = createConnection(new SourceMessageReader(source), writer);
+  const connection = createConnection(new SourceMessageReader(source, (m) => ids.incoming(m)), writer);
+  refuse = (id) => {
+    const text = `An answer came for a request this server is not waiting for (id ${JSON.stringify(id)}): it was meant for an earlier request or another server, and was ignored.`;
+    logger.warn(text);
+    connection.sendNotification("window/showMessage", { type: 2, message: `agent-lsp: ${text}` }).catch(() => undefined);
+  };
   // Text sync starts with the connection: documents opened while the agent loads are kept.
   const synced = observableDocuments((message) => logger.warn(message));
   const { documents } = synced;
@@ -133,6 +141,17 @@ export function startServer(options: ServerOptions): AgentLspServer {
     ready: () => boot().then((b) => b.runtime),
     whenLoaded: (cb) => (booted ? cb(booted.runtime) : onBooted.push((b) => cb(b.runtime))),
     clientProcessId: () => clientProcessId,
+  };
+}
+
+/** A writer that sends every request under a random id (util/wire-request-ids.ts). */
+function randomIds(inner: MessageWriter, ids: WireRequestIds): MessageWriter {
+  return {
+    onError: inner.onError,
+    onClose: inner.onClose,
+    end: () => inner.end(),
+    dispose: () => inner.dispose(),
+    write: (message: Message) => inner.write(ids.outgoing(message)),
   };
 }
 

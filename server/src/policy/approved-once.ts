@@ -6,6 +6,7 @@
  * mode say: `full_access` does not skip it. Shared by mcp-server-approval.ts and skill-approval.ts.
  */
 import type { Editor } from "../editor/editor.js";
+import { newRequestId } from "../editor/session-ui.js";
 import type { ApprovalRule } from "./rules.js";
 import type { ApprovalBook } from "./rule-book.js";
 
@@ -37,7 +38,7 @@ export class ApprovedOnce {
   async ask(rule: OnceRule, prompt: OncePrompt, root: string, signal: AbortSignal): Promise<OnceOutcome> {
     const key = `${rule.name}\n${rule.command}`;
     if (this.approvedNow.has(key) || (await this.book.serverApproved(root, rule))) return { approved: true };
-    const answer = await this.editor.askUser({ sessionId: prompt.sessionId, question: prompt.question, choices: [prompt.yes, prompt.no], allowFreeText: false }, signal);
+    const answer = await this.editor.askUser({ sessionId: prompt.sessionId, requestId: newRequestId(), question: prompt.question, choices: [prompt.yes, prompt.no], allowFreeText: false }, signal);
     if (answer !== prompt.yes) return { approved: false, answered: answer !== undefined };
     this.approvedNow.add(key);
     await this.book.approveServer(root, rule);

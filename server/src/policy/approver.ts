@@ -5,7 +5,7 @@
  * tells the model what happened; nothing here throws or waits forever.
  */
 import type { Config } from "../config/schema.js";
-import type { PermissionAnswer, SessionUI } from "../editor/session-ui.js";
+import { newRequestId, type PermissionAnswer, type SessionUI } from "../editor/session-ui.js";
 import type { SessionEvents } from "../editor/session-events.js";
 import type { ImageBlock, Message } from "../vocabulary/messages.js";
 import type { GateDecision } from "../vocabulary/policy.js";
@@ -131,6 +131,7 @@ export class Approver {
       return await this.deps.editor.requestPermission(
         {
           sessionId: p.session.sessionId,
+          requestId: newRequestId(),
           toolCall: { id: p.call.id, name: p.call.name, title: p.call.title, input: p.call.input, ...p.call.facts },
           summary: promptSummary(p),
           rememberable: p.scopes.some((s) => s.rule !== undefined),

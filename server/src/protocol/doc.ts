@@ -25,6 +25,24 @@ server reads the document as the edit's result, and sends the next edit of it wi
 null\` (the version a client has after an edit is not knowable: clients count every buffer
 change), computed against that text.
 
+## Request ids
+
+Every request the server sends goes out under a **random** JSON-RPC id (a UUID string), never a
+counter: libraries number their requests from 1 on every connection, so an editor still holding a
+prompt of an earlier server could otherwise answer it to this one under an id that names one of
+this server's requests. An answer is routed by its id alone; an answer whose id names no request
+this server sent and still waits for (a client of an earlier server, a second answer) is refused:
+it is logged and the user is told in \`window/showMessage\`. \`$/cancelRequest\` names the random id.
+
+Every permission request and question also carries its own \`requestId\` (random, unique across
+sessions and server restarts) wherever the user's answer can travel apart from the JSON-RPC
+response: in the params of \`agent/requestPermission\` and \`agent/askUser\` (echo it in the
+answer), on every action of a \`window/showMessageRequest\` to clients that declare
+\`window.showMessage.messageActionItem.additionalPropertiesSupport\`, in the option ids of an ACP
+\`session/request_permission\` (\`allow_once@<requestId>\`).
+An answer that names another request is refused with a message and counts as no answer (\`reject\`
+for a permission request), never applied to the request it reached.
+
 ## Errors
 
 Every custom request's params are validated. A bad param gets \`-32602\` (InvalidParams) with a

@@ -172,13 +172,14 @@ export const METHODS: MethodSpec[] = [
     direction: "server → client",
     kind: "request",
     summary:
-      "Asks the user to allow a gated action; sent only to clients that declare `capabilities.experimental.agent.requestPermission`. Others get `window/showMessageRequest` with the actions `Yes`, `Yes, don't ask again`, `No`. `accepted` lets a client that reviewed the diff hunk by hunk say which final text each file gets; the server applies that instead of the proposal, and the tool result tells the model, hunk by hunk, what the user declined. `reason` (with `reject`) is the user's own words, passed on to the model with the refusal. An error, `null`, or no answer within `approval_timeout_s` counts as `reject`.",
-    paramsText: "{ sessionId, toolCall: {id, name, title, input, toolKind?, locations?, command?, modelName?, modelInput?}, summary: string, diff?: string, files?: [{uri, oldText, newText}], options: [{optionId, name, kind}] }",
-    result: "{ optionId: \"allow_once\" | \"allow_always\" | \"reject\", accepted?: [{ uri, text }], reason?: string }",
+      "Asks the user to allow a gated action; sent only to clients that declare `capabilities.experimental.agent.requestPermission`. Others get `window/showMessageRequest` with the actions `Yes`, `Yes, don't ask again`, `No`. `accepted` lets a client that reviewed the diff hunk by hunk say which final text each file gets; the server applies that instead of the proposal, and the tool result tells the model, hunk by hunk, what the user declined. `reason` (with `reject`) is the user's own words, passed on to the model with the refusal. An error, `null`, or no answer within `approval_timeout_s` counts as `reject`. `requestId` is this request's own id (random, never reused: see \"Request ids\" above); an answer should carry it back, and one that names another request is refused with a `window/showMessage` and counts as `reject`.",
+    paramsText: "{ sessionId, requestId: string, toolCall: {id, name, title, input, toolKind?, locations?, command?, modelName?, modelInput?}, summary: string, diff?: string, files?: [{uri, oldText, newText}], options: [{optionId, name, kind}] }",
+    result: "{ optionId: \"allow_once\" | \"allow_always\" | \"reject\", requestId?: string, accepted?: [{ uri, text }], reason?: string }",
     errors: [],
     example: {
       params: {
         sessionId: "s-mx2dissa-d770rr",
+        requestId: "7f3c2a9e-0b41-4c6d-9a57-2e8d1f60b3c4",
         toolCall: { id: "toolu_01", name: "edit_file", title: "Edit src/main.ts", input: { path: "src/main.ts" } },
         summary: "edit_file src/main.ts (+1 -1)",
         diff: "--- a/src/main.ts\n+++ b/src/main.ts\n@@ -10 +10 @@\n-const x = 1\n+const x = 2\n",
@@ -188,7 +189,7 @@ export const METHODS: MethodSpec[] = [
           { optionId: "reject", name: "No", kind: "reject_once" },
         ],
       },
-      result: { optionId: "allow_once" },
+      result: { optionId: "allow_once", requestId: "7f3c2a9e-0b41-4c6d-9a57-2e8d1f60b3c4" },
     },
   },
   {
@@ -223,10 +224,14 @@ export const METHODS: MethodSpec[] = [
     method: "agent/askUser",
     direction: "server → client",
     kind: "request",
-    summary: "Asks the user a question (the `ask_user_question` tool); sent only to clients that declare `capabilities.experimental.agent.askUser`, others get `window/showMessageRequest` with the choices as actions.",
-    paramsText: "{ sessionId, question: string, choices: string[], allowFreeText: boolean }",
-    result: "{ answer: string } or null",
+    summary:
+      "Asks the user a question (the `ask_user_question` tool); sent only to clients that declare `capabilities.experimental.agent.askUser`, others get `window/showMessageRequest` with the choices as actions. `requestId` as for `agent/requestPermission`: an answer naming another question is not taken.",
+    paramsText: "{ sessionId, requestId: string, question: string, choices: string[], allowFreeText: boolean }",
+    result: "{ answer: string, requestId?: string } or null",
     errors: [],
-    example: { params: { sessionId: "s-mx2dissa-d770rr", question: "Which test runner?", choices: ["vitest", "jest"], allowFreeText: true }, result: { answer: "vitest" } },
+    example: {
+      params: { sessionId: "s-mx2dissa-d770rr", requestId: "c1d9e5a2-6f70-4b3e-8d21-94a0b7e6f215", question: "Which test runner?", choices: ["vitest", "jest"], allowFreeText: true },
+      result: { answer: "vitest", requestId: "c1d9e5a2-6f70-4b3e-8d21-94a0b7e6f215" },
+    },
   },
 ];

@@ -4,6 +4,7 @@
  * remembered.
  */
 import type { ToolContext } from "./types.js";
+import { newRequestId } from "../editor/session-ui.js";
 
 /** What to show in the prompt. */
 export interface ApprovalAsk {
@@ -29,6 +30,7 @@ export async function askApproval(ctx: ToolContext, ask: ApprovalAsk): Promise<A
     const answer = await ctx.editor.requestPermission(
       {
         sessionId: ctx.sessionId,
+        requestId: newRequestId(),
         toolCall: { id: ctx.toolCallId, name: ask.tool, title: ask.title, input: ask.input, toolKind: "think" },
         summary: ask.summary,
         rememberable: false,

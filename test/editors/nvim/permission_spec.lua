@@ -1,10 +1,32 @@
 -- A permission request without file changes is a vim.ui.select of the server's options:
 -- "Yes, don't ask again" runs the command and the same command is not asked about again;
--- "No, and tell the agent…" refuses it with a line of text that reaches the model.
+-- "No, and tell the agent…" refuses it with a line of text that reaches the model. Every answer
+-- names the request it answers (its random requestId), so the server can refuse a stray one.
 local T = dofile(vim.env.AGENT_LSP_TEST_HELPERS)
+
+--- Records each agent/requestPermission and the answer the plugin sends to it.
+local function record_answers()
+  local permission, reply = require("agent_lsp.permission"), require("agent_lsp.reply")
+  local log = { params = {}, answers = {} }
+  local handle, async = permission.request_permission, reply.async
+  permission.request_permission = function(params, ctx)
+    table.insert(log.params, params)
+    return handle(params, ctx)
+  end
+  reply.async = function(start)
+    return async(function(done)
+      start(function(result)
+        table.insert(log.answers, result)
+        done(result)
+      end)
+    end)
+  end
+  return log
+end
 
 T.run(function()
   T.forbid_blocking_prompts()
+  local answers = record_answers()
   T.open("notes.txt")
   local chat = T.open_chat()
   local seen = T.stub_select("^Yes, don't ask again$")
@@ -20,6 +42,9 @@ T.run(function()
   local text = T.text(chat.buf)
   local _, done = text:gsub("▸ %[done%] Run echo from%-the%-agent", "")
   T.eq(done, 2, "both runs done:\n" .. text)
+  T.eq(#answers.answers, 1, "one answer sent")
+  T.truthy(tostring(answers.params[1].requestId):match("^%x+%-%x+%-%x+%-%x+%-%x+$"), "the request carries a random id: " .. tostring(answers.params[1].requestId))
+  T.eq(answers.answers[1].requestId, answers.params[1].requestId, "the answer names the request it answers")
 
   seen = T.stub_select("^No, and tell the agent")
   local asked

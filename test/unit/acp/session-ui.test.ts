@@ -25,6 +25,7 @@ function ui(answer: (p: acp.RequestPermissionRequest) => acp.RequestPermissionRe
 
 const request = (extra: Partial<PermissionRequest> = {}): PermissionRequest => ({
   sessionId: "s-1",
+  requestId: "r-1",
   toolCall: { id: "t-1", name: "execute_command", title: "Run make", input: { command: "make" }, toolKind: "execute", command: { command: "make", cwd: "/project" } },
   summary: "execute_command: make",
   ...extra,
@@ -43,6 +44,18 @@ describe("AcpSessionUI.requestPermission", () => {
     expect(failing).toEqual({ optionId: "reject", note: "the client could not answer (Method not found)" });
   });
 
+  it("binds its options to the request: an option of another prompt is refused, never taken", async () => {
+    const { session, asked } = ui((p) => ({ outcome: { outcome: "selected", optionId: p.options[0]!.optionId } }));
+    await session.requestPermission(request({ requestId: "r-first" }), new AbortController().signal);
+    const first = asked[0]!.options[0]!.optionId;
+    expect(first).toContain("r-first");
+    const late = ui(() => ({ outcome: { outcome: "selected", optionId: first } }));
+    const answer = await late.session.requestPermission(request({ requestId: "r-second" }), new AbortController().signal);
+    expect(answer.optionId).toBe("reject");
+    expect(answer.note).toContain("an option of another request");
+    expect(late.asked[0]!.options.every((o) => o.optionId.endsWith("@r-second"))).toBe(true);
+  });
+
   it("offers no 'always' for what cannot be remembered, and shows a change as diff content", async () => {
     const { session, asked } = ui(pick("allow_once"));
     await session.requestPermission(request({ rememberable: false, files: [{ uri: "file:///project/a.ts", oldText: "a\n", newText: "b\n" }] }), new AbortController().signal);
@@ -54,7 +67,7 @@ describe("AcpSessionUI.requestPermission", () => {
 describe("AcpSessionUI.askUser", () => {
   it("asks a question with choices as a prompt whose options are the choices", async () => {
     const { session, asked } = ui((p) => ({ outcome: { outcome: "selected", optionId: p.options[1]!.optionId } }));
-    const answer = await session.askUser({ sessionId: "s-1", question: "Which way?", choices: ["left", "right"] }, new AbortController().signal);
+    const answer = await session.askUser({ sessionId: "s-1", requestId: "r-2", question: "Which way?", choices: ["left", "right"] }, new AbortController().signal);
     expect(answer).toBe("right");
     expect(asked[0]!.toolCall.title).toBe("Which way?");
     expect(asked[0]!.options.map((o) => o.name)).toEqual(["left", "right"]);
@@ -62,7 +75,7 @@ describe("AcpSessionUI.askUser", () => {
 
   it("a free-text question to a client without form elicitation: no answer, and no prompt sent", async () => {
     const { session, asked } = ui(pick("allow_once"));
-    expect(await session.askUser({ sessionId: "s-1", question: "Name it?" }, new AbortController().signal)).toBeUndefined();
+    expect(await session.askUser({ sessionId: "s-1", requestId: "r-2", question: "Name it?" }, new AbortController().signal)).toBeUndefined();
     expect(asked).toEqual([]);
   });
 
@@ -83,13 +96,13 @@ describe("AcpSessionUI.askUser", () => {
     ["cancelled: no answer", { action: "cancel" }, undefined],
   ] as [string, acp.CreateElicitationResponse, string | undefined][])("a free-text question is a one-field form: %s", async (_name, reply, expected) => {
     const { session, elicited } = eliciting(async () => reply);
-    expect(await session.askUser({ sessionId: "s-1", question: "Name it?" }, new AbortController().signal)).toBe(expected);
+    expect(await session.askUser({ sessionId: "s-1", requestId: "r-2", question: "Name it?" }, new AbortController().signal)).toBe(expected);
     expect(elicited[0]).toMatchObject({ mode: "form", sessionId: "s-1", message: "Name it?", requestedSchema: { properties: { answer: { type: "string" } }, required: ["answer"] } });
   });
 
   it("a form the user leaves open is withdrawn at the timeout: no answer", async () => {
     const { session } = eliciting((_p, signal) => new Promise((_r, reject) => signal.addEventListener("abort", () => reject(new Error("withdrawn")))));
     session.timeoutS = 0.05;
-    expect(await session.askUser({ sessionId: "s-1", question: "Name it?" }, new AbortController().signal)).toBeUndefined();
+    expect(await session.askUser({ sessionId: "s-1", requestId: "r-2", question: "Name it?" }, new AbortController().signal)).toBeUndefined();
   });
 });

@@ -29,7 +29,7 @@ describe("ask_user_question", () => {
     const editor = new PromptEditor();
     editor.questionAnswer = "Postgres";
     const result = await askUserQuestionTool.execute({ question: "Which database?", choices: ["Postgres", "SQLite"] }, ctx(editor));
-    expect(editor.questions).toEqual([{ sessionId: "s-1", question: "Which database?", choices: ["Postgres", "SQLite"], allowFreeText: true }]);
+    expect(editor.questions).toEqual([{ sessionId: "s-1", requestId: expect.stringMatching(/^[0-9a-f-]{36}$/), question: "Which database?", choices: ["Postgres", "SQLite"], allowFreeText: true }]);
     expect(result).toMatchObject({ isError: false });
     expect(text(result)).toBe("The user answered: Postgres");
   });

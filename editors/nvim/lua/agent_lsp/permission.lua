@@ -161,8 +161,27 @@ function M.mark_pending(client_id, params, done)
   end
 end
 
+--- The answer with the request's id in it: the server takes an answer only for the request it
+--- names (an answer meant for an earlier prompt is refused, never applied to this one).
+---@param params table the request
+---@param result any the answer (a table, or vim.NIL for none)
+---@return any
+local function bound(params, result)
+  if type(result) == "table" and params.requestId ~= nil then
+    result.requestId = params.requestId
+  end
+  return result
+end
+
+--- `answer` that sends its result bound to the request.
+local function binding(params, answer)
+  return function(result)
+    answer(bound(params, result))
+  end
+end
+
 --- Handler of agent/requestPermission.
----@param params table {sessionId, toolCall, summary, diff?, files?, options}
+---@param params table {sessionId, requestId, toolCall, summary, diff?, files?, options}
 ---@param ctx table handler context (client_id)
 ---@return any result for the rpc layer
 function M.request_permission(params, ctx)
@@ -170,10 +189,10 @@ function M.request_permission(params, ctx)
     return { optionId = "reject" }
   end
   if not reply.can_defer() then
-    return ask_blocking(params)
+    return bound(params, ask_blocking(params))
   end
   return reply.async(function(answer)
-    local done = M.mark_pending(ctx.client_id, params, answer)
+    local done = M.mark_pending(ctx.client_id, params, binding(params, answer))
     local files = params.files
     if type(files) == "table" and #files > 0 then
       local ok, err = pcall(require("agent_lsp.diff").review, { params = params, client_id = ctx.client_id, done = done })
@@ -194,7 +213,7 @@ local function ask_text(question, done)
 end
 
 --- Handler of agent/askUser.
----@param params table {sessionId, question, choices, allowFreeText}
+---@param params table {sessionId, requestId, question, choices, allowFreeText}
 ---@return any result for the rpc layer
 function M.ask_user(params, _)
   if type(params) ~= "table" then
@@ -226,9 +245,11 @@ function M.ask_user(params, _)
     start(function(v)
       answer = v
     end)
-    return answer or vim.NIL
+    return bound(params, answer or vim.NIL)
   end
-  return reply.async(start)
+  return reply.async(function(answer)
+    start(binding(params, answer))
+  end)
 end
 
 return M

@@ -4,6 +4,7 @@
  * choices as buttons. When no answer can be had the result says so, so the model can go on.
  */
 import { z } from "zod";
+import { newRequestId } from "../../editor/session-ui.js";
 import { defineTool, errorResult } from "../define-tool.js";
 
 const input = z.object({
@@ -35,7 +36,7 @@ export const askUserQuestionTool = defineTool({
   title: (i) => `Ask: ${i.question.length > 60 ? `${i.question.slice(0, 57)}...` : i.question}`,
   async execute(i, ctx) {
     const answer = await ctx.editor.askUser(
-      { sessionId: ctx.sessionId, question: i.question, ...(i.choices?.length ? { choices: i.choices } : {}), allowFreeText: true },
+      { sessionId: ctx.sessionId, requestId: newRequestId(), question: i.question, ...(i.choices?.length ? { choices: i.choices } : {}), allowFreeText: true },
       ctx.signal,
     );
     if (ctx.signal.aborted) return errorResult("Cancelled before the user answered.");

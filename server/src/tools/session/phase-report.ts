@@ -4,6 +4,7 @@
  * or stop, through the editor's question prompt.
  */
 import { z } from "zod";
+import { newRequestId } from "../../editor/session-ui.js";
 import { defineTool, errorResult, textResult } from "../define-tool.js";
 import { reportUpdate, sessionNoteTool } from "./report-updates.js";
 
@@ -36,7 +37,7 @@ export const phaseReportTool = defineTool({
     ctx.emit(reportUpdate("phase_report", i)!);
     if (!i.requires_acknowledgment) return "Reported to the user. Go on with the next phase.";
     const answer = await ctx.editor.askUser(
-      { sessionId: ctx.sessionId, question: `Phase done: ${i.completed}${i.next_phase ? `\nNext: ${i.next_phase}` : ""}\nContinue?`, choices: [PHASE_ANSWERS.go, PHASE_ANSWERS.stop] },
+      { sessionId: ctx.sessionId, requestId: newRequestId(), question: `Phase done: ${i.completed}${i.next_phase ? `\nNext: ${i.next_phase}` : ""}\nContinue?`, choices: [PHASE_ANSWERS.go, PHASE_ANSWERS.stop] },
       ctx.signal,
     );
     if (ctx.signal.aborted) return errorResult("Cancelled while waiting for the user's acknowledgement.");
