@@ -13,6 +13,8 @@
 #   ED_LIBS      more library folders relative to DIR/root, colon-separated, or ""
 #   ED_ENV       lines of shell the wrapper runs before starting the program; `$d` is DIR/root
 #   ED_EXEC      the program and its fixed arguments as the wrapper's exec line says them
+#   ED_MAIN      optional lines run just before that exec, which may start the program otherwise
+#                (`$loader` and `$libs` are the loader and its library path)
 # and defines `ed_works` (exit 0 when "$ed_wrapper" starts; its output goes to stderr) and
 # optionally `ed_cached` (extra checks of a cached install) and `ed_after_unpack`. Then it calls
 # `editor_install`, which prints the wrapper's path on success. Re-running with a working DIR
@@ -86,8 +88,10 @@ editor_write_wrapper() {
     echo 'd=$(cd "$(dirname "$0")/../root" && pwd)'
     echo 'loader="$d/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"'
     echo '[ -e "$loader" ] || loader="$d/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"'
+    echo "libs=\"$(editor_library_path)\""
     [ -z "$ED_ENV" ] || printf '%s\n' "$ED_ENV"
-    echo "exec \"\$loader\" --library-path \"$(editor_library_path)\" $ED_EXEC \"\$@\""
+    [ -z "${ED_MAIN:-}" ] || printf '%s\n' "$ED_MAIN"
+    echo "exec \"\$loader\" --library-path \"\$libs\" $ED_EXEC \"\$@\""
   } >"$w_tmp"
   chmod +x "$w_tmp"
   if cmp -s "$w_tmp" "$ed_wrapper"; then

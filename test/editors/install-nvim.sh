@@ -18,6 +18,23 @@ ED_ENV='export VIMRUNTIME="$d/usr/share/nvim/runtime"
 # LuaJIT'"'"'s own modules (jit.*), where the suite has them.
 export LUA_PATH="$d/usr/share/luajit-2.1/?.lua;;"'
 ED_EXEC='"$d/usr/bin/nvim"'
+# In a terminal, nvim 0.10+ starts its UI's server by running its own executable again with
+# --embed; here that executable is the loader, which knows no --embed. So a terminal session
+# (tmux-driven tests, a person) gets that server started by hand, headless on a private socket,
+# and this process attaches the terminal to it with --remote-ui.
+ED_MAIN='tui=yes
+for a in "$@"; do
+  case $a in --headless | --embed | --version | -v | --help | -h | --api-info | -l | -es | -Es | --remote* | --server | --listen) tui=no ;; esac
+done
+if [ "$tui" = yes ] && [ -t 0 ] && [ -t 1 ]; then
+  sock=$(mktemp -u "${TMPDIR:-/tmp}/agent-lsp-nvim-tui.XXXXXX")
+  "$loader" --library-path "$libs" "$d/usr/bin/nvim" --headless --listen "$sock" "$@" &
+  server=$!
+  while [ ! -S "$sock" ] && kill -0 "$server" 2>/dev/null; do sleep 0.05; done
+  "$loader" --library-path "$libs" "$d/usr/bin/nvim" --remote-ui --server "$sock"
+  wait "$server"
+  exit $?
+fi'
 
 ed_cached() { [ -e "$ed_root/usr/lib/lib/nvim/parser" ]; }
 ed_works() { "$ed_wrapper" --headless --clean -u NONE +qa; }
