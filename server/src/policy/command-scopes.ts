@@ -11,6 +11,7 @@ import { folderOf, oneLine, shownPath } from "./call-facts.js";
 import { basename, effectiveWords, innerCommandLine, parseCommandLine, type CommandLine, type SimpleCommand } from "./command-line.js";
 import { redirectTargets, writerTargets, type WrittenWord } from "./command-writes.js";
 import { neverRememberedReason } from "./launchers.js";
+import { workingPlaces } from "./own-terms.js";
 import { externalScope, uniqueScopes, type Scope } from "./rules.js";
 import { globMayReach, resolveShellPath, type ShellPath } from "./shell-paths.js";
 import { commandFolders, type Folders } from "./shell/folders.js";
@@ -50,11 +51,10 @@ export async function commandScopes(command: string, place?: CommandPlace): Prom
 
 /** The program rule of one simple command, or why it has none. */
 function programScope(cmd: SimpleCommand): Scope | undefined {
-  const program = effectiveWords(cmd.words)[0];
-  if (program === undefined) return undefined;
   const never = neverRememberedReason(cmd);
   if (never) return { unremembered: never, autoAllowed: false };
-  return { rule: { kind: "program", program: basename(program) }, autoAllowed: false };
+  const program = effectiveWords(cmd.words)[0];
+  return program === undefined ? undefined : { rule: { kind: "program", program: basename(program) }, autoAllowed: false };
 }
 
 /** What of the settings a command reaches: as shown in the prompt, and the path. */
@@ -113,7 +113,17 @@ class LineJudge {
     const outsideCwd = this.outsideFolder(cwd, await realpathOfNearest(cwd));
     if (outsideCwd !== undefined) out.push(externalScope(outsideCwd, "write"));
     for (const written of [...redirectTargets(cmd), ...writerTargets(cmd)]) out.push(...(await this.written(written, cwd)));
+    for (const place of workingPlaces(cmd)) out.push(...(await this.workingPlace(place, cwd)));
     return out;
+  }
+
+  /** A folder or file a program works in (`tar -C`, `make -f`, `git -C`): a remembered program holds in the project only. */
+  private async workingPlace(place: { word: string; what: string }, cwd: string): Promise<Scope[]> {
+    const target = await this.resolve(place.word, cwd, true);
+    const [abs, real] = target.kind === "path" ? [target.abs, target.real] : target.kind === "glob" ? [target.dir, target.realDir] : [undefined, undefined];
+    if (abs !== undefined && this.outsideFolder(abs, real!) === undefined) return [];
+    const why = abs === undefined ? `"${place.what} ${place.word}" is never remembered: only the shell knows that place` : `"${place.what} ${shownPath(abs, this.place.root)}" is never remembered: it works outside the project`;
+    return [{ unremembered: why, autoAllowed: false }];
   }
 
   /** The scope a written file adds: none in the project, its folder outside it, the settings' own. */

@@ -5,6 +5,7 @@
  * docs/safety.md, "Yes, don't ask again".
  */
 import { basename, effectiveWords, type SimpleCommand } from "./command-line.js";
+import { ownTermsReason } from "./own-terms.js";
 
 /** Programs that run the command they are given. */
 const COMMAND_LAUNCHERS = new Set([
@@ -52,7 +53,8 @@ const FIND_ACTIONS = new Set(["-exec", "-execdir", "-ok", "-okdir", "-delete"]);
  */
 export function neverRememberedReason(cmd: SimpleCommand): string | undefined {
   const eff = effectiveWords(cmd.words);
-  if (eff[0] === undefined) return undefined;
+  // A bare assignment (`PATH=./bin:$PATH`) runs no program, but may change what the next one is.
+  if (eff[0] === undefined) return ownTermsReason(cmd);
   const program = basename(eff[0]);
   const launcher = [basename(cmd.words[0] ?? ""), program].find((w) => COMMAND_LAUNCHERS.has(w));
   if (launcher) return `commands run through "${launcher}" are never remembered: it runs any command it is given`;
@@ -62,8 +64,7 @@ export function neverRememberedReason(cmd: SimpleCommand): string | undefined {
   if (PACKAGE_RUNNERS.has(program)) return `commands run through "${program}" are never remembered: it runs any package it is given`;
   const sub = runnerSubcommand(program, eff.slice(1));
   if (sub) return `commands run through "${program} ${sub}" are never remembered: it runs any package or program it is given`;
-  if (program === "find") return findAction(eff.slice(1));
-  return undefined;
+  return (program === "find" ? findAction(eff.slice(1)) : undefined) ?? ownTermsReason(cmd);
 }
 
 /** The package-runner subcommand among the arguments (options may come first: `npm -w app exec`). */
