@@ -99,9 +99,15 @@ export class Agent {
     this.validateModel(model, config);
     const id = newSessionId();
     const mode = params.mode ?? config.safety;
-    const log = HistoryLog.create(root, { type: "session", sessionId: id, created: new Date().toISOString(), cwd: root, mode, model });
+    let log: HistoryLog;
+    try {
+      log = HistoryLog.create(root, { type: "session", sessionId: id, created: new Date().toISOString(), cwd: root, mode, model });
+      if (params.spawned) log.settings({ spawned: true });
+    } catch (err) {
+      // The state folder cannot take the session (a link refused, a full disk): say which and why.
+      throw new AgentRequestError(ErrorCodes.RequestFailed, (err as Error).message);
+    }
     const session = new Session(id, this.workspaceFor(root), log, { mode, model, spawned: params.spawned ?? false });
-    if (params.spawned) log.settings({ spawned: true });
     this.sessions.set(id, session);
     return { sessionId: id, mode, model };
   }
@@ -126,7 +132,8 @@ export class Agent {
     this.assertIdle(session.id); // another turn may have started while the content was read
     if (params.replaceLast) session.rewindLastExchange();
     const controller = new AbortController();
-    const done = runTurn(session, content, this.turnDeps(), controller.signal);
+    // runTurn never throws by design; should it ever, the turn fails and the server goes on.
+    const done = runTurn(session, content, this.turnDeps(), controller.signal).catch((err: Error): TurnOutcome => ({ stopReason: "error", usage: ZERO_USAGE, error: err.message }));
     const turn = { controller, done };
     session.turn = turn;
     void done.then((end) => {
@@ -232,8 +239,8 @@ export class Agent {
   /** Changes a session's safety mode. */
   setMode(sessionId: string, mode: SafetyMode): { mode: SafetyMode } {
     const session = this.get(sessionId);
+    logSettings(session, { mode });
     session.mode = mode;
-    session.log.settings({ mode });
     return { mode };
   }
 
@@ -245,8 +252,8 @@ export class Agent {
     } catch (err) {
       throw new AgentRequestError(ErrorCodes.InvalidParams, `model: ${(err as Error).message}`);
     }
+    logSettings(session, { model });
     session.model = model;
-    session.log.settings({ model });
     return { sessionId, mode: session.mode, model };
   }
 
@@ -374,6 +381,15 @@ export class Agent {
       provider.catch(() => this.providers.delete(key));
     }
     return { provider: await provider, model: ref.model };
+  }
+}
+
+/** Logs a settings change before it takes effect; a log that cannot take it fails the request with why. */
+function logSettings(session: Session, change: { mode?: SafetyMode; model?: string }): void {
+  try {
+    session.log.settings(change);
+  } catch (err) {
+    throw new AgentRequestError(ErrorCodes.RequestFailed, (err as Error).message);
   }
 }
 

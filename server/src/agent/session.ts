@@ -181,8 +181,13 @@ export class Session {
     if (this.history[this.history.length - 1] !== prompt || prompt.role !== "user") return false;
     this.history.pop();
     this.seqs.pop();
-    this.log.markFailed(seq, error);
     this.failedPrompts.push({ at: this.history.length, content: prompt.content, error, seq });
+    try {
+      this.log.markFailed(seq, error);
+    } catch {
+      // The log cannot take the mark either (the same full disk): the turn's error says so, and
+      // the prompt still leaves the history the model sees.
+    }
     return true;
   }
 

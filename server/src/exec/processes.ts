@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { ensureStateFolder } from "../util/state-folder.js";
+import { asStateError, ensureStateDir } from "../util/state-folder.js";
 import { BackgroundJob, type JobOutput, type WaitEnd } from "./background-job.js";
 import { DEFAULT_KILL_GRACE_MS } from "./kill.js";
 import { MarkerOwner } from "./marker.js";
@@ -16,9 +16,6 @@ import { terminateTreeSync, type StopReport } from "./stop-tree.js";
 
 /** The key of the manager in `ToolContext.services`. */
 export const PROCESSES_SERVICE = "processes";
-
-/** Folder of the background logs, relative to the project root. */
-const PROCESS_LOG_DIR = ".agent-lsp/processes";
 
 /** How the manager is set up (the server fills it from config). */
 export interface ProcessManagerOptions {
@@ -158,8 +155,7 @@ export class ProcessManager {
   async startBackground(sessionId: string, spec: { command: string; cwd: string; root: string }): Promise<JobInfo> {
     this.refuseWhenClosed();
     // The process logs hold command output: the state folder's .gitignore keeps them out of git.
-    ensureStateFolder(spec.root);
-    const logDir = path.join(spec.root, PROCESS_LOG_DIR);
+    const logDir = processLogDir(spec.root);
     const id = this.newJobId(logDir);
     this.reservedIds.add(id);
     try {
@@ -297,6 +293,15 @@ export class ProcessManager {
 
   private refuseWhenClosed(): void {
     if (this.closed) throw new Error("The server is shutting down; no new processes start.");
+  }
+}
+
+/** The state folder's `processes/`, made when missing (never through a link). */
+function processLogDir(root: string): string {
+  try {
+    return ensureStateDir(root, "processes");
+  } catch (err) {
+    throw asStateError(err, "Could not make the folder of background process logs");
   }
 }
 

@@ -12,11 +12,11 @@
  *
  * Directories inside the project are stored relative to it.
  */
-import { readFile, realpath, rename, writeFile } from "node:fs/promises";
+import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { parse, stringify } from "smol-toml";
 import { z } from "zod";
-import { ensureStateFolder, stateFolder } from "../util/state-folder.js";
+import { asStateError, ensureStateFolder, stateFolder, writeStateFile } from "../util/state-folder.js";
 import { isInside } from "../workspace/paths.js";
 import { signEntry, verifyEntry } from "./approvals-key.js";
 import type { ApprovalRule } from "./rules.js";
@@ -95,9 +95,12 @@ export async function saveApprovals(root: string, key: Buffer, rules: readonly A
     (out[table] ??= []).push({ ...raw, sig: signEntry(key, signedFields(realRoot, root, r)) });
   }
   for (const e of unsigned) (out[e.table] ??= []).push(e.raw);
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(tmp, HEADER + stringify(out));
-  await rename(tmp, file);
+  try {
+    // A temp file made new beside it, then renamed over it: a link there is replaced, never followed.
+    writeStateFile(file, HEADER + stringify(out), 0o644);
+  } catch (err) {
+    throw asStateError(err, `Could not write ${file}`);
+  }
 }
 
 async function readApprovalsFile(file: string): Promise<{ data: FileData } | { error: string }> {

@@ -4,6 +4,7 @@
  * abort, output truncation with a note, and turning thrown errors into results.
  */
 import { z } from "zod";
+import { StateFolderError } from "../util/state-folder.js";
 import type { ContentBlock } from "../vocabulary/messages.js";
 import type { ToolCallKind } from "../protocol/updates.js";
 import type { PolicyClass } from "../vocabulary/policy.js";
@@ -128,6 +129,8 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Capability {
       } catch (err) {
         if (ctx.signal.aborted) return errorResult("Cancelled.");
         if (err instanceof ToolError) return errorResult(err.message);
+        // agent-lsp's own state cannot be written: no later call can do better, so the turn ends.
+        if (err instanceof StateFolderError) return { ...errorResult(err.message), endTurn: true, fault: err.message };
         return errorResult(`${spec.name} failed: ${err instanceof Error ? err.message : String(err)}`);
       }
     },

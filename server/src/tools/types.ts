@@ -21,6 +21,11 @@ export interface ToolResult {
   changedFiles?: string[];
   /** End the turn once this batch of calls is done: the model is not called again (attempt_completion). */
   endTurn?: boolean;
+  /**
+   * Set when agent-lsp's own state could not be written (a full disk, a read-only file system,
+   * a link in the state folder): the turn ends as failed with this message once the batch is done.
+   */
+  fault?: string;
 }
 
 /** Long-lived helpers a tool may reach (filled in by the server; each optional by design). */

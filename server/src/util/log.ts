@@ -1,10 +1,11 @@
 /**
  * Logging: stderr (stdout is protocol only) and `<root>/.agent-lsp/logs/agent-lsp.log`, with
- * secrets redacted before anything is written.
+ * secrets redacted and control characters escaped before anything is written: a value a line
+ * names (a config key, a server's or tool's name, model text) can never start a second line.
  */
-import { appendFileSync, mkdirSync } from "node:fs";
+import { closeSync } from "node:fs";
 import path from "node:path";
-import { ensureStateFolder } from "./state-folder.js";
+import { ensureStateDir, openStateFile, stateWriteProblem, writeAll } from "./state-folder.js";
 
 /** Log levels, most severe first. */
 export type LogLevel = "error" | "warn" | "info" | "debug";
@@ -42,23 +43,41 @@ export function redact(text: string): string {
   return out;
 }
 
+/**
+ * A message as one line: line breaks, other control characters (C0, DEL, C1), and the Unicode
+ * line and paragraph separators are written as visible escapes (`\n`, `\x1b`, `\u2028`).
+ */
+export function escapeControls(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    if (c === "\n") return "\\n";
+    if (c === "\r") return "\\r";
+    if (c === "\t") return "\\t";
+    const code = c.charCodeAt(0);
+    return code > 0xff ? `\\u${code.toString(16).padStart(4, "0")}` : `\\x${code.toString(16).padStart(2, "0")}`;
+  });
+}
+
 /** A logger writing to stderr and, once `attachFile` is called, a log file. */
 export class FileLogger implements Logger {
-  private file: string | undefined;
+  /** The log file, open for appending (opened once, never through a link). */
+  private fd: number | undefined;
 
   constructor(
     private level: LogLevel = "info",
     private readonly toStderr = true,
   ) {}
 
-  /** Starts writing to `<root>/.agent-lsp/logs/agent-lsp.log` as well. */
+  /**
+   * Starts writing to `<state folder>/logs/agent-lsp.log` as well. When it cannot (a link there,
+   * a full disk), stderr gets everything and a warning says why.
+   */
   attachFile(root: string): void {
+    if (this.fd !== undefined) closeSync(this.fd);
     try {
-      const dir = path.join(ensureStateFolder(root), "logs");
-      mkdirSync(dir, { recursive: true });
-      this.file = path.join(dir, "agent-lsp.log");
-    } catch {
-      this.file = undefined; // a read-only project: stderr still gets everything
+      this.fd = openStateFile(path.join(ensureStateDir(root, "logs"), "agent-lsp.log"), "append");
+    } catch (err) {
+      this.fd = undefined;
+      this.warn(`not writing the log file: ${stateWriteProblem(err)}`);
     }
   }
 
@@ -81,13 +100,13 @@ export class FileLogger implements Logger {
 
   private write(level: LogLevel, message: string): void {
     if (ORDER[level] > ORDER[this.level]) return;
-    const line = `${new Date().toISOString()} ${level.toUpperCase()} ${redact(message)}\n`;
+    const line = `${new Date().toISOString()} ${level.toUpperCase()} ${escapeControls(redact(message))}\n`;
     if (this.toStderr) process.stderr.write(line);
-    if (this.file) {
+    if (this.fd !== undefined) {
       try {
-        appendFileSync(this.file, line, { mode: 0o600 });
+        writeAll(this.fd, Buffer.from(line));
       } catch {
-        /* the log file is best effort; stderr has the line */
+        /* the log file is best effort (a full disk): stderr has the line */
       }
     }
   }

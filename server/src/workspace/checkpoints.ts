@@ -3,8 +3,10 @@
  * that it did not exist) is saved under `<root>/.agent-lsp/checkpoints/<id>/` as a manifest and one
  * copy per file. Undo and restore read them back; a failed commit rolls back from them too.
  */
-import { copyFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { asStateError, removeStateEntry, writeStateFile } from "../util/state-folder.js";
 import { encodeText } from "./encoding.js";
 import { errnoCode, WorkspaceError } from "./errors.js";
 import type { FileState } from "./file-state.js";
@@ -72,23 +74,32 @@ export class CheckpointStore {
   async create(sessionId: string, tool: string, kind: CheckpointKind, files: TouchedFile[]): Promise<Checkpoint> {
     const now = new Date();
     const id = newId(now);
-    const dir = await this.dir(id);
-    await mkdir(dir, { recursive: true });
-    const entries = await Promise.all(files.map((f, i) => saveCopy(dir, i, f)));
-    const checkpoint: Checkpoint = { id, sessionId, createdAt: now.toISOString(), kind, tool, files: entries, createdDirs: [] };
-    await this.save(checkpoint);
-    return checkpoint;
+    let made = false;
+    try {
+      const dir = await this.dir(id);
+      // A new folder of a new id: nothing there yet can be a link to follow.
+      await mkdir(dir, { mode: 0o700 });
+      made = true;
+      const entries = await Promise.all(files.map((f, i) => saveCopy(dir, i, f)));
+      const checkpoint: Checkpoint = { id, sessionId, createdAt: now.toISOString(), kind, tool, files: entries, createdDirs: [] };
+      await this.save(checkpoint);
+      return checkpoint;
+    } catch (err) {
+      // A checkpoint that could not be saved whole (a full disk) is no way back: none is kept.
+      if (made) await this.discard(id).catch(() => undefined);
+      throw asStateError(err, `Could not save checkpoint ${id} before the change (nothing was changed)`);
+    }
   }
 
   /** Rewrites a checkpoint's manifest (after the commit, or when it is undone). */
   async save(checkpoint: Checkpoint): Promise<void> {
     const dir = await this.dir(checkpoint.id);
-    await writeFile(path.join(dir, "manifest.json"), `${JSON.stringify(checkpoint, null, 2)}\n`);
+    writeStateFile(path.join(dir, "manifest.json"), `${JSON.stringify(checkpoint, null, 2)}\n`);
   }
 
   /** Removes a checkpoint whose change never happened. */
   async discard(id: string): Promise<void> {
-    await rm(await this.dir(id), { recursive: true, force: true });
+    removeStateEntry(await ensureStateDir(this.root, "checkpoints"), id);
   }
 
   /** Absolute path of a saved copy. */
@@ -150,7 +161,8 @@ async function saveCopy(dir: string, index: number, file: TouchedFile): Promise<
   entry.copy = `${index}`;
   const target = path.join(dir, entry.copy);
   // A disk file is copied byte for byte; a buffer is saved as the text the user saw.
-  if (state.source === "disk") await copyFile(p.real, target);
-  else await writeFile(target, encodeText(state.text, state.bom));
+  // New names in the checkpoint's own new folder, created exclusively all the same.
+  if (state.source === "disk") await copyFile(p.real, target, constants.COPYFILE_EXCL);
+  else await writeFile(target, encodeText(state.text, state.bom), { flag: "wx", mode: 0o600 });
   return entry;
 }

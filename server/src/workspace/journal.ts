@@ -5,10 +5,12 @@
  * between leaves the entry behind, so the next start can remove exactly the temp files that crash
  * left, without scanning the tree.
  */
-import { open, readdir, readFile, unlink } from "node:fs/promises";
+import { closeSync, fsyncSync } from "node:fs";
+import { lstat, readdir, readFile, unlink } from "node:fs/promises";
 import path from "node:path";
+import { existingStateDir, openStateFile, writeAll } from "../util/state-folder.js";
 import { errnoCode } from "./errors.js";
-import { ensureStateDir, STATE_DIR } from "./state-dir.js";
+import { ensureStateDir } from "./state-dir.js";
 
 /** What one journal entry records. */
 interface JournalEntry {
@@ -28,7 +30,10 @@ export function tempPathFor(target: string): string {
 }
 
 /** The pattern of our temp names, for tests and for anyone scanning a folder. */
-export const TEMP_NAME = /^\..+\.agent-lsp-tmp-\d+-\d+$/;
+export const TEMP_NAME = /^\..+\.agent-lsp-tmp-(\d+)-\d+$/;
+
+/** The pattern of our entry names: `<pid>-<time>-<n>.json`. */
+const ENTRY_NAME = /^(\d+)-\d+-\d+\.json$/;
 
 /** Writes and syncs a journal entry listing `temps`; returns its path for {@link closeJournal}. */
 export async function openJournal(root: string, temps: string[]): Promise<string> {
@@ -36,12 +41,13 @@ export async function openJournal(root: string, temps: string[]): Promise<string
   entryCounter += 1;
   const file = path.join(dir, `${process.pid}-${Date.now()}-${entryCounter}.json`);
   activeEntries.add(file);
-  const handle = await open(file, "w");
+  // A new file, never through a link: the folder came from the repository, the name is ours.
+  const fd = openStateFile(file, "new");
   try {
-    await handle.writeFile(JSON.stringify({ pid: process.pid, temps } satisfies JournalEntry));
-    await handle.sync();
+    writeAll(fd, Buffer.from(JSON.stringify({ pid: process.pid, temps } satisfies JournalEntry)));
+    fsyncSync(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   return file;
 }
@@ -64,44 +70,70 @@ function isAlive(pid: number): boolean {
 
 /**
  * Removes temp files left by a commit that never finished (the process was killed), as listed by
- * the journal under `<root>/.agent-lsp/journal/`, and the stale entries themselves. Entries of a
- * live process (another server on the same project) are left alone. Returns the temp files removed.
+ * the journal, and the stale entries themselves. Only what agent-lsp wrote is touched: entries by
+ * our name pattern that are regular files in the real journal folder (a link there is refused,
+ * never followed), and temp files by our temp name, of the entry's own pid, that are regular
+ * files. Entries of a live process (another server on the same project) are left alone.
+ * Returns the temp files removed.
  */
 export async function cleanupTempFiles(root: string): Promise<string[]> {
-  const dir = path.join(root, STATE_DIR, "journal");
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return [];
-  }
+  const dir = existingStateDir(root, "journal");
+  if (!dir) return [];
   const removed: string[] = [];
-  for (const name of names.filter((n) => n.endsWith(".json"))) {
+  for (const name of await readdir(dir)) {
+    const match = ENTRY_NAME.exec(name);
     const file = path.join(dir, name);
-    if (activeEntries.has(file)) continue;
+    if (!match || activeEntries.has(file) || !(await isRegularFile(file))) continue;
     const entry = await readEntry(file);
+    if (entry === "foreign") continue;
     // The writer's pid is in the entry and, for an entry still being written, in its name.
-    const pid = entry?.pid ?? Number(name.split("-")[0]);
-    if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) continue;
+    const pid = entry?.pid ?? Number(match[1]);
+    if (pid !== process.pid && isAlive(pid)) continue;
     for (const temp of entry?.temps ?? []) {
-      if (!TEMP_NAME.test(path.basename(temp))) continue;
-      await unlink(temp).then(
-        () => removed.push(temp),
-        () => undefined,
-      );
+      if (await isOurTemp(temp, pid)) {
+        await unlink(temp).then(
+          () => removed.push(temp),
+          () => undefined,
+        );
+      }
     }
     await unlink(file).catch(() => undefined);
   }
   return removed;
 }
 
-/** Reads one entry; a torn entry (killed while writing it) lists nothing that exists yet. */
-async function readEntry(file: string): Promise<JournalEntry | undefined> {
+/** A temp file a commit of process `pid` made: our name with that pid, an absolute plain path, a regular file. */
+async function isOurTemp(temp: string, pid: number): Promise<boolean> {
+  const match = TEMP_NAME.exec(path.basename(temp));
+  if (!match || Number(match[1]) !== pid) return false;
+  if (!path.isAbsolute(temp) || path.normalize(temp) !== temp) return false;
+  return isRegularFile(temp);
+}
+
+async function isRegularFile(p: string): Promise<boolean> {
+  return lstat(p).then(
+    (st) => st.isFile(),
+    () => false,
+  );
+}
+
+/**
+ * Reads one entry: undefined for a torn one (killed while writing it: it lists nothing that
+ * exists yet), "foreign" for a file our writer cannot have written (left alone).
+ */
+async function readEntry(file: string): Promise<JournalEntry | undefined | "foreign"> {
+  const text = await readFile(file, "utf8").catch(() => undefined);
+  if (text === undefined) return "foreign";
+  // What openJournal writes starts so; a torn entry is a prefix of it.
+  if (!ENTRY_START.startsWith(text.slice(0, ENTRY_START.length))) return "foreign";
   try {
-    const parsed = JSON.parse(await readFile(file, "utf8")) as Partial<JournalEntry>;
-    if (typeof parsed.pid !== "number" || !Array.isArray(parsed.temps)) return undefined;
+    const parsed = JSON.parse(text) as Partial<JournalEntry>;
+    if (typeof parsed.pid !== "number" || !Array.isArray(parsed.temps)) return "foreign";
     return { pid: parsed.pid, temps: parsed.temps.filter((t): t is string => typeof t === "string") };
   } catch {
     return undefined;
   }
 }
+
+/** How every entry openJournal writes begins. */
+const ENTRY_START = '{"pid":';

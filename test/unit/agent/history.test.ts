@@ -54,9 +54,9 @@ describe("listHistories", () => {
   it("reports a conversations folder it cannot read instead of listing no sessions", () => {
     const root = tempProject();
     mkdirSync(path.join(root, ".agent-lsp"), { recursive: true });
-    // A file where the folder should be: readdir fails (ENOTDIR) the way EACCES would for a non-root user.
+    // A file where the folder should be: named, with what to do about it.
     writeFileSync(path.join(root, ".agent-lsp", "conversations"), "");
-    expect(() => listHistories(root)).toThrow(/Cannot list the saved sessions in .*conversations/);
+    expect(() => listHistories(root)).toThrow(/\.agent-lsp\/conversations is a file, not a folder.*Remove or rename that file/);
   });
 
   it("lists no sessions when the folder does not exist yet", () => {

@@ -5,8 +5,6 @@
  * its messages go to a log of their own beside the session's. Written so that any runner of
  * restricted turns (subagents) can share it: nothing here knows about skills.
  */
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import type { ToolGate } from "../../policy/types.js";
 import type { SubTurnRequest, SubTurnResult } from "../../tools/knowledge/skill-services.js";
 import { addUsage, type Message } from "../../vocabulary/messages.js";
@@ -52,10 +50,8 @@ export function restrictedGate(gate: ToolGate, limits: Pick<SubTurnRequest, "all
 
 /** The sub-turn's log, in a folder named after the session (not listed as a session of its own). */
 function childLog(parent: Session, label: string): HistoryLog {
-  const dir = path.join(path.dirname(parent.log.file), parent.id);
-  mkdirSync(dir, { recursive: true });
   const safe = label.replace(/[^\w.-]/g, "_");
-  return new HistoryLog(path.join(dir, `${safe}-${Date.now().toString(36)}.jsonl`));
+  return HistoryLog.beside(parent.root, parent.log, parent.id, `${safe}-${Date.now().toString(36)}`);
 }
 
 /** The text of the last assistant message that has any. */

@@ -4,7 +4,8 @@
  */
 import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import path from "node:path";
-import { conversationsDir, type HistoryRecord } from "./history.js";
+import { existingStateDir } from "../../util/state-folder.js";
+import type { HistoryRecord } from "./history.js";
 
 /** A session as listed for the user. */
 export interface SessionSummary {
@@ -15,7 +16,9 @@ export interface SessionSummary {
 
 /** Lists the sessions of a project, newest first. */
 export function listHistories(root: string): SessionSummary[] {
-  const dir = conversationsDir(root);
+  // A link where the folder belongs is refused (StateFolderError), not listed through.
+  const dir = existingStateDir(root, "conversations");
+  if (!dir) return [];
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith(".jsonl"));

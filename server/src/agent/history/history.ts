@@ -3,12 +3,12 @@
  * message is appended as one numbered line and written before the turn goes on, so a server
  * killed at any moment loses nothing it had already said.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "../../vocabulary/messages.js";
 import type { PlanEntry } from "../../protocol/updates.js";
 import type { FailedPrompt } from "../session.js";
-import { ensureStateFolder, stateFolder } from "../../util/state-folder.js";
+import { asStateError, ensureStateDir, existingStateDir, openStateFile, stateLocation, writeAll } from "../../util/state-folder.js";
 import { checkpointMessage } from "../compaction/checkpoint.js";
 
 /** The first line of every log. */
@@ -127,9 +127,18 @@ export interface LoadedHistory {
   skippedLines: number[];
 }
 
-/** Folder of a project's conversation logs. */
+/** Folder of a project's conversation logs (in its state folder, wherever that is). */
 export function conversationsDir(root: string): string {
-  return path.join(stateFolder(root), "conversations");
+  return path.join(stateLocation(root), "conversations");
+}
+
+/** The conversations folder (or one below it), made when missing, never through a link. */
+function conversationFolder(root: string, ...names: string[]): string {
+  try {
+    return ensureStateDir(root, "conversations", ...names);
+  } catch (err) {
+    throw asStateError(err, "Could not make the conversations folder");
+  }
 }
 
 /** Appends to one session's log. */
@@ -145,17 +154,31 @@ export class HistoryLog {
    * (a subagent's) out of the listing.
    */
   static create(root: string, header: SessionHeader, subfolder = ""): HistoryLog {
-    ensureStateFolder(root);
-    const dir = path.join(conversationsDir(root), subfolder);
-    mkdirSync(dir, { recursive: true });
-    const log = new HistoryLog(path.join(dir, `${header.sessionId}.jsonl`));
+    let log: HistoryLog;
+    try {
+      const dir = conversationFolder(root, ...subfolder.split("/"));
+      log = new HistoryLog(path.join(dir, `${header.sessionId}.jsonl`));
+      log.fd = openStateFile(log.file, "new");
+    } catch (err) {
+      throw asStateError(err, "Could not create the conversation log");
+    }
     log.write(header);
     return log;
   }
 
+  /**
+   * A log of its own beside `parent`'s, in a folder named `folder` (a skill sub-turn's, kept out
+   * of the session list); created on its first record.
+   */
+  static beside(root: string, parent: HistoryLog, folder: string, name: string): HistoryLog {
+    const rel = path.relative(conversationsDir(root), path.dirname(parent.file)).split(path.sep);
+    const dir = conversationFolder(root, ...rel, folder);
+    return new HistoryLog(path.join(dir, `${name}.jsonl`));
+  }
+
   /** Opens an existing log to append after `count` messages. */
   static reopen(root: string, sessionId: string, count: number): HistoryLog {
-    const log = new HistoryLog(path.join(conversationsDir(root), `${sessionId}.jsonl`));
+    const log = new HistoryLog(path.join(conversationFolder(root), `${sessionId}.jsonl`));
     log.seq = count;
     // A log cut mid-line (power loss, a full disk) must not swallow the next record into its
     // torn last line: start the next record on a line of its own.
@@ -207,12 +230,22 @@ export class HistoryLog {
     this.fd = undefined;
   }
 
+  /**
+   * Appends one record. A failure (a full disk, a read-only file system, a link where the log
+   * belongs) is thrown as a StateFolderError that says so: the turn that wrote it ends with it.
+   */
   private write(record: HistoryRecord): void {
     // A synchronous write per record: once it returns the bytes are the kernel's, and a
     // SIGKILL of this process cannot lose them.
-    this.fd ??= openSync(this.file, "a", 0o600);
-    writeSync(this.fd, `${this.pendingNewline ? "\n" : ""}${JSON.stringify(record)}\n`);
-    this.pendingNewline = false;
+    try {
+      this.fd ??= openStateFile(this.file, "append");
+      writeAll(this.fd, Buffer.from(`${this.pendingNewline ? "\n" : ""}${JSON.stringify(record)}\n`));
+      this.pendingNewline = false;
+    } catch (err) {
+      // Part of the record may be on disk: the next one starts on a line of its own.
+      this.pendingNewline = true;
+      throw asStateError(err, "Could not write the conversation log");
+    }
   }
 }
 
@@ -238,7 +271,8 @@ function endsWithNewline(file: string): boolean {
 /** The log file of a session; throws when the id cannot name one. */
 export function historyFile(root: string, sessionId: string): string {
   if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new Error(`No session "${sessionId}".`);
-  return path.join(conversationsDir(root), `${sessionId}.jsonl`);
+  // A link where the folder belongs is refused, never read through.
+  return path.join(existingStateDir(root, "conversations") ?? conversationsDir(root), `${sessionId}.jsonl`);
 }
 
 /**

@@ -37,6 +37,8 @@ export interface BatchOutcome {
   results: ToolResultBlock[];
   /** A call (attempt_completion, a phase report the user stopped at) asked to end the turn. */
   endTurn: boolean;
+  /** Why agent-lsp's own state could not be written, when a call found that out: the turn fails with it. */
+  fault?: string;
 }
 
 /**
@@ -67,6 +69,7 @@ export async function runToolBatch(
 ): Promise<BatchOutcome> {
   const results: ToolResultBlock[] = [];
   let endTurn = false;
+  let fault: string | undefined;
   // The calls of one model message are one batch: batch-gated tools are decided here, once.
   const batch: RunBatch = { ...newBatch(session), decisions: signal.aborted ? new Map() : await decideBatchInputs(session, calls, deps, signal) };
   for (let i = 0; i < calls.length; ) {
@@ -82,12 +85,13 @@ export async function runToolBatch(
     group.forEach((call, k) => {
       const result = outcomes[k]!;
       endTurn ||= result.endTurn === true;
+      fault ??= result.fault;
       const content = [...result.content, ...editorNotices(deps.editor, session.id)];
       results.push({ type: "tool_result", toolCallId: call.id, name: call.name, isError: result.isError, content });
     });
     i += group.length;
   }
-  return { results, endTurn };
+  return { results, endTurn, ...(fault ? { fault } : {}) };
 }
 
 /**

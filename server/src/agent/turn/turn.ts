@@ -57,7 +57,15 @@ export async function runTurn(session: Session, content: ContentBlock[], deps: T
 async function runTurnSteps(session: Session, content: ContentBlock[], deps: TurnDeps, signal: AbortSignal): Promise<TurnResult> {
   // What the editor learned meanwhile (an edit that did not land...) rides along with the prompt.
   const prompt: Message = { role: "user", content: [...content, ...editorNotices(deps.editor, session.id)] };
-  const promptSeq = session.append(prompt);
+  let promptSeq: number;
+  try {
+    promptSeq = session.append(prompt);
+  } catch (err) {
+    // The log could not take the prompt (a full disk...): it was never part of the conversation.
+    const message = (err as Error).message;
+    deps.events.emit(session.id, { kind: "error", message: `${message}\n${NOT_SENT}` });
+    return { stopReason: "error", usage: ZERO_USAGE, error: message };
+  }
   const endWithError = (usage: Usage, message: string): TurnResult => {
     const retracted = session.retractPrompt(prompt, promptSeq, message);
     const note = retracted ? `\n${NOT_SENT}` : "";
@@ -117,6 +125,7 @@ async function runTurnSteps(session: Session, content: ContentBlock[], deps: Tur
       if (rewritten.calls.length === 0) return { stopReason: stopReasonOf(response.stop), usage };
       const batch = await runToolBatch(session, rewritten.calls, deps, signal, rewritten.answers);
       session.append({ role: "tool", content: batch.results });
+      if (batch.fault) return endWithError(usage, batch.fault);
       if (batch.endTurn) return { stopReason: "end_turn", usage };
     }
     return { stopReason: "max_turns", usage };

@@ -128,7 +128,8 @@ export class ChatFile {
   private announce(sessionId: string, kind: PendingBlock["kind"]): void {
     this.deps.ui.showMessage("warning", WAITING[kind]);
     this.deps.events.emit(sessionId, { kind: "status", text: WAITING[kind] });
-    void this.show();
+    // The file may not be writable (a full disk, a link refused): the prompt still stands.
+    this.show().catch((err: Error) => this.deps.log.warn(`chat file: ${err.message}`));
   }
 
   /** Stops following the event stream. */

@@ -5,12 +5,23 @@
  * text is appended on disk. An edit the editor refuses (the user typed between our read and its
  * arrival: a stale version) is tried again with the text read afresh.
  */
-import { appendFile, mkdir, readFile } from "node:fs/promises";
+import { closeSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { DocumentHost } from "../../editor/document-host.js";
 import type { Logger } from "../../util/log.js";
+import { asStateError, ensureStateFolder, openStateFile, refuseLink, stateFolder, stateLocation, writeAll } from "../../util/state-folder.js";
 import { CHAT_FILE, CHAT_PREAMBLE } from "./chat-text.js";
+
+/** The folder of the chat file: the state folder, or the project's `.agent-lsp` when that is unusable (refused on write). */
+function chatFolder(root: string): string {
+  try {
+    return stateLocation(root);
+  } catch {
+    return stateFolder(root);
+  }
+}
 
 /** Fewest milliseconds between two edits of the open chat buffer (about 10 a second). */
 const CHAT_EDIT_INTERVAL_MS = 100;
@@ -30,23 +41,29 @@ export class ChatWriter {
   private lastWrite = 0;
 
   constructor(
-    root: string,
+    private readonly root: string,
     private readonly host: Pick<DocumentHost, "readDocument" | "applyEdit">,
     private readonly log: Logger,
     private readonly intervalMs = CHAT_EDIT_INTERVAL_MS,
   ) {
-    this.path = path.join(root, CHAT_FILE);
+    // In the state folder, wherever that is (a read-only checkout keeps it in the user's). A
+    // state folder that cannot be used is refused at the first write, with its reason.
+    this.path = path.join(chatFolder(root), path.basename(CHAT_FILE));
     this.uri = pathToFileURL(this.path).href;
   }
 
-  /** Creates the file with its preamble when it does not exist (or is empty). */
+  /**
+   * Creates the file with its preamble when it does not exist (or is empty). A link where it
+   * belongs is refused: the editor would open, and save, the link's target.
+   */
   async ensureExists(): Promise<void> {
+    stateLocation(this.root); // throws for a state folder that is a link or a file
+    refuseLink(this.path);
     const open = await this.host.readDocument(this.uri);
     if (open) return;
     const existing = await readFile(this.path, "utf8").catch(() => "");
     if (existing) return;
-    await mkdir(path.dirname(this.path), { recursive: true });
-    await appendFile(this.path, CHAT_PREAMBLE);
+    this.appendOnDisk(CHAT_PREAMBLE);
   }
 
   /** The file's current text: the buffer when open, else the disk ("" when missing). */
@@ -99,9 +116,9 @@ export class ChatWriter {
     // land at the wrong place if the user typed meanwhile. Wait for the report.
     if (open && open.version === null) return false;
     if (!open) {
-      await mkdir(path.dirname(this.path), { recursive: true });
+      refuseLink(this.path);
       const existing = await readFile(this.path, "utf8").catch(() => "");
-      await appendFile(this.path, existing ? batch : CHAT_PREAMBLE + batch);
+      this.appendOnDisk(existing ? batch : CHAT_PREAMBLE + batch);
       return true;
     }
     const result = await this.host.applyEdit("agent chat", [
@@ -109,5 +126,20 @@ export class ChatWriter {
     ]);
     if (!result.applied) this.log.debug(`chat file edit not applied (${result.reason ?? "no reason"}); trying again`);
     return result.applied;
+  }
+
+  /** Appends on disk, never through a link; a full disk or a read-only folder is said so. */
+  private appendOnDisk(text: string): void {
+    try {
+      ensureStateFolder(this.root);
+      const fd = openStateFile(this.path, "append", 0o644);
+      try {
+        writeAll(fd, Buffer.from(text));
+      } finally {
+        closeSync(fd);
+      }
+    } catch (err) {
+      throw asStateError(err, "Could not write the chat file");
+    }
   }
 }

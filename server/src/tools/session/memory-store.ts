@@ -7,6 +7,7 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { userDataDir } from "../../config/user-dirs.js";
+import { ensureStateDir, stateLocation } from "../../util/state-folder.js";
 
 /** The two stores. */
 export const MEMORY_STORES = ["project", "user"] as const;
@@ -27,7 +28,7 @@ export interface MemoryPath {
 
 /** The folders of the stores for a project. */
 export function memoryDirs(root: string, env: NodeJS.ProcessEnv = process.env): Record<MemoryStore, string> {
-  return { project: path.join(root, ".agent-lsp", "memory"), user: path.join(userDataDir(env), "memory") };
+  return { project: path.join(stateLocation(root), "memory"), user: path.join(userDataDir(env), "memory") };
 }
 
 /** A memory path that cannot be used; the message says why and what would work. */
@@ -50,6 +51,9 @@ export function resolveMemoryPath(input: string, dirs: Record<MemoryStore, strin
   if (!MEMORY_STORES.includes(store)) throw new MemoryPathError(`"${input}": memory paths start with project/ or user/ (the project's store or yours).`);
   const rel = parts.slice(1).join("/");
   const dir = dirs[store];
+  // The project's store is agent-lsp's state, in a folder the repository may have shipped: a
+  // link there (or on the way to it) is refused, never followed.
+  if (store === "project") assertRealStore(dir, input);
   const abs = path.join(dir, ...parts.slice(1));
   assertInside(abs, dir, input);
   return { store, dir, rel, abs, shown: rel ? `${store}/${rel}` : store };
@@ -76,9 +80,19 @@ function isSymlink(p: string): boolean {
   }
 }
 
-/** Makes sure a store's folder exists. */
-export function ensureStore(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+/**
+ * Refuses a project store that is a link or a file (the state folder above it was checked when
+ * memoryDirs found it).
+ */
+function assertRealStore(dir: string, input: string): void {
+  if (isSymlink(dir)) throw new MemoryPathError(`"${input}": ${dir} is a symbolic link; agent-lsp does not follow links in its state folder. Remove the link.`);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new MemoryPathError(`"${input}": ${dir} is a file, not a folder. Remove or rename it.`);
+}
+
+/** Makes sure a store's folder exists (the project's through the state folder's checks). */
+export function ensureStore(target: MemoryPath, root: string): void {
+  if (target.store === "project") ensureStateDir(root, "memory");
+  else mkdirSync(target.dir, { recursive: true, mode: 0o700 });
 }
 
 /** Every file of a store, as paths inside it, sorted. */
@@ -98,10 +112,20 @@ export function listStore(dir: string, sub = ""): string[] {
   return out.sort();
 }
 
+/**
+ * Every file of one of the stores. The project's store is read only when it is a real folder:
+ * one the repository shipped as a link (to ~/.ssh...) lists nothing, so its files never reach
+ * the model (the memory index goes into every system prompt).
+ */
+export function storeFiles(dirs: Record<MemoryStore, string>, store: MemoryStore): string[] {
+  if (store === "project" && isSymlink(dirs.project)) return [];
+  return listStore(dirs[store]);
+}
+
 /** What a missing path's store holds, for the error that names what exists. */
 export function existingNames(dirs: Record<MemoryStore, string>, store?: MemoryStore): string {
   const stores = store ? [store] : [...MEMORY_STORES];
-  const names = stores.flatMap((s) => listStore(dirs[s]).map((f) => `${s}/${f}`));
+  const names = stores.flatMap((s) => storeFiles(dirs, s).map((f) => `${s}/${f}`));
   return names.length ? `Memory files: ${names.join(", ")}.` : "The memory is empty.";
 }
 
@@ -115,7 +139,7 @@ export function memoryIndex(dirs: Record<MemoryStore, string>, budget: number): 
   let used = 0;
   let left = 0;
   for (const store of MEMORY_STORES) {
-    for (const rel of listStore(dirs[store])) {
+    for (const rel of storeFiles(dirs, store)) {
       const line = `- ${store}/${rel}: ${firstLine(path.join(dirs[store], rel))}`;
       if (used + line.length + 1 > budget) left += 1;
       else {

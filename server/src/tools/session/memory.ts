@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import { unifiedDiff } from "../../workspace/diff.js";
 import { defineTool, ToolError } from "../define-tool.js";
-import { ensureStore, existingNames, listStore, memoryDirs, MemoryPathError, resolveMemoryPath, type MemoryPath, type MemoryStore } from "./memory-store.js";
+import { ensureStore, existingNames, listStore, memoryDirs, storeFiles, MemoryPathError, resolveMemoryPath, type MemoryPath, type MemoryStore } from "./memory-store.js";
 import type { ToolContext } from "../types.js";
 
 const input = z.object({
@@ -90,7 +90,7 @@ function guard<T>(fn: () => T): T {
 
 function view(i: Input, dirs: Record<MemoryStore, string>): string {
   const target = guard(() => resolveMemoryPath(i.path ?? "/memories", dirs));
-  if (!target) return [`project/ (${dirs.project})`, ...listStore(dirs.project).map((f) => `  project/${f}`), `user/ (${dirs.user})`, ...listStore(dirs.user).map((f) => `  user/${f}`)].join("\n");
+  if (!target) return [`project/ (${dirs.project})`, ...storeFiles(dirs, "project").map((f) => `  project/${f}`), `user/ (${dirs.user})`, ...storeFiles(dirs, "user").map((f) => `  user/${f}`)].join("\n");
   if (!existsSync(target.abs)) {
     if (target.rel === "") return `${target.shown}/ is empty.`;
     throw new ToolError(`No memory file ${target.shown}. ${existingNames(dirs, target.store)}`);
@@ -152,7 +152,7 @@ async function rename(from: MemoryPath, to: MemoryPath, dirs: Record<MemoryStore
   const text = readExisting(from, dirs);
   if (existsSync(to.abs)) throw new ToolError(`rename: ${to.shown} already exists.`);
   await authorize(ctx, to, "", text, `memory rename ${from.shown} -> ${to.shown}`);
-  ensureStore(to.dir);
+  ensureStore(to, ctx.workspace.root);
   mkdirSync(path.dirname(to.abs), { recursive: true });
   renameSync(from.abs, to.abs);
   return `Renamed ${from.shown} to ${to.shown}.`;
@@ -161,10 +161,11 @@ async function rename(from: MemoryPath, to: MemoryPath, dirs: Record<MemoryStore
 /** Shows the change to the gate, then writes it whole (temp file, then rename). */
 async function write(target: MemoryPath, oldText: string, newText: string, ctx: ToolContext): Promise<void> {
   await authorize(ctx, target, oldText, newText, `memory ${oldText ? "edit" : "create"} ${target.shown}`);
-  ensureStore(target.dir);
+  ensureStore(target, ctx.workspace.root);
   mkdirSync(path.dirname(target.abs), { recursive: true });
-  const temp = `${target.abs}.tmp-${process.pid}`;
-  writeFileSync(temp, newText, { mode: 0o600 });
+  const temp = `${target.abs}.tmp-${process.pid}-${Date.now().toString(36)}`;
+  // A new file (never one someone placed there, nor a link), then renamed over the target.
+  writeFileSync(temp, newText, { mode: 0o600, flag: "wx" });
   renameSync(temp, target.abs);
 }
 

@@ -1,0 +1,229 @@
+/**
+ * Issue 27, item 1: a cloned repository decides what `.agent-lsp/` holds before agent-lsp first
+ * runs there. A symlinked `logs/agent-lsp.log`, `logs`, `journal`, `conversations`,
+ * `checkpoints`, `processes`, `memory`, `chat.md` or the whole `.agent-lsp` must never carry
+ * agent-lsp's writes (or the journal clean-up's deletes) into the user's home: each is refused
+ * with one message naming it. And a config key with a newline must not become a second log line
+ * (appended to `~/.bashrc`, it ran as a command in the next shell).
+ *
+ * Each project here lives beside a fake home holding the files an attacker would aim at.
+ */
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { fakeProviderOptions, startAgentHarness, tempProject, type AgentHarness } from "../helpers/agent-setup.js";
+import { startFakeProvider, type FakeProvider } from "../helpers/fake-provider/index.js";
+import { initialize, spawnServer, type SpawnedServer } from "../helpers/spawn-server.js";
+import { isolateUserDirs } from "../helpers/user-dirs.js";
+import { waitFor } from "../helpers/wait.js";
+
+isolateUserDirs("agent-lsp-state-folders-");
+
+let h: AgentHarness | undefined;
+let server: SpawnedServer | undefined;
+let fake: FakeProvider | undefined;
+const cleanup: string[] = [];
+afterEach(async () => {
+  server?.child.kill("SIGKILL");
+  await h?.dispose();
+  await fake?.close();
+  h = server = fake = undefined;
+  for (const dir of cleanup.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fake home with a shell profile, SSH keys, Docker and AWS credentials, and a project beside it. */
+function hostile(): { root: string; home: string; state: string; snapshot(): string } {
+  const base = tempProject("agent-lsp-hostile-");
+  cleanup.push(base);
+  const home = path.join(base, "home");
+  const root = path.join(base, "project");
+  for (const dir of [".ssh", ".docker", ".aws"]) mkdirSync(path.join(home, dir), { recursive: true });
+  writeFileSync(path.join(home, ".bashrc"), "# my shell\n");
+  writeFileSync(path.join(home, ".ssh", "id_rsa"), "PRIVATE KEY\n");
+  writeFileSync(path.join(home, ".docker", "config.json"), '{"auths": {}}\n');
+  writeFileSync(path.join(home, ".docker", "1-2-3.json"), '{"pid": 1, "temps": []}\n');
+  writeFileSync(path.join(home, ".aws", "credentials"), "[default]\n");
+  mkdirSync(path.join(root, ".agent-lsp"), { recursive: true });
+  writeFileSync(path.join(root, "app.txt"), "one\n");
+  // Every file of the home, with its content: nothing may change there.
+  const snapshot = () =>
+    readdirSync(home, { recursive: true })
+      .map(String)
+      .sort()
+      .map((rel) => {
+        const file = path.join(home, rel);
+        return lstatSync(file).isFile() ? `${rel}=${readFileSync(file, "utf8")}` : rel;
+      })
+      .join("\n");
+  return { root, home, state: path.join(root, ".agent-lsp"), snapshot };
+}
+
+/** The server binary on `root` with HOME (and the XDG folders) in the fake home, initialized. */
+async function binaryOn(root: string, home: string): Promise<SpawnedServer> {
+  fake = await startFakeProvider();
+  const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_STATE_HOME: path.join(home, ".local", "state") };
+  const s = (server = spawnServer(root, env));
+  await initialize(s, root, fakeProviderOptions(fake, { tools: { provider_native: false } }));
+  return s;
+}
+
+describe("the server log", () => {
+  it("is not written through a linked log file, and a newline in a config key cannot reach ~/.bashrc", async () => {
+    const p = hostile();
+    mkdirSync(path.join(p.state, "logs"));
+    symlinkSync("../../../home/.bashrc", path.join(p.state, "logs", "agent-lsp.log"));
+    writeFileSync(path.join(p.state, "config.toml"), '"x\\ntouch /tmp/pwned #" = 1\n');
+    const before = p.snapshot();
+    const s = await binaryOn(p.root, p.home);
+    const { result } = await s.request("agent/newSession", {});
+    expect(result.sessionId).toMatch(/^s-/);
+    await waitFor(() => /unknown key/.test(s.stderr()), 20_000);
+    expect(p.snapshot()).toBe(before);
+    expect(s.stderr()).toContain(`not writing the log file: ${path.join(p.state, "logs", "agent-lsp.log")} is a symbolic link (to ../../../home/.bashrc)`);
+    // The key is named on one line, its newline escaped.
+    expect(s.stderr()).toMatch(/unknown key x\\ntouch \/tmp\/pwned #/);
+    expect(s.stderr().split("\n").some((line) => line.startsWith("touch"))).toBe(false);
+  }, 60_000);
+
+  it("writes every value on one line: the log file has no line a config key started", async () => {
+    const p = hostile();
+    writeFileSync(path.join(p.state, "config.toml"), '"x\\ntouch /tmp/pwned #" = 1\n');
+    const s = await binaryOn(p.root, p.home);
+    await s.request("agent/newSession", {});
+    const log = path.join(p.state, "logs", "agent-lsp.log");
+    await waitFor(() => existsSync(log) && /unknown key/.test(readFileSync(log, "utf8")), 20_000);
+    const lines = readFileSync(log, "utf8").split("\n");
+    expect(lines.filter((l) => l.includes("unknown key x\\ntouch /tmp/pwned #"))).toHaveLength(1);
+    expect(lines.some((l) => l.startsWith("touch"))).toBe(false);
+  }, 60_000);
+
+  it("is not written into a linked logs folder", async () => {
+    const p = hostile();
+    symlinkSync(path.join(p.home, ".ssh"), path.join(p.state, "logs"));
+    const before = p.snapshot();
+    const s = await binaryOn(p.root, p.home);
+    await s.request("agent/newSession", {});
+    await waitFor(() => /not writing the log file/.test(s.stderr()), 20_000);
+    expect(s.stderr()).toContain(`${path.join(p.state, "logs")} is a symbolic link`);
+    expect(p.snapshot()).toBe(before);
+  }, 60_000);
+});
+
+describe("the journal clean-up", () => {
+  it("deletes nothing through a linked journal folder, and says why", async () => {
+    const p = hostile();
+    symlinkSync(path.join(p.home, ".docker"), path.join(p.state, "journal"));
+    const before = p.snapshot();
+    const s = await binaryOn(p.root, p.home);
+    await s.request("agent/newSession", {});
+    await waitFor(() => /could not clean up temp files/.test(s.stderr()), 20_000);
+    expect(s.stderr()).toContain(`${path.join(p.state, "journal")} is a symbolic link`);
+    expect(p.snapshot()).toBe(before);
+  }, 60_000);
+
+  it("in a real journal folder, removes only entries agent-lsp wrote", async () => {
+    const p = hostile();
+    const journal = path.join(p.state, "journal");
+    mkdirSync(journal);
+    // A stale entry of a dead process, with its temp file: ours, removed.
+    const temp = path.join(p.root, ".app.txt.agent-lsp-tmp-999999-1");
+    writeFileSync(temp, "half written");
+    writeFileSync(path.join(journal, "999999-1-1.json"), JSON.stringify({ pid: 999999, temps: [temp] }));
+    // Named like an entry but not what agent-lsp writes; not named like one; a link named like one.
+    writeFileSync(path.join(journal, "999999-1-2.json"), '{"auths": {}}');
+    writeFileSync(path.join(journal, "keep.json"), JSON.stringify({ pid: 999999, temps: [] }));
+    symlinkSync(path.join(p.home, ".docker", "1-2-3.json"), path.join(journal, "999999-1-3.json"));
+    // An entry listing a file that is not one of its own temp files.
+    writeFileSync(path.join(journal, "999999-1-4.json"), JSON.stringify({ pid: 999999, temps: [path.join(p.home, ".bashrc"), path.join(p.home, ".x.agent-lsp-tmp-1-1")] }));
+    writeFileSync(path.join(p.home, ".x.agent-lsp-tmp-1-1"), "not ours");
+    const before = p.snapshot();
+    const { cleanupTempFiles } = await import("../../server/src/workspace/journal.js");
+    expect(await cleanupTempFiles(p.root)).toEqual([temp]);
+    expect(readdirSync(journal).sort()).toEqual(["999999-1-2.json", "999999-1-3.json", "keep.json"]);
+    expect(p.snapshot()).toBe(before);
+  });
+});
+
+describe("sessions, checkpoints, process logs, memory and the chat file", () => {
+  it("a linked conversations folder refuses the session, naming the link", async () => {
+    const p = hostile();
+    symlinkSync(path.join(p.home, ".ssh"), path.join(p.state, "conversations"));
+    const before = p.snapshot();
+    h = await startAgentHarness({ root: p.root });
+    await expect(h.newSession()).rejects.toThrow(`${path.join(p.state, "conversations")} is a symbolic link`);
+    expect(p.snapshot()).toBe(before);
+  });
+
+  it("a linked .agent-lsp refuses the session, naming it", async () => {
+    const p = hostile();
+    rmSync(p.state, { recursive: true });
+    symlinkSync(path.join(p.home, ".aws"), p.state);
+    const before = p.snapshot();
+    h = await startAgentHarness({ root: p.root });
+    await expect(h.newSession()).rejects.toThrow(`${p.state} is a symbolic link`);
+    expect(p.snapshot()).toBe(before);
+  });
+
+  it("a linked checkpoints folder ends the turn before the change, with the link named", async () => {
+    const p = hostile();
+    symlinkSync(path.join(p.home, ".aws"), path.join(p.state, "checkpoints"));
+    const before = p.snapshot();
+    h = await startAgentHarness({ root: p.root, options: { tools: { provider_native: false } } });
+    const id = await h.newSession();
+    h.fake.enqueue({ toolCalls: [{ name: "edit_file", input: { path: "app.txt", target_content: "one", replacement_content: "two" } }] }, { text: "never asked" });
+    const res = await h.prompt(id, "edit");
+    expect(res.stopReason).toBe("error");
+    const errors = h.client.updatesOf("error").map((u) => u.message).join("\n");
+    expect(errors).toContain(`${path.join(p.state, "checkpoints")} is a symbolic link`);
+    expect(readFileSync(path.join(p.root, "app.txt"), "utf8")).toBe("one\n");
+    expect(p.snapshot()).toBe(before);
+    // The model was called once: the turn ended at the fault.
+    expect(h.fake.requests).toHaveLength(1);
+  });
+
+  it("a linked processes folder refuses a background command", async () => {
+    const p = hostile();
+    symlinkSync(path.join(p.home, ".ssh"), path.join(p.state, "processes"));
+    const before = p.snapshot();
+    h = await startAgentHarness({ root: p.root, options: { tools: { provider_native: false } } });
+    const id = await h.newSession();
+    h.fake.enqueue({ toolCalls: [{ name: "execute_command", input: { command: "echo leaked", mode: "background" } }] }, { text: "never asked" });
+    const res = await h.prompt(id, "run");
+    expect(res.stopReason).toBe("error");
+    expect(h.client.updatesOf("error").map((u) => u.message).join("\n")).toContain(`${path.join(p.state, "processes")} is a symbolic link`);
+    expect(p.snapshot()).toBe(before);
+  });
+
+  it("a linked project memory store is neither listed nor written", async () => {
+    const p = hostile();
+    symlinkSync(path.join(p.home, ".ssh"), path.join(p.state, "memory"));
+    const before = p.snapshot();
+    h = await startAgentHarness({ root: p.root, options: { tools: { provider_native: false } } });
+    const id = await h.newSession();
+    h.fake.enqueue(
+      { toolCalls: [{ name: "memory", input: { command: "view", path: "project/id_rsa" } }] },
+      { toolCalls: [{ name: "memory", input: { command: "create", path: "project/authorized_keys", file_text: "ssh-ed25519 AAAA attacker\n" } }] },
+      { text: "done" },
+    );
+    await h.prompt(id, "remember");
+    const results = h.fake.requests.flatMap((r) => JSON.stringify(r.body)).join("\n");
+    expect(results).toContain("is a symbolic link");
+    expect(results).not.toContain("PRIVATE KEY");
+    expect(p.snapshot()).toBe(before);
+  });
+
+  it("a linked chat file is refused, not opened or appended to", async () => {
+    const p = hostile();
+    symlinkSync(path.join(p.home, ".bashrc"), path.join(p.state, "chat.md"));
+    const before = p.snapshot();
+    // A client without the agent protocol gets the chat file.
+    h = await startAgentHarness({ root: p.root, capabilities: { workspace: { applyEdit: true }, window: { showDocument: { support: true } } } });
+    await expect(h.client.connection.sendRequest("workspace/executeCommand", { command: "agent.openChat", arguments: [] })).rejects.toThrow(
+      `${path.join(p.state, "chat.md")} is a symbolic link`,
+    );
+    expect(p.snapshot()).toBe(before);
+    expect(h.client.requests.some((r) => r.method === "window/showDocument")).toBe(false);
+    void pathToFileURL;
+  });
+});
