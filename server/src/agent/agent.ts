@@ -16,8 +16,9 @@ import type { ToolRegistry } from "../tools/registry.js";
 import type { ToolServices } from "../tools/types.js";
 import { SUB_TURN_SERVICE, type SubTurns } from "../tools/knowledge/skill-services.js";
 import { Workspace } from "../workspace/workspace.js";
-import { AgentRequestError, ErrorCodes } from "./errors.js";
-import { HistoryLog, readHistory } from "./history/history.js";
+import { AgentRequestError, ErrorCodes, requestFailed } from "./errors.js";
+import { readHistory } from "./history/history.js";
+import { HistoryLog } from "./history/history-log.js";
 import { listHistories, type SessionSummary } from "./history/history-list.js";
 import { buildPromptContent } from "./turn/prompt-content.js";
 import { routedModel } from "./model-routing.js";
@@ -99,14 +100,9 @@ export class Agent {
     this.validateModel(model, config);
     const id = newSessionId();
     const mode = params.mode ?? config.safety;
-    let log: HistoryLog;
-    try {
-      log = HistoryLog.create(root, { type: "session", sessionId: id, created: new Date().toISOString(), cwd: root, mode, model });
-      if (params.spawned) log.settings({ spawned: true });
-    } catch (err) {
-      // The state folder cannot take the session (a link refused, a full disk): say which and why.
-      throw new AgentRequestError(ErrorCodes.RequestFailed, (err as Error).message);
-    }
+    // The state folder may not take the session (a link refused, a full disk): say which and why.
+    const log = requestFailed(() => HistoryLog.create(root, { type: "session", sessionId: id, created: new Date().toISOString(), cwd: root, mode, model }));
+    if (params.spawned) requestFailed(() => log.settings({ spawned: true }));
     const session = new Session(id, this.workspaceFor(root), log, { mode, model, spawned: params.spawned ?? false });
     this.sessions.set(id, session);
     return { sessionId: id, mode, model };
@@ -239,7 +235,7 @@ export class Agent {
   /** Changes a session's safety mode. */
   setMode(sessionId: string, mode: SafetyMode): { mode: SafetyMode } {
     const session = this.get(sessionId);
-    logSettings(session, { mode });
+    requestFailed(() => session.log.settings({ mode }));
     session.mode = mode;
     return { mode };
   }
@@ -252,7 +248,7 @@ export class Agent {
     } catch (err) {
       throw new AgentRequestError(ErrorCodes.InvalidParams, `model: ${(err as Error).message}`);
     }
-    logSettings(session, { model });
+    requestFailed(() => session.log.settings({ model }));
     session.model = model;
     return { sessionId, mode: session.mode, model };
   }
@@ -381,15 +377,6 @@ export class Agent {
       provider.catch(() => this.providers.delete(key));
     }
     return { provider: await provider, model: ref.model };
-  }
-}
-
-/** Logs a settings change before it takes effect; a log that cannot take it fails the request with why. */
-function logSettings(session: Session, change: { mode?: SafetyMode; model?: string }): void {
-  try {
-    session.log.settings(change);
-  } catch (err) {
-    throw new AgentRequestError(ErrorCodes.RequestFailed, (err as Error).message);
   }
 }
 

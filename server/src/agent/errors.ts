@@ -18,3 +18,16 @@ export class AgentRequestError extends Error {
     super(message);
   }
 }
+
+/**
+ * Runs `fn`; an error it throws (agent-lsp's state could not take a record: a full disk, a link
+ * refused) fails the request with that error's message, not as an internal error.
+ */
+export function requestFailed<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof AgentRequestError) throw err;
+    throw new AgentRequestError(ErrorCodes.RequestFailed, (err as Error).message);
+  }
+}

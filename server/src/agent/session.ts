@@ -8,7 +8,8 @@ import type { Trust } from "../policy/types.js";
 import type { PlanEntry } from "../protocol/updates.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { RoutePurpose } from "../tools/knowledge/model-routing-config.js";
-import type { CompactionRecord, CompactionTrigger, HistoryLog } from "./history/history.js";
+import type { CompactionRecord, CompactionTrigger } from "./history/history.js";
+import type { HistoryLog } from "./history/history-log.js";
 import { isCheckpoint } from "./compaction/checkpoint.js";
 
 /** A compaction asked for (by compact_context or /compact) and not yet run. */

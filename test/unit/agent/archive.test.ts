@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { logArchive } from "../../../server/src/agent/history/archive.js";
-import { HistoryLog } from "../../../server/src/agent/history/history.js";
+import { HistoryLog } from "../../../server/src/agent/history/history-log.js";
 import type { Message } from "../../../server/src/vocabulary/messages.js";
 import { tempProject } from "../../helpers/agent-setup.js";
 

@@ -7,7 +7,8 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { HistoryLog, readHistory } from "../../../server/src/agent/history/history.js";
+import { readHistory } from "../../../server/src/agent/history/history.js";
+import { HistoryLog } from "../../../server/src/agent/history/history-log.js";
 import { listHistories } from "../../../server/src/agent/history/history-list.js";
 import type { Message } from "../../../server/src/vocabulary/messages.js";
 import { tempProject } from "../../helpers/agent-setup.js";

@@ -8,7 +8,7 @@
 import type { ToolGate } from "../../policy/types.js";
 import type { SubTurnRequest, SubTurnResult } from "../../tools/knowledge/skill-services.js";
 import { addUsage, type Message } from "../../vocabulary/messages.js";
-import { HistoryLog } from "../history/history.js";
+import { HistoryLog } from "../history/history-log.js";
 import { Session } from "../session.js";
 import { runTurn, type TurnDeps } from "../turn/turn.js";
 

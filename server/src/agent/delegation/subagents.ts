@@ -12,7 +12,7 @@ import { SessionEvents } from "../../editor/session-events.js";
 import type { Trust } from "../../policy/types.js";
 import type { SubagentOutcome, SubagentTask } from "../../tools/session/session-tools.js";
 import type { Agent } from "../agent.js";
-import { HistoryLog } from "../history/history.js";
+import { HistoryLog } from "../history/history-log.js";
 import { Session } from "../session.js";
 import { runTurn, type TurnResult } from "../turn/turn.js";
 

@@ -1,15 +1,13 @@
 /**
- * The conversation log: `.agent-lsp/conversations/<id>.jsonl` under the project root. Every
- * message is appended as one numbered line and written before the turn goes on, so a server
- * killed at any moment loses nothing it had already said.
+ * The conversation log's records (`.agent-lsp/conversations/<id>.jsonl`, written by
+ * history-log.ts), and reading a log back into what a loaded session needs.
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import type { Message } from "../../vocabulary/messages.js";
 import type { PlanEntry } from "../../protocol/updates.js";
 import type { FailedPrompt } from "../session.js";
-import { asStateError, ensureStateDir, existingStateDir, openStateFile, stateLocation, writeAll } from "../../util/state-folder.js";
 import { checkpointMessage } from "../compaction/checkpoint.js";
+import { conversationsDir, historyFile } from "./history-log.js";
 
 /** The first line of every log. */
 export interface SessionHeader {
@@ -125,154 +123,6 @@ export interface LoadedHistory {
   skipped: number;
   /** Their line numbers (1-based), for the report. */
   skippedLines: number[];
-}
-
-/** Folder of a project's conversation logs (in its state folder, wherever that is). */
-export function conversationsDir(root: string): string {
-  return path.join(stateLocation(root), "conversations");
-}
-
-/** The conversations folder (or one below it), made when missing, never through a link. */
-function conversationFolder(root: string, ...names: string[]): string {
-  try {
-    return ensureStateDir(root, "conversations", ...names);
-  } catch (err) {
-    throw asStateError(err, "Could not make the conversations folder");
-  }
-}
-
-/** Appends to one session's log. */
-export class HistoryLog {
-  private fd: number | undefined;
-  private seq = 0;
-  private pendingNewline = false;
-
-  constructor(readonly file: string) {}
-
-  /**
-   * Creates a new log with its header. `subfolder` keeps logs that are not sessions of their own
-   * (a subagent's) out of the listing.
-   */
-  static create(root: string, header: SessionHeader, subfolder = ""): HistoryLog {
-    let log: HistoryLog;
-    try {
-      const dir = conversationFolder(root, ...subfolder.split("/"));
-      log = new HistoryLog(path.join(dir, `${header.sessionId}.jsonl`));
-      log.fd = openStateFile(log.file, "new");
-    } catch (err) {
-      throw asStateError(err, "Could not create the conversation log");
-    }
-    log.write(header);
-    return log;
-  }
-
-  /**
-   * A log of its own beside `parent`'s, in a folder named `folder` (a skill sub-turn's, kept out
-   * of the session list); created on its first record.
-   */
-  static beside(root: string, parent: HistoryLog, folder: string, name: string): HistoryLog {
-    const rel = path.relative(conversationsDir(root), path.dirname(parent.file)).split(path.sep);
-    const dir = conversationFolder(root, ...rel, folder);
-    return new HistoryLog(path.join(dir, `${name}.jsonl`));
-  }
-
-  /** Opens an existing log to append after `count` messages. */
-  static reopen(root: string, sessionId: string, count: number): HistoryLog {
-    const log = new HistoryLog(path.join(conversationFolder(root), `${sessionId}.jsonl`));
-    log.seq = count;
-    // A log cut mid-line (power loss, a full disk) must not swallow the next record into its
-    // torn last line: start the next record on a line of its own.
-    log.pendingNewline = !endsWithNewline(log.file);
-    return log;
-  }
-
-  /** The number of the last message appended. */
-  get lastSeq(): number {
-    return this.seq;
-  }
-
-  /** Appends one message; returns its number. */
-  append(message: Message): number {
-    this.seq += 1;
-    this.write({ type: "message", seq: this.seq, time: new Date().toISOString(), message });
-    return this.seq;
-  }
-
-  /** Marks the prompt logged as `seq` as failed (see Session.retractPrompt). */
-  markFailed(seq: number, error: string): void {
-    this.write({ type: "failed", seq, time: new Date().toISOString(), error });
-  }
-
-  /** Records that the prompt logged as `seq` and all after it were rewound (see Session.rewindLastExchange). */
-  rewind(seq: number): void {
-    this.write({ type: "rewind", seq, time: new Date().toISOString() });
-  }
-
-  /** Records a compaction (see CompactionRecord). */
-  compaction(record: Omit<CompactionRecord, "type" | "time">): CompactionRecord {
-    const full: CompactionRecord = { type: "compaction", time: new Date().toISOString(), ...record };
-    this.write(full);
-    return full;
-  }
-
-  /** Records a mode or model change. */
-  settings(change: Omit<SettingsRecord, "type" | "time">): void {
-    this.write({ type: "settings", time: new Date().toISOString(), ...change });
-  }
-
-  /** Records the checklist as it now stands. */
-  checklist(entries: PlanEntry[]): void {
-    this.write({ type: "checklist", time: new Date().toISOString(), entries });
-  }
-
-  close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
-  }
-
-  /**
-   * Appends one record. A failure (a full disk, a read-only file system, a link where the log
-   * belongs) is thrown as a StateFolderError that says so: the turn that wrote it ends with it.
-   */
-  private write(record: HistoryRecord): void {
-    // A synchronous write per record: once it returns the bytes are the kernel's, and a
-    // SIGKILL of this process cannot lose them.
-    try {
-      this.fd ??= openStateFile(this.file, "append");
-      writeAll(this.fd, Buffer.from(`${this.pendingNewline ? "\n" : ""}${JSON.stringify(record)}\n`));
-      this.pendingNewline = false;
-    } catch (err) {
-      // Part of the record may be on disk: the next one starts on a line of its own.
-      this.pendingNewline = true;
-      throw asStateError(err, "Could not write the conversation log");
-    }
-  }
-}
-
-/** Whether a non-empty file's last byte is a newline (an empty or missing file counts as ending in one). */
-function endsWithNewline(file: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(file, "r");
-  } catch {
-    return true; // no file yet: the first write creates it
-  }
-  try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return true;
-    const last = Buffer.alloc(1);
-    readSync(fd, last, 0, 1, size - 1);
-    return last[0] === 0x0a;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The log file of a session; throws when the id cannot name one. */
-export function historyFile(root: string, sessionId: string): string {
-  if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new Error(`No session "${sessionId}".`);
-  // A link where the folder belongs is refused, never read through.
-  return path.join(existingStateDir(root, "conversations") ?? conversationsDir(root), `${sessionId}.jsonl`);
 }
 
 /**

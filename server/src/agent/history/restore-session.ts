@@ -4,7 +4,8 @@
  */
 import type { SafetyMode } from "../../config/schema.js";
 import type { Workspace } from "../../workspace/workspace.js";
-import type { HistoryLog, LoadedHistory } from "./history.js";
+import type { LoadedHistory } from "./history.js";
+import type { HistoryLog } from "./history-log.js";
 import { Session } from "../session.js";
 
 /** The session `loaded` describes, on `workspace`, appending to `log`; mode and model default from the config. */
