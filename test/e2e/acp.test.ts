@@ -58,7 +58,10 @@ describe("agent-lsp --acp", () => {
     const created = await h.agent.request("session/new", { cwd: root, mcpServers: [] });
     expect(created.modes?.currentModeId).toBe("full_access");
     expect(created.modes?.availableModes.map((m) => m.id)).toEqual(["read_only", "plan", "ask", "auto", "full_access"]);
-    expect(created.configOptions?.[0]).toMatchObject({ id: "model", currentValue: "anthropic/claude-sonnet-4-6" });
+    expect(created.configOptions?.map((o) => [o.id, o.category, o.currentValue])).toEqual([
+      ["mode", "mode", "full_access"],
+      ["model", "model", "anthropic/claude-sonnet-4-6"],
+    ]);
     fake.enqueue({ text: "Hello from the agent, in several chunks.", chunkSize: 5 });
     const answer = await h.agent.request("session/prompt", { sessionId: created.sessionId, prompt: [{ type: "text", text: "hi" }] });
     expect(answer.stopReason).toBe("end_turn");
@@ -285,7 +288,7 @@ describe("agent-lsp --acp", () => {
     expect(h.updatesOf("current_mode_update")[0]!.currentModeId).toBe("plan");
     await expect(h.agent.request("session/set_mode", { sessionId, modeId: "yolo" })).rejects.toMatchObject({ code: -32602 });
     const set = await h.agent.request("session/set_config_option", { sessionId, configId: "model", value: "anthropic/claude-opus-4-1" });
-    expect(set.configOptions[0]).toMatchObject({ id: "model", currentValue: "anthropic/claude-opus-4-1" });
+    expect(set.configOptions[1]).toMatchObject({ id: "model", currentValue: "anthropic/claude-opus-4-1" });
     await expect(h.agent.request("session/set_config_option", { sessionId, configId: "colour", value: "red" })).rejects.toMatchObject({ code: -32602 });
     await expect(h.agent.request("session/set_config_option", { sessionId, configId: "model", value: "nosuchprovider/x" })).rejects.toMatchObject({ code: -32602 });
     const slash = await h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/checkpoints" }] });

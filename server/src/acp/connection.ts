@@ -17,7 +17,8 @@ import { AcpDocumentHost, type AcpFiles } from "./document-host.js";
 import { mcpServerTables } from "./mcp-servers.js";
 import { AcpSessionUI, type Elicit } from "./session-ui.js";
 import { AcpTerminal } from "./terminal.js";
-import { noticeFallback, toAcpUpdate } from "./updates.js";
+import { noticeFallback, toAcpUpdate, userAttachments } from "./updates.js";
+import { configOptions } from "./session-options.js";
 
 /** How the connection is set up. */
 export interface AcpClientOptions {
@@ -33,6 +34,8 @@ export class AcpClient {
   /** The sessions this client started or loaded, with their folders. */
   readonly sessions = new Map<string, string>();
   private runtimeBuilt: ConfiguredRuntime | undefined;
+  /** Error notices held while a prompt runs: the answer carries a turn-ending one. */
+  private readonly heldErrors = new Map<string, acp.SessionUpdate[]>();
   private ui: AcpSessionUI | undefined;
   /** The front end's config layer: the client's MCP servers. */
   private readonly layer: { mcp_servers: Record<string, McpServerTable> } = { mcp_servers: {} };
@@ -102,6 +105,39 @@ export class AcpClient {
       .catch((err: Error) => this.options.logger.warn(`session/update to the client failed: ${err.message}`));
   }
 
+  /** The session's config options as they stand (mode and model). */
+  configOptionsOf(sessionId: string): acp.SessionConfigOption[] {
+    const runtime = this.built()!;
+    const session = runtime.agent.get(sessionId);
+    return configOptions({ model: session.model, mode: session.mode }, runtime.config());
+  }
+
+  /** Tells the client a session's mode changed, both ways clients follow it. */
+  modeChanged(sessionId: string): void {
+    const mode = this.built()!.agent.get(sessionId).mode;
+    this.notify(sessionId, { sessionUpdate: "current_mode_update", currentModeId: mode });
+    this.notify(sessionId, { sessionUpdate: "config_option_update", configOptions: this.configOptionsOf(sessionId) });
+  }
+
+  /** Holds the session's error notices until {@link releaseErrors}. */
+  holdErrors(sessionId: string): void {
+    this.heldErrors.set(sessionId, []);
+  }
+
+  /**
+   * Sends the held error notices, except the one that ended the turn (`turnError`): the prompt's
+   * error answer says it, and a client would show it twice.
+   */
+  releaseErrors(sessionId: string, turnError: string | undefined): void {
+    const held = this.heldErrors.get(sessionId) ?? [];
+    this.heldErrors.delete(sessionId);
+    for (const update of held) {
+      const title = update.sessionUpdate === "notice" ? update.title : "";
+      if (turnError !== undefined && title.startsWith(turnError)) continue;
+      this.notify(sessionId, update);
+    }
+  }
+
   /** The session of this client whose folder holds `absPath` (the deepest), else the latest. */
   sessionFor(absPath: string): string | undefined {
     let best: { id: string; depth: number } | undefined;
@@ -116,7 +152,10 @@ export class AcpClient {
     const cwd = this.sessions.get(sessionId);
     if (cwd === undefined) return; // a session of another front end on the same runtime
     const update = toAcpUpdate(event, { cwd, ...(detail?.texts ? { texts: detail.texts } : {}) });
-    if (update) this.notify(sessionId, update);
+    const held = event.kind === "error" ? this.heldErrors.get(sessionId) : undefined;
+    if (update && held) held.push(update);
+    else if (update) this.notify(sessionId, update);
+    for (const link of userAttachments(event, cwd)) this.notify(sessionId, link);
   }
 
   /** The client's fs methods when it declares both reading and writing, else none (the disk). */

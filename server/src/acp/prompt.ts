@@ -28,11 +28,25 @@ export function toPromptBlocks(blocks: acp.ContentBlock[]): PromptContentBlock[]
   });
 }
 
-/** The slash command a prompt is, when it is one text block starting with `/name`. */
-export function slashCommandOf(blocks: acp.ContentBlock[]): { command: string; args: string[] } | undefined {
-  if (blocks.length !== 1 || blocks[0]!.type !== "text") return undefined;
-  const match = /^\/(\S+)\s*([\s\S]*)$/.exec(blocks[0]!.text.trim());
+/**
+ * The slash command a prompt is, when its first text block starts with `/name` (the spec's
+ * available commands are sent as such a prompt; clients add context blocks around it, and a
+ * client such as CodeCompanion sends the command after a text block of its own). The other
+ * blocks go with the command as its context.
+ */
+export function slashCommandOf(blocks: acp.ContentBlock[]): { command: string; args: string[]; context: acp.ContentBlock[] } | undefined {
+  const at = blocks.findIndex((b) => b.type === "text" && /^\s*\/\S/.test(b.text));
+  if (at === -1) return undefined;
+  // Only the first text block, or a text block right after one that holds no instruction of its own.
+  const firstText = blocks.findIndex((b) => b.type === "text");
+  if (at !== firstText && !(at === firstText + 1 && isShortLeadIn(blocks[firstText]!))) return undefined;
+  const match = /^\/(\S+)\s*([\s\S]*)$/.exec((blocks[at] as { text: string }).text.trim());
   if (!match) return undefined;
   const args = match[2]!.trim();
-  return { command: match[1]!, args: args ? args.split(/\s+/) : [] };
+  return { command: match[1]!, args: args ? args.split(/\s+/) : [], context: blocks.filter((_, i) => i !== at) };
+}
+
+/** A text block before the command that is only a line of its own words ("please sleep"), not a prompt. */
+function isShortLeadIn(block: acp.ContentBlock): boolean {
+  return block.type === "text" && !block.text.includes("\n") && block.text.trim().length <= 80;
 }

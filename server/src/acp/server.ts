@@ -7,13 +7,13 @@ import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
 import type { createRuntime } from "../agent/runtime.js";
-import type { StopReason } from "../protocol/schemas.js";
 import type { Logger } from "../util/log.js";
 import { projectRoot, type ProjectRoot } from "../workspace/project-root.js";
 import { AcpClient } from "./connection.js";
 import { initializeResult } from "./initialize.js";
-import { slashCommandOf, toPromptBlocks } from "./prompt.js";
-import { availableCommands, configOptions, MODEL_OPTION, modeState, safetyMode } from "./session-options.js";
+import { queueUntilInitialized } from "./pipelining.js";
+import { availableCommands, configOptions, MODE_OPTION, MODEL_OPTION, modeState, safetyMode } from "./session-options.js";
+import { runPrompt } from "./prompt-turn.js";
 
 /** What the front end is started with. */
 export interface AcpServerOptions {
@@ -30,22 +30,13 @@ export interface AcpServer {
   dispose(): Promise<void>;
 }
 
-/** ACP has no max-turns or error stop reason: those turns end as end_turn or as an error. */
-const STOP_REASONS: Record<Exclude<StopReason, "error">, acp.StopReason> = {
-  end_turn: "end_turn",
-  cancelled: "cancelled",
-  max_turns: "max_turn_requests",
-  refusal: "refusal",
-  max_tokens: "max_tokens",
-};
-
 /** Serves ACP on `stream`. */
 export function startAcpServer(options: AcpServerOptions): AcpServer {
   let connection: acp.AgentConnection | undefined;
   const client = new AcpClient(() => connection!.client, { logger: options.logger, ...(options.create ? { create: options.create } : {}) });
   const app = acp.agent({ name: "agent-lsp" });
   register(app, client, options.logger);
-  connection = app.connect(options.stream);
+  connection = app.connect(queueUntilInitialized(options.stream));
   let disposing: Promise<void> | undefined;
   const dispose = () => (disposing ??= Promise.resolve(client.built()?.dispose()));
   return { connection, client, dispose };
@@ -80,7 +71,7 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger): void {
     const info = runtime.agent.newSession({ cwd });
     client.sessions.set(info.sessionId, cwd);
     afterAnswer(() => announce(client, info.sessionId, refused, notAProject));
-    return { sessionId: info.sessionId, modes: modeState(info.mode), configOptions: configOptions(info.model, runtime.config()) };
+    return { sessionId: info.sessionId, modes: modeState(info.mode), configOptions: configOptions(info, runtime.config()) };
   });
 
   on("session/load", ({ params }) => {
@@ -93,7 +84,7 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger): void {
     try {
       const info = runtime.agent.loadSession(params.sessionId, cwd);
       afterAnswer(() => announce(client, info.sessionId, refused));
-      return { modes: modeState(info.mode), configOptions: configOptions(info.model, runtime.config()) };
+      return { modes: modeState(info.mode), configOptions: configOptions(info, runtime.config()) };
     } catch (err) {
       if (known === undefined) client.sessions.delete(params.sessionId);
       throw err;
@@ -108,33 +99,29 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger): void {
     return { sessions: sessions.map((s) => ({ sessionId: s.sessionId, cwd: path.normalize(asked), title: s.title, updatedAt: s.updatedAt })) };
   });
 
-  on("session/prompt", async ({ params }): Promise<acp.PromptResponse> => {
-    const agent = agentFor(params.sessionId);
-    const slash = slashCommandOf(params.prompt);
-    // The session's project may add commands (its workflows and skills).
-    if (slash && client.built()!.commands.find(slash.command, agent.get(params.sessionId))) {
-      const { message } = await agent.command(params.sessionId, slash.command, slash.args);
-      client.notify(params.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: message } });
-      return { stopReason: "end_turn" };
-    }
-    const outcome = await agent.prompt({ sessionId: params.sessionId, prompt: toPromptBlocks(params.prompt) });
-    // A turn that failed is an error answer, as ACP has no error stop reason; its history stays.
-    if (outcome.stopReason === "error") throw new AgentRequestError(ErrorCodes.InternalError, outcome.error ?? "The turn failed.");
-    return { stopReason: STOP_REASONS[outcome.stopReason], _meta: { agentLsp: { usage: outcome.usage } } };
-  });
+  on("session/prompt", ({ params }) => runPrompt(client, agentFor(params.sessionId), params));
 
   on("session/set_mode", ({ params }) => {
     const mode = safetyMode(params.modeId);
     agentFor(params.sessionId).setMode(params.sessionId, mode);
-    afterAnswer(() => client.notify(params.sessionId, { sessionUpdate: "current_mode_update", currentModeId: mode }));
+    afterAnswer(() => client.modeChanged(params.sessionId));
     return {};
   });
 
   on("session/set_config_option", ({ params }) => {
-    if (params.configId !== MODEL_OPTION) throw new AgentRequestError(ErrorCodes.InvalidParams, `configId: "${params.configId}" is not an option; the options are: ${MODEL_OPTION}.`);
+    const agent = agentFor(params.sessionId);
+    if (params.configId === MODE_OPTION) {
+      agent.setMode(params.sessionId, safetyMode(String(params.value)));
+      // Older clients follow the mode through current_mode_update.
+      afterAnswer(() => client.notify(params.sessionId, { sessionUpdate: "current_mode_update", currentModeId: agent.get(params.sessionId).mode }));
+      return { configOptions: client.configOptionsOf(params.sessionId) };
+    }
+    if (params.configId !== MODEL_OPTION) {
+      throw new AgentRequestError(ErrorCodes.InvalidParams, `configId: "${params.configId}" is not an option; the options are: ${MODE_OPTION}, ${MODEL_OPTION}.`);
+    }
     if (typeof params.value !== "string") throw new AgentRequestError(ErrorCodes.InvalidParams, "value: the model is a string such as anthropic/claude-sonnet-4-6.");
-    const info = agentFor(params.sessionId).setModel(params.sessionId, params.value);
-    return { configOptions: configOptions(info.model, client.built()!.config()) };
+    agent.setModel(params.sessionId, params.value);
+    return { configOptions: client.configOptionsOf(params.sessionId) };
   });
 
   app.onNotification("session/cancel", ({ params }) => {
@@ -156,7 +143,7 @@ function announce(client: AcpClient, sessionId: string, refusedMcp: string[], no
 }
 
 /** Runs `fn` once the answer being built has been sent (updates about a session follow its id). */
-function afterAnswer(fn: () => void): void {
+export function afterAnswer(fn: () => void): void {
   setImmediate(fn);
 }
 

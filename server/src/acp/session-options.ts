@@ -30,23 +30,43 @@ export function safetyMode(modeId: string): SafetyMode {
 
 /** The config option id of the model. */
 export const MODEL_OPTION = "model";
+/** The config option id of the safety mode. */
+export const MODE_OPTION = "mode";
+
+/**
+ * The session's options: the safety mode (category `mode`: clients such as CodeCompanion and
+ * avante read modes only from here once config options exist) and the model.
+ */
+export function configOptions(current: { model: string; mode: SafetyMode }, config: Config): acp.SessionConfigOption[] {
+  return [modeOption(current.mode), modelOption(current.model, config)];
+}
+
+function modeOption(mode: SafetyMode): acp.SessionConfigOption {
+  return {
+    type: "select",
+    id: MODE_OPTION,
+    name: "Mode",
+    description: "How much the agent may do without asking (docs/safety.md).",
+    category: "mode",
+    currentValue: mode,
+    options: SAFETY_MODES.map((id) => ({ value: id, name: MODE_TEXT[id].name, description: MODE_TEXT[id].description })),
+  };
+}
 
 /** The model as a select: the session's, the config's default and each provider table's model. */
-export function configOptions(current: string, config: Config): acp.SessionConfigOption[] {
+function modelOption(current: string, config: Config): acp.SessionConfigOption {
   const models = new Set([current, config.model]);
   for (const [name, table] of Object.entries(config.providers)) {
     if (table.model) models.add(table.model.includes("/") ? table.model : `${name}/${table.model}`);
   }
-  return [
-    {
-      type: "select",
-      id: MODEL_OPTION,
-      name: "Model",
-      category: "model",
-      currentValue: current,
-      options: [...models].map((value) => ({ value, name: value })),
-    },
-  ];
+  return {
+    type: "select",
+    id: MODEL_OPTION,
+    name: "Model",
+    category: "model",
+    currentValue: current,
+    options: [...models].map((value) => ({ value, name: value })),
+  };
 }
 
 /** The slash commands as ACP available commands (sent as a prompt `/name args`). */

@@ -3,6 +3,7 @@
  * at most one update out, so the mapping costs next to nothing per streamed chunk (bench/acp.ts).
  */
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ChangedText, SessionEvent } from "../editor/session-events.js";
 import { phaseReportLine, type FileDiff, type SessionUpdate, type ToolCallLocation, type ToolCallStatus } from "../protocol/updates.js";
@@ -35,7 +36,8 @@ export function toAcpUpdate(event: SessionEvent, ctx: MappingContext): acp.Sessi
     case "thought":
       return { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.text } };
     case "user_message":
-      return { sessionUpdate: "user_message_chunk", content: { type: "text", text: event.text } };
+      // Its attachments follow as resource links (userAttachments): a prompt of files alone has no text.
+      return event.text || !event.attachments?.length ? { sessionUpdate: "user_message_chunk", content: { type: "text", text: event.text } } : undefined;
     case "tool_call":
       return toolCall(event, ctx);
     case "tool_call_update":
@@ -78,18 +80,40 @@ function toolCall(event: Extract<SessionUpdate, { kind: "tool_call" }>, ctx: Map
 
 function toolCallUpdate(event: Extract<SessionUpdate, { kind: "tool_call_update" }>, ctx: MappingContext): acp.SessionUpdate {
   const content: acp.ToolCallContent[] = [];
-  if (event.files?.length) content.push(...diffContent(event.files, ctx.texts));
+  if (event.files?.length) content.push(...diffContent(event.files, ctx.texts, ctx.cwd));
   if (event.output) content.push({ type: "content", content: { type: "text", text: event.output } });
   return { sessionUpdate: "tool_call_update", toolCallId: event.id, status: STATUS[event.status], ...(content.length ? { content } : {}) };
 }
 
 /**
  * The change as ACP `diff` content: the whole texts from the event's detail; a change that came
- * without them (a replayed history) is each file's unified diff as text, never texts made up.
+ * without them (a replayed history) is each hunk of its unified diff as a diff of that region (the
+ * lines the hunk shows, before and after), never texts made up.
  */
-function diffContent(files: FileDiff[], texts: ChangedText[] | undefined): acp.ToolCallContent[] {
+function diffContent(files: FileDiff[], texts: ChangedText[] | undefined, cwd: string): acp.ToolCallContent[] {
   if (texts?.length) return texts.map((t) => ({ type: "diff", path: t.path, oldText: t.oldText, newText: t.newText }));
-  return files.map((f) => ({ type: "content", content: { type: "text", text: f.diff } }));
+  return files.flatMap((f) => hunkDiffs(f, cwd));
+}
+
+/** One `diff` per hunk of a file's unified diff; the diff as text when it has no hunk to read. */
+function hunkDiffs(file: FileDiff, cwd: string): acp.ToolCallContent[] {
+  const out: acp.ToolCallContent[] = [];
+  let hunk: { old: string[]; new: string[] } | undefined;
+  const flush = () => {
+    if (hunk) out.push({ type: "diff", path: path.resolve(cwd, file.path), oldText: hunk.old.join("\n"), newText: hunk.new.join("\n") });
+  };
+  for (const line of file.diff.split("\n")) {
+    if (line.startsWith("@@")) {
+      flush();
+      hunk = { old: [], new: [] };
+    } else if (hunk && line.startsWith(" ")) {
+      hunk.old.push(line.slice(1));
+      hunk.new.push(line.slice(1));
+    } else if (hunk && line.startsWith("-")) hunk.old.push(line.slice(1));
+    else if (hunk && line.startsWith("+")) hunk.new.push(line.slice(1));
+  }
+  flush();
+  return out.length ? out : [{ type: "content", content: { type: "text", text: file.diff } }];
 }
 
 /**
@@ -106,6 +130,15 @@ function usageUpdate(event: Extract<SessionUpdate, { kind: "usage" }>): acp.Sess
     size: event.contextWindow,
     ...(event.sessionCost !== undefined ? { cost: { amount: event.sessionCost, currency: "USD" } } : {}),
   };
+}
+
+/** A replayed prompt's files, as the resource links the client sent them as. */
+export function userAttachments(event: SessionEvent, cwd: string): acp.SessionUpdate[] {
+  if (event.kind !== "user_message" || !event.attachments) return [];
+  return event.attachments.map((rel) => {
+    const abs = path.resolve(cwd, rel);
+    return { sessionUpdate: "user_message_chunk", content: { type: "resource_link", uri: pathToFileURL(abs).href, name: path.basename(abs) } };
+  });
 }
 
 /** Our locations are relative to the session's folder; ACP's absolute (both count lines from 1). */

@@ -23,6 +23,7 @@ import { listHistories, type SessionSummary } from "./history/history-list.js";
 import { buildPromptContent } from "./turn/prompt-content.js";
 import { routedModel } from "./model-routing.js";
 import { replayHistory } from "./history/replay.js";
+import { callFacts } from "./turn/tool-call-facts.js";
 import { restoreSession, unreadableLinesNote } from "./history/restore-session.js";
 import { newSessionId, Session } from "./session.js";
 import type { SlashCommands } from "./commands/slash-commands.js";
@@ -70,6 +71,11 @@ export interface StartedTurn {
   sessionId: string;
   /** Settles when the turn ends; never rejects. */
   finished: Promise<TurnOutcome>;
+  /**
+   * Settles when the turn's loop has finished, even after a cancel (its last tool updates and its
+   * usage emitted): for front ends whose protocol wants those before the answer (ACP).
+   */
+  settled: Promise<TurnOutcome>;
 }
 
 /** A session's public description. */
@@ -145,7 +151,7 @@ export class Agent {
     const cancelled = new Promise<TurnOutcome>((resolve) => {
       controller.signal.addEventListener("abort", () => resolve({ stopReason: "cancelled", usage: ZERO_USAGE }), { once: true });
     });
-    return { sessionId: session.id, finished: Promise.race([done, cancelled]) };
+    return { sessionId: session.id, finished: Promise.race([done, cancelled]), settled: done };
   }
 
   /** Throws RequestFailed when the session is running a turn that was not cancelled. */
@@ -197,7 +203,10 @@ export class Agent {
       this.sessions.set(sessionId, session);
       unreadable = loaded.skippedLines;
     }
-    replayHistory(session, this.deps.events);
+    replayHistory(session, this.deps.events, (name, input) => {
+      const capability = this.deps.registry.find(name);
+      return capability && { title: capability.title(input), facts: callFacts(capability, input, session!.root) };
+    });
     if (unreadable.length) this.deps.events.emit(sessionId, { kind: "status", text: unreadableLinesNote(unreadable, session.log.file) });
     return { sessionId, mode: session.mode, model: session.model };
   }

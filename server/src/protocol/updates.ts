@@ -79,7 +79,12 @@ export interface SubagentTag {
 /** A single streamed update. */
 export type SessionUpdate = SubagentTag &
   (
-    | { kind: "user_message"; text: string }
+    | {
+        kind: "user_message";
+        text: string;
+        /** Files the prompt carried (root-relative), shown as attachments rather than their text. */
+        attachments?: string[];
+      }
     | { kind: "text"; text: string }
     | { kind: "thought"; text: string }
     | ({

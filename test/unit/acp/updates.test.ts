@@ -71,9 +71,20 @@ describe("toAcpUpdate", () => {
     expect(update).toEqual({ sessionUpdate: "tool_call_update", toolCallId: "t2", status: "completed", content: [{ type: "diff", path: "/project/a.ts", oldText: "a\n", newText: "b\n" }] });
   });
 
-  it("without the texts (a replayed history) the unified diff goes as text, no texts made up", () => {
+  it("without the texts (a replayed history) each hunk is a diff of the lines it shows, nothing made up", () => {
     const update = toAcpUpdate(edit, ctx()) as Extract<acp.SessionUpdate, { sessionUpdate: "tool_call_update" }>;
-    expect(update.content).toEqual([{ type: "content", content: { type: "text", text: edit.files![0]!.diff } }]);
+    expect(update.content).toEqual([{ type: "diff", path: "/project/a.ts", oldText: "a", newText: "b" }]);
+    const twoHunks = "--- a/a.ts\n+++ b/a.ts\n@@ -1,2 +1,2 @@\n x\n-a\n+b\n@@ -9 +9 @@\n-c\n+d\n";
+    const both = toAcpUpdate({ ...edit, files: [{ path: "a.ts", diff: twoHunks }] }, ctx()) as Extract<acp.SessionUpdate, { sessionUpdate: "tool_call_update" }>;
+    expect(both.content).toEqual([
+      { type: "diff", path: "/project/a.ts", oldText: "x\na", newText: "x\nb" },
+      { type: "diff", path: "/project/a.ts", oldText: "c", newText: "d" },
+    ]);
+  });
+
+  it("a diff without hunks (a binary file's note) still goes as text", () => {
+    const update = toAcpUpdate({ ...edit, files: [{ path: "a.bin", diff: "Binary files differ\n" }] }, ctx()) as Extract<acp.SessionUpdate, { sessionUpdate: "tool_call_update" }>;
+    expect(update.content).toEqual([{ type: "content", content: { type: "text", text: "Binary files differ\n" } }]);
   });
 });
 

@@ -37,20 +37,26 @@ export function listHistories(root: string): SessionSummary[] {
   return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
 }
 
-/** One log's summary; undefined when the file went away while listing (another server deleted it). */
+/**
+ * One log's summary; undefined when the file went away while listing (another server deleted it)
+ * or the session holds no prompt yet: every opened chat starts a session, and a list of empty
+ * ones buries the sessions worth resuming.
+ */
 function summarize(file: string, sessionId: string): SessionSummary | undefined {
   try {
-    return { sessionId, title: readTitle(file), updatedAt: statSync(file).mtime.toISOString() };
+    const title = readTitle(file);
+    if (title === undefined) return undefined;
+    return { sessionId, title, updatedAt: statSync(file).mtime.toISOString() };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new Error(`Cannot read the saved session ${file}: ${(err as Error).message}`);
   }
 }
 
-/** The first line of the first user text, as a title. */
-function readTitle(file: string): string {
+/** The first line of the first user text, as a title; undefined for a log with no user message. */
+function readTitle(file: string): string | undefined {
   // Only the head is needed: the first user message comes right after the header.
-  const head = readHead(file, 64 * 1024);
+  const { text: head, whole } = readHead(file, 64 * 1024);
   for (const line of head.split("\n")) {
     try {
       const rec = JSON.parse(line) as HistoryRecord;
@@ -62,15 +68,16 @@ function readTitle(file: string): string {
       /* a partial line at the end of the head: keep looking */
     }
   }
-  return "(empty session)";
+  // A head cut short may hide the message after a long record: listed, without a title.
+  return whole ? undefined : "(untitled session)";
 }
 
-function readHead(file: string, bytes: number): string {
+function readHead(file: string, bytes: number): { text: string; whole: boolean } {
   const fd = openSync(file, "r");
   try {
     const buf = Buffer.alloc(bytes);
     const n = readSync(fd, buf, 0, bytes, 0);
-    return buf.subarray(0, n).toString("utf8");
+    return { text: buf.subarray(0, n).toString("utf8"), whole: n < bytes };
   } finally {
     closeSync(fd);
   }
