@@ -18,9 +18,12 @@ const sha = (b: Buffer | string) => createHash("sha1").update(b).digest("hex");
 /** Our temp files in the project root. */
 const tempsIn = (root: string) => readdirSync(root).filter((n) => TEMP.test(n));
 
+/** Home of the runs: a folder of its own, away from the user's config (and not the project, which would then be the home). */
+let home = "";
+
 /** Environment that keeps the run away from the user's own config. */
-function env(root: string): NodeJS.ProcessEnv {
-  return { ...process.env, HOME: root, XDG_CONFIG_HOME: path.join(root, ".config") };
+function env(): NodeJS.ProcessEnv {
+  return { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") };
 }
 
 /** Starts the edit and kills it the moment its temp file appears; true when it was caught mid-write. */
@@ -28,7 +31,7 @@ async function killMidWrite(root: string): Promise<boolean> {
   const input = JSON.stringify({ path: "big.txt", target_content: "line 0 old", replacement_content: "line 0 new" });
   const child = spawn(process.execPath, [BINARY, "tool", "edit_file", "--input", input, "--mode", "full_access"], {
     cwd: root,
-    env: env(root),
+    env: env(),
     stdio: "ignore",
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -48,10 +51,12 @@ async function killMidWrite(root: string): Promise<boolean> {
 describe.skipIf(process.platform === "win32")("crash safety", () => {
   it("a SIGKILL in the middle of a 50 MB write leaves old or new content and no temp file after the next start", async () => {
     const root = tempProject("agent-lsp-crash-");
+    home = tempProject("agent-lsp-crash-home-");
     try {
       await crashAndRestart(root);
     } finally {
       rmSync(root, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
     }
   }, 120_000);
 });
@@ -77,7 +82,7 @@ async function crashAndRestart(root: string): Promise<void> {
 
   const next = spawnSync(process.execPath, [BINARY, "tool", "list_files", "--input", "{}", "--mode", "full_access"], {
     cwd: root,
-    env: env(root),
+    env: env(),
     encoding: "utf8",
   });
   expect(next.status, next.stderr).toBe(0);
