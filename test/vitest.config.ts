@@ -10,6 +10,8 @@ export default defineConfig({
   test: {
     root: fileURLToPath(new URL("..", import.meta.url)),
     include: ["test/**/*.test.ts"],
+    // A home and XDG folders of the run's own: no test writes into the real home.
+    globalSetup: ["test/private-home.ts"],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Editor and e2e tests spawn processes; two cores do not like more than two forks.

@@ -39,7 +39,8 @@ export async function startAgentBinary(name = "agent-binary", options: Record<st
   connection.listen();
   await connection.sendRequest("initialize", {
     processId: process.pid,
-    rootUri: null,
+    // A real root, as an editor opening the project gives it (never the server's cwd, nor /).
+    rootUri: new URL(`file://${root}`).href,
     workspaceFolders: [{ uri: new URL(`file://${root}`).href, name }],
     capabilities: defaultCapabilities(),
     initializationOptions: fakeProviderOptions(fake, options),

@@ -57,7 +57,8 @@ export async function startLspPair(options: {
   connection.listen();
   const init = (await connection.sendRequest("initialize", {
     processId: null,
-    rootUri: null,
+    // A real root, as an editor opening the project gives it (never the test process's cwd).
+    rootUri: new URL(`file://${options.root}`).href,
     workspaceFolders: [{ uri: new URL(`file://${options.root}`).href, name: "test" }],
     capabilities: options.capabilities ?? defaultCapabilities(),
     initializationOptions: options.initializationOptions,
