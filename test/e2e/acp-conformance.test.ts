@@ -119,6 +119,33 @@ describe("ACP: replay", () => {
   });
 });
 
+describe("ACP: files through the client", () => {
+  it("one edit reads its file through the client once and writes it once", async () => {
+    const sessionId = await start({ safety: "full_access" });
+    const file = path.join(root, "e.txt");
+    writeFileSync(file, "alpha\nbeta\n");
+    fake!.enqueue({ toolCalls: [{ name: "edit_file", input: { path: "e.txt", target_content: "beta", replacement_content: "gamma" } }] }, { text: "Done." });
+    await h!.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "edit" }] });
+    expect(h!.writes.map((w) => w.content)).toEqual(["alpha\ngamma\n"]);
+    expect(h!.reads.filter((r) => r.path === file)).toHaveLength(1);
+    // This client keeps writes in its buffer (the disk still has the old text): the model hears "not saved".
+    expect(JSON.stringify(fake!.requests[1]!.body.messages)).toContain("(not saved to disk yet): e.txt");
+  });
+
+  it("tells the model a file is saved when the client saved what it was sent", async () => {
+    const sessionId = await start({ safety: "full_access" });
+    h!.saveWrites = true;
+    const file = path.join(root, "s.txt");
+    writeFileSync(file, "alpha\n");
+    fake!.enqueue({ toolCalls: [{ name: "edit_file", input: { path: "s.txt", target_content: "alpha", replacement_content: "omega" } }] }, { text: "Done." });
+    await h!.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "edit" }] });
+    expect(readFileSync(file, "utf8")).toBe("omega\n");
+    const told = JSON.stringify(fake!.requests[1]!.body.messages);
+    expect(told).toContain("which saved it to disk: s.txt");
+    expect(told).not.toContain("not saved to disk yet");
+  });
+});
+
 describe("ACP: transport and sessions", () => {
   it("queues a session/new written in the same chunk as initialize", async () => {
     root = tempProject();

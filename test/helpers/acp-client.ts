@@ -28,6 +28,10 @@ export interface AcpHarness {
   permissions: acp.RequestPermissionRequest[];
   /** Every fs/write_text_file received. */
   writes: acp.WriteTextFileRequest[];
+  /** Every fs/read_text_file received. */
+  reads: acp.ReadTextFileRequest[];
+  /** Whether fs/write_text_file also saves to disk (as CodeCompanion and avante do), not only the buffer. */
+  saveWrites?: boolean;
   /** The client's unsaved buffers, by absolute path (fs/read_text_file answers these first). */
   buffers: Map<string, string>;
   /** How the next permission prompts are answered. */
@@ -60,12 +64,13 @@ export function spawnAcp(cwd: string, configHome: string): AcpHarness {
   const child = spawn(process.execPath, [BINARY, "--acp"], { cwd, env: { ...process.env, XDG_CONFIG_HOME: configHome, XDG_STATE_HOME: configHome }, stdio: ["pipe", "pipe", "pipe"] });
   let err = "";
   child.stderr.on("data", (d) => (err += d));
-  const h = { updates: [], permissions: [], writes: [], terminals: [], buffers: new Map(), permission: "allow_once", refuseWrites: new Set(), elicitations: [] } as unknown as AcpHarness;
+  const h = { updates: [], permissions: [], writes: [], reads: [], terminals: [], buffers: new Map(), permission: "allow_once", refuseWrites: new Set(), elicitations: [] } as unknown as AcpHarness;
   const app = acp
     .client({ name: "acp-test-client" })
     .onNotification("session/update", ({ params }) => void h.updates.push(params))
     .onRequest("session/request_permission", ({ params, signal }) => answerPermission(h, params, signal))
     .onRequest("fs/read_text_file", ({ params }) => {
+      h.reads.push(params);
       const text = h.buffers.get(params.path) ?? (existsSync(params.path) ? readFileSync(params.path, "utf8") : undefined);
       if (text === undefined) throw acp.RequestError.resourceNotFound(params.path);
       return { content: text };
@@ -78,6 +83,7 @@ export function spawnAcp(cwd: string, configHome: string): AcpHarness {
       h.writes.push(params);
       if (h.refuseWrites.has(params.path)) throw new acp.RequestError(-32603, `refused to write ${params.path}`);
       h.buffers.set(params.path, params.content);
+      if (h.saveWrites) writeFileSync(params.path, params.content);
       return {};
     });
   serveTerminals(app, h);

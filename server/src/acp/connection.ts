@@ -37,6 +37,7 @@ export class AcpClient {
   /** Error notices held while a prompt runs: the answer carries a turn-ending one. */
   private readonly heldErrors = new Map<string, acp.SessionUpdate[]>();
   private ui: AcpSessionUI | undefined;
+  private host: AcpDocumentHost | undefined;
   /** The front end's config layer: the client's MCP servers. */
   private readonly layer: { mcp_servers: Record<string, McpServerTable> } = { mcp_servers: {} };
 
@@ -57,6 +58,7 @@ export class AcpClient {
     const ui = new AcpSessionUI((params, signal) => this.peer().request("session/request_permission", params, { cancellationSignal: signal, stopWaitingOnCancel: true }), (id) => this.sessions.get(id) ?? cwd, log, elicit);
     const host = new AcpDocumentHost(this.files(), (p) => this.sessionFor(p), log);
     this.ui = ui;
+    this.host = host;
     const terminal = this.capabilities.terminal ? new AcpTerminal({ peer: this.peer, notify: (id, update) => this.notify(id, update), log }) : undefined;
     const runtime = buildRuntime({
       editor: joinEditor(host, ui, terminal),
@@ -149,6 +151,8 @@ export class AcpClient {
   }
 
   private forward(sessionId: string, event: SessionEvent, detail?: EventDetail): void {
+    // A new tool call reads the client's files afresh (acp/document-host.ts).
+    if (event.kind === "tool_call") this.host?.forget();
     const cwd = this.sessions.get(sessionId);
     if (cwd === undefined) return; // a session of another front end on the same runtime
     const update = toAcpUpdate(event, { cwd, ...(detail?.texts ? { texts: detail.texts } : {}) });
@@ -181,7 +185,11 @@ function joinEditor(host: AcpDocumentHost, ui: AcpSessionUI, terminal: ClientTer
     applyEdit: (label, changes, options) => host.applyEdit(label, changes, options),
     saveDocuments: (uris) => host.saveDocuments(uris),
     takeNotices: () => host.takeNotices(),
-    requestPermission: (request, signal) => ui.requestPermission(request, signal),
+    // The user may change files while a prompt waits: reads after it ask the client again.
+    requestPermission: (request, signal) => {
+      host.forget();
+      return ui.requestPermission(request, signal).finally(() => host.forget());
+    },
     askUser: (question, signal) => ui.askUser(question, signal),
     progress: () => ui.progress(),
     showMessage: (type, message) => ui.showMessage(type, message),

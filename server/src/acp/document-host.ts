@@ -21,6 +21,14 @@ export type SessionForPath = (absPath: string) => string | undefined;
 export class AcpDocumentHost implements DocumentHost {
   readonly supportsResourceOperations = false;
   readonly canSaveDocuments = false;
+  /**
+   * What the client answered for each file since the current tool call began. One change reads a
+   * file several times (the tool's read, the plan, the re-read under the change lock, the check
+   * after writing), each a round trip through the client: they share one answer. ACP reports no
+   * changes, so the answers are forgotten at every tool call and around every permission prompt
+   * (the user may type meanwhile), and a write puts its own text here.
+   */
+  private readonly recent = new Map<string, string>();
 
   /**
    * @param files the client's fs methods, or undefined when it does not declare both
@@ -36,15 +44,24 @@ export class AcpDocumentHost implements DocumentHost {
   async readDocument(uri: string): Promise<OpenDocument | undefined> {
     const target = this.target(uri);
     if (!target) return undefined;
+    const uriOut = pathToFileURL(target.path).href;
+    const reused = this.recent.get(target.path);
+    // ACP has no document versions; a null version makes the Workspace compare texts instead.
+    if (reused !== undefined) return { uri: uriOut, text: reused, version: null };
     try {
       const { content } = await this.files!.read(target);
-      // ACP has no document versions; a null version makes the Workspace compare texts instead.
-      return { uri: pathToFileURL(target.path).href, text: content, version: null };
+      this.recent.set(target.path, content);
+      return { uri: uriOut, text: content, version: null };
     } catch (err) {
       // A file that does not exist is an error to ACP clients; the Workspace then looks at the disk.
       this.log.debug(`fs/read_text_file ${target.path}: ${(err as Error).message}`);
       return undefined;
     }
+  }
+
+  /** Forgets every answer: the next read of each file asks the client again. */
+  forget(): void {
+    this.recent.clear();
   }
 
   /** ACP clients do not list their open buffers: searches see the disk. */
@@ -69,7 +86,9 @@ export class AcpDocumentHost implements DocumentHost {
       const target = this.target(edit.uri, options.sessionId);
       if (!target) return this.undo(written, `no session of this client holds ${edit.uri}`, options);
       try {
+        this.recent.delete(target.path);
         await this.files!.write({ ...target, content: edit.newText }, options.signal);
+        this.recent.set(target.path, edit.newText);
         written.push(edit);
       } catch (err) {
         return this.undo(written, `the client did not write ${target.path}: ${(err as Error).message}`, options);
@@ -95,6 +114,7 @@ export class AcpDocumentHost implements DocumentHost {
     for (const edit of written.reverse()) {
       const target = this.target(edit.uri, options.sessionId)!;
       // Not the turn's signal: a cancel must not leave the undo half done.
+      this.recent.delete(target.path);
       await this.files!.write({ ...target, content: edit.oldText }).catch((err: Error) => failed.push(`${target.path} (${err.message})`));
     }
     const undone = written.length === 0 ? "" : failed.length ? `; the files written before could not all be restored: ${failed.join(", ")}` : "; the files written before were restored";

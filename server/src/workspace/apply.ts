@@ -3,7 +3,7 @@
  * trimmed version) -> checkpoint -> commit (editor, then disk) -> remember what the session now
  * knows of each file. Every step before the commit can refuse, and a refusal changes nothing.
  */
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import type { ChangedText } from "../editor/session-events.js";
 import type { GateDecision } from "../vocabulary/policy.js";
 import type { AppliedFile, ApplyOptions, ApplyResult, ChangeSet } from "./change-set.js";
@@ -139,7 +139,8 @@ export async function commitRecorded(
     await core.checkpoints.discard(checkpoint.id);
     throw err;
   }
-  for (const c of plan.changes) if (c.after !== null && outcome.via.get(c) === "editor") core.unsaved.record(c.path);
+  const saved = await savedByEditor(plan, outcome);
+  for (const c of plan.changes) if (c.after !== null && outcome.via.get(c) === "editor" && !saved.has(c)) core.unsaved.record(c.path);
   // The manifest was saved before the commit (so a crash mid-commit still leaves an undoable
   // checkpoint); it only needs saving again when the commit created folders.
   if (outcome.createdDirs.length) {
@@ -148,7 +149,7 @@ export async function commitRecorded(
   }
   const result: ApplyResult = {
     changed: true,
-    files: appliedFiles(shown, outcome),
+    files: appliedFiles(shown, outcome).map((f) => (plan.changes.some((c) => saved.has(c) && c.path.rel === f.path) ? { ...f, saved: true } : f)),
     dirs: plan.dirs.map((d) => d.rel),
     diff: shown.diff,
     checkpointId: checkpoint.id,
@@ -156,6 +157,21 @@ export async function commitRecorded(
     texts: changedTexts(plan),
   };
   return { result, hashes: outcome.hashes };
+}
+
+/**
+ * The changes the editor took and has already written to disk (an ACP client that saves what it
+ * is sent, an editor that saves on change): the disk holds exactly the new text. The model is then
+ * told the file is saved, not that it waits in a buffer.
+ */
+async function savedByEditor(plan: Plan, outcome: CommitOutcome): Promise<Set<PlannedChange>> {
+  const saved = new Set<PlannedChange>();
+  for (const c of plan.changes) {
+    if (c.after === null || outcome.via.get(c) !== "editor") continue;
+    const disk = await readFile(c.path.real, "utf8").catch(() => undefined);
+    if (disk === c.after) saved.add(c);
+  }
+  return saved;
 }
 
 /** The whole texts of each file the plan changed; a move's old text is its source's. */

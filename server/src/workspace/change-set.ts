@@ -64,6 +64,8 @@ export interface AppliedFile {
   from?: string;
   /** The editor's buffer (workspace/applyEdit) or the disk (atomic write). */
   via: "editor" | "disk";
+  /** Through the editor, and already on disk as written (the editor saved it). */
+  saved?: boolean;
   additions: number;
   deletions: number;
 }

@@ -50,9 +50,13 @@ export function lineDelta(additions: number, deletions: number): string {
 
 /** Where the change landed, in words the model can relay. */
 function placeNote(result: ApplyResult): string | undefined {
-  const inEditor = result.files.filter((f) => f.via === "editor").map((f) => f.path);
-  if (!inEditor.length) return undefined;
-  return `Changed in the editor's buffer (not saved to disk yet): ${inEditor.join(", ")}.`;
+  const inEditor = result.files.filter((f) => f.via === "editor");
+  const unsaved = inEditor.filter((f) => !f.saved).map((f) => f.path);
+  const saved = inEditor.filter((f) => f.saved).map((f) => f.path);
+  const notes: string[] = [];
+  if (unsaved.length) notes.push(`Changed in the editor's buffer (not saved to disk yet): ${unsaved.join(", ")}.`);
+  if (saved.length) notes.push(`Changed in the editor, which saved it to disk: ${saved.join(", ")}.`);
+  return notes.length ? notes.join(" ") : undefined;
 }
 
 /** The diff, cut to a size a result can carry. */
