@@ -54,28 +54,61 @@
 
 ;;; Applying
 
+(defconst agent-lsp--edits-in-one 64
+  "Edits of one file above which they are applied as one replacement.")
+
+(defun agent-lsp--edits-positions (edits)
+  "The LSP text EDITS as (BEG END TEXT), the last first (ties in their order)."
+  (let ((edits (mapcar (lambda (e)
+                         (let ((range (plist-get e :range)))
+                           (list (agent-lsp--point (plist-get range :start))
+                                 (agent-lsp--point (plist-get range :end))
+                                 (plist-get e :newText))))
+                       edits)))
+    ;; Positions refer to the text before any edit: apply from the end backwards (the stable
+    ;; sort of the reversed list keeps insertions at one place in their order).
+    (sort (nreverse edits) (lambda (a b) (> (car a) (car b))))))
+
+(defun agent-lsp--replace-span (edits)
+  "Apply EDITS, (BEG END TEXT) last first, as one replacement of their span.
+Thousands of edits (a rewrite) cost one deletion and one insertion, and
+undoing them too; point keeps its line and column."
+  (let* ((beg (apply #'min (mapcar #'car edits)))
+         (end (apply #'max (mapcar #'cadr edits)))
+         (pieces nil) (cursor end)
+         (line (and (<= beg (point) end) (line-number-at-pos)))
+         (column (current-column)))
+    (dolist (e edits)
+      (push (buffer-substring-no-properties (nth 1 e) cursor) pieces)
+      (push (nth 2 e) pieces)
+      (setq cursor (nth 0 e)))
+    (push (buffer-substring-no-properties beg cursor) pieces)
+    (let ((text (apply #'concat pieces)))
+      (save-excursion
+        (goto-char beg)
+        (delete-region beg end)
+        (insert text)))
+    (when line
+      (goto-char (point-min))
+      (forward-line (1- line))
+      (move-to-column column))))
+
 (defun agent-lsp--apply-text-edits (edits)
   "Apply the LSP text EDITS to the current buffer as one undo step."
-  (let* ((edits (mapcar (lambda (e)
-                          (let ((range (plist-get e :range)))
-                            (list (agent-lsp--point (plist-get range :start))
-                                  (agent-lsp--point (plist-get range :end))
-                                  (plist-get e :newText))))
-                        edits))
-         ;; Positions refer to the text before any edit: apply from the end backwards (the
-         ;; stable sort of the reversed list keeps insertions at one place in their order).
-         (edits (sort (nreverse edits) (lambda (a b) (> (car a) (car b)))))
+  (let* ((edits (agent-lsp--edits-positions edits))
          ;; The boundary first: the group must not swallow the user's last change.
          (group (progn (undo-boundary) (prepare-change-group))))
     (activate-change-group group)
     (unwind-protect
-        (save-excursion
-          (save-restriction
-            (widen)
-            (dolist (e edits)
-              (goto-char (nth 0 e))
-              (delete-region (nth 0 e) (nth 1 e))
-              (insert (nth 2 e)))))
+        (save-restriction
+          (widen)
+          (if (> (length edits) agent-lsp--edits-in-one)
+              (agent-lsp--replace-span edits)
+            (save-excursion
+              (dolist (e edits)
+                (goto-char (nth 0 e))
+                (delete-region (nth 0 e) (nth 1 e))
+                (insert (nth 2 e))))))
       (accept-change-group group)
       (undo-amalgamate-change-group group))
     (undo-boundary)))

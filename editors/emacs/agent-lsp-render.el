@@ -5,8 +5,8 @@
 
 ;;; Commentary:
 
-;; The transcript is the read-only text above the chat's prompt line.  `agent/update'
-;; notifications are queued and written in batches every `agent-lsp-chat-refresh-interval'
+;; The transcript is the read-only text above the chat's prompt line (its primitives are in
+;; agent-lsp-transcript.el).  `agent/update' notifications are queued and written in batches every `agent-lsp-chat-refresh-interval'
 ;; seconds, consecutive pieces of the answer joined into one insertion: a long answer
 ;; streams without a redisplay per piece.  Thinking and each tool call's input and output
 ;; are folded under a one-line header that TAB (or RET, or a click) opens.
@@ -14,7 +14,8 @@
 ;;; Code:
 
 (require 'cl-lib)
-(require 'button)
+(require 'subr-x)
+(require 'agent-lsp-transcript)
 
 (defvar agent-lsp-chat-refresh-interval 0.05
   "Seconds between two writes of streamed updates into a chat.")
@@ -22,14 +23,6 @@
 (defconst agent-lsp--detail-max-lines 200
   "Lines of a tool call's input or output shown at most.")
 
-(defvar-local agent-lsp--transcript-end nil
-  "Marker where the transcript ends and the prompt line starts.")
-(defvar-local agent-lsp--stream nil
-  "Kind of the block being streamed into: `text', `thought' or nil.")
-(defvar-local agent-lsp--stream-fold nil
-  "Invisibility symbol of the thought block being streamed.")
-(defvar-local agent-lsp--need-heading nil
-  "Non-nil until the agent's first output of the turn.")
 (defvar-local agent-lsp--tools nil
   "Tool call id -> its entry (a plist of markers and state).")
 (defvar-local agent-lsp--plan nil
@@ -41,133 +34,6 @@
 (defvar-local agent-lsp--turn-error nil
   "The error the turn reported, once shown.")
 
-(defface agent-lsp-heading '((t :inherit bold))
-  "Face of the \"You\" and \"Agent\" headings."
-  :group 'agent-lsp)
-(defface agent-lsp-note '((t :inherit shadow))
-  "Face of the package's own notes, usage and status lines."
-  :group 'agent-lsp)
-(defface agent-lsp-error '((t :inherit error))
-  "Face of errors in the chat."
-  :group 'agent-lsp)
-(defface agent-lsp-tool '((t :inherit font-lock-function-name-face))
-  "Face of tool call lines."
-  :group 'agent-lsp)
-
-;;; Inserting
-
-(defun agent-lsp--insert-at (pos text &rest props)
-  "Insert read-only TEXT with PROPS at POS; return (BEG . END)."
-  (let ((inhibit-read-only t) (modified (buffer-modified-p)))
-    (prog1 (save-excursion
-             (goto-char pos)
-             (let ((beg (point)))
-               ;; Front-sticky: nothing can be typed into the transcript, only after it.
-               (insert (apply #'propertize text 'read-only t 'front-sticky '(read-only)
-                              'rear-nonsticky t props))
-               (cons beg (point))))
-      ;; The transcript is no text to save: writing it leaves the modified flag alone.
-      (restore-buffer-modified-p modified))))
-
-(defun agent-lsp--insert (text &rest props)
-  "Insert TEXT with PROPS at the end of the transcript; return (BEG . END)."
-  (apply #'agent-lsp--insert-at agent-lsp--transcript-end text props))
-
-(defun agent-lsp--start-block ()
-  "End the current line and leave one blank line before the next block."
-  (when agent-lsp--stream-fold
-    ;; Close the folded thought: its last line break hides with it.
-    (unless (eq (char-before agent-lsp--transcript-end) ?\n)
-      (agent-lsp--insert "\n" 'invisible agent-lsp--stream-fold))
-    (setq agent-lsp--stream-fold nil))
-  (let ((end (marker-position agent-lsp--transcript-end)))
-    (cond ((= end (point-min)) nil)
-          ((not (eq (char-before end) ?\n)) (agent-lsp--insert "\n\n"))
-          ((and (> end (1+ (point-min))) (not (eq (char-before (1- end)) ?\n)))
-           (agent-lsp--insert "\n")))))
-
-(defun agent-lsp--heading (text)
-  "Insert the heading TEXT as a block of its own."
-  (agent-lsp--start-block)
-  (agent-lsp--insert (concat "## " text "\n") 'face 'agent-lsp-heading))
-
-(defun agent-lsp-chat-note (text &optional face)
-  "Write TEXT into the current chat's transcript as a block of its own, in FACE."
-  (setq agent-lsp--stream nil)
-  (agent-lsp--start-block)
-  (agent-lsp--insert (concat text "\n") 'face (or face 'agent-lsp-note)))
-
-(defun agent-lsp--agent-heading ()
-  "Write the turn's \"Agent\" heading before its first output."
-  (when agent-lsp--need-heading
-    (setq agent-lsp--need-heading nil)
-    (agent-lsp--heading "Agent")))
-
-;;; Folds
-
-(defvar agent-lsp-section-header-map
-  (let ((map (make-sparse-keymap)))
-    (set-keymap-parent map button-map)
-    ;; Emacs 30's `button-map' moves to the next button on TAB; here TAB opens the section.
-    (define-key map (kbd "TAB") #'agent-lsp-toggle-section-at-point)
-    map)
-  "Keymap of the header line of a thought or a tool call.")
-
-(defun agent-lsp-toggle-section-at-point ()
-  "Show or hide the thought or tool call whose header is at point."
-  (interactive)
-  (agent-lsp-toggle-section))
-
-(defun agent-lsp--new-fold ()
-  "A new folded section's invisibility symbol (hidden to start with)."
-  (let ((sym (make-symbol "agent-lsp-fold")))
-    (add-to-invisibility-spec sym)
-    sym))
-
-(defun agent-lsp--fold-open-p (sym)
-  "Non-nil when the section of SYM is shown."
-  (not (memq sym buffer-invisibility-spec)))
-
-(defun agent-lsp--insert-header (text sym &optional pos)
-  "Insert the header TEXT of the section SYM as a button at POS; return its region.
-POS defaults to the end of the transcript."
-  (let* ((arrow (if (agent-lsp--fold-open-p sym) "▾ " "▸ "))
-         (region (agent-lsp--insert-at (or pos agent-lsp--transcript-end) (concat arrow text)
-                                       'agent-lsp-fold sym 'face 'agent-lsp-tool))
-         (inhibit-read-only t))
-    (make-text-button (car region) (cdr region)
-                      'action #'agent-lsp--toggle-button 'agent-lsp-fold sym
-                      'keymap agent-lsp-section-header-map
-                      'face 'agent-lsp-tool 'follow-link t
-                      'help-echo "TAB or RET: show or hide the details")
-    region))
-
-(defun agent-lsp--toggle-button (button)
-  "Show or hide the section of BUTTON."
-  (agent-lsp-toggle-section (button-start button)))
-
-(defun agent-lsp-toggle-section (&optional pos)
-  "Show or hide the thought or tool call whose header is at POS (default point).
-Return non-nil when there was one."
-  (let* ((pos (or pos (point)))
-         (sym (or (get-text-property pos 'agent-lsp-fold)
-                  (get-text-property (save-excursion (goto-char pos) (line-beginning-position))
-                                     'agent-lsp-fold))))
-    (when sym
-      (if (agent-lsp--fold-open-p sym)
-          (add-to-invisibility-spec sym)
-        (remove-from-invisibility-spec sym))
-      (let ((start (text-property-any (point-min) (point-max) 'agent-lsp-fold sym))
-            (inhibit-read-only t))
-        (when start
-          (save-excursion
-            (goto-char start)
-            (when (looking-at "[▸▾]")
-              (let ((props (text-properties-at start)))
-                (delete-char 1)
-                (insert (apply #'propertize (if (agent-lsp--fold-open-p sym) "▾" "▸") props)))))))
-      t)))
-
 ;;; Details of a tool call
 
 (defun agent-lsp--detail-lines (label value)
@@ -177,16 +43,40 @@ Return non-nil when there was one."
                      (t (condition-case nil
                             (json-serialize value :null-object nil :false-object :json-false)
                           (error (format "%S" value))))))
-         (lines (split-string (string-trim-right text "\n") "\n")))
-    (if (<= (length lines) 1)
+         ;; Only the lines shown are cut out: a tool's input can be a file of megabytes.
+         (end (agent-lsp--end-before-newlines text))
+         (shown-end (min end (agent-lsp--line-end-after text agent-lsp--detail-max-lines)))
+         (lines (split-string (substring text 0 shown-end) "\n")))
+    (when (and (cdr lines) (string-empty-p (car (last lines)))) (setq lines (butlast lines)))
+    (if (and (<= (length lines) 1) (= shown-end end))
         (format "    %s: %s\n" label (or (car lines) ""))
       (concat (format "    %s:\n" label)
-              (mapconcat (lambda (l) (concat "      " l "\n"))
-                         (seq-take lines agent-lsp--detail-max-lines) "")
-              (if (> (length lines) agent-lsp--detail-max-lines)
-                  (format "      ... (%d more lines)\n"
-                          (- (length lines) agent-lsp--detail-max-lines))
+              (mapconcat (lambda (l) (concat "      " l "\n")) lines "")
+              (if (< shown-end end)
+                  (format "      ... (%d more lines)\n" (agent-lsp--count-lines-between text shown-end end))
                 "")))))
+
+(defun agent-lsp--end-before-newlines (text)
+  "The position in TEXT before the newlines it ends with."
+  (let ((end (length text)))
+    (while (and (> end 0) (eq (aref text (1- end)) ?\n)) (setq end (1- end)))
+    end))
+
+(defun agent-lsp--line-end-after (text n)
+  "The position in TEXT after its first N lines (or its end)."
+  (let ((pos 0))
+    (while (and (> n 0) (< pos (length text)))
+      (let ((nl (string-search "\n" text pos)))
+        (setq pos (if nl (1+ nl) (length text)) n (1- n))))
+    pos))
+
+(defun agent-lsp--count-lines-between (text pos end)
+  "The number of lines of TEXT from POS to END (a last one without newline too)."
+  (let ((n 0))
+    (while (< pos end)
+      (let ((nl (string-search "\n" text pos)))
+        (setq pos (if (and nl (< nl end)) (1+ nl) end) n (1+ n))))
+    n))
 
 (defun agent-lsp--input-lines (input)
   "Lines showing a tool call's INPUT (a plist from JSON, or another value)."

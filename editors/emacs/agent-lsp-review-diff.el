@@ -40,6 +40,7 @@
     (define-key map "!" #'agent-lsp-review-accept-always)
     (define-key map "R" #'agent-lsp-review-reject)
     (define-key map "W" #'agent-lsp-review-reject-why)
+    (define-key map "o" #'agent-lsp-review-proposal)
     (define-key map "q" #'agent-lsp-review-reject)
     (define-key map (kbd "C-g") #'agent-lsp-review-reject)
     map)
@@ -68,28 +69,48 @@ with words the agent reads.
 
 (defun agent-lsp--review-keys-line (review)
   "The key help line of REVIEW."
-  (concat "a take this change · r leave it out · n/p next/previous · RET finish the file\n"
+  (concat "a take this change · r leave it out · n/p next/previous · RET finish the file"
+          " · o the whole proposal\n"
           "A accept all"
           (if (agent-lsp--review-offers-p review "allow_always") " · ! accept all, don't ask again" "")
           " · R or q reject all · W reject, telling the agent why"))
 
-(defun agent-lsp--review-insert-hunk (hunk i decision)
-  "Insert HUNK, number I of the file, marked with DECISION."
+(defvar agent-lsp-review-max-lines 2000
+  "Lines of changes the review shows in full; later hunks show their header.
+A file's whole proposal is one key away in the review:
+\\<agent-lsp-review-mode-map>\\[agent-lsp-review-proposal].")
+
+(defun agent-lsp--review-insert-line (type text)
+  "Insert the line TEXT, of TYPE (?+, ?- or ?\\s), with its face."
   (let ((start (point)))
-    (insert (propertize (format "@@ line %d @@" (max 1 (plist-get hunk :old-start)))
+    (insert (char-to-string type) text)
+    (unless (eq (char-before) ?\n) (insert "\n"))
+    (put-text-property start (point) 'face (pcase type (?+ 'diff-added) (?- 'diff-removed) (_ 'diff-context)))))
+
+(defun agent-lsp--review-insert-hunk (hunk i decision budget)
+  "Insert HUNK, number I of the file, marked with DECISION.
+Show at most BUDGET of its lines; return how many it showed."
+  (let* ((start (point))
+         (counts (agent-lsp-hunks-counts hunk))
+         (total (+ (car counts) (cdr counts)))
+         (lines (and (> budget 0) (agent-lsp-hunks-lines hunk budget))))
+    (insert (propertize (format "@@ line %d @@ -%d +%d" (max 1 (plist-get hunk :old-start)) (car counts) (cdr counts))
                         'face 'diff-hunk-header)
             (pcase decision
               ('take (propertize "  [taken]" 'face 'success))
               ('leave (propertize "  [left out]" 'face 'shadow))
               (_ ""))
             "\n")
-    (dolist (l (append (mapcar (lambda (c) (cons ?\s c)) (plist-get hunk :before))
-                       (plist-get hunk :lines)
-                       (mapcar (lambda (c) (cons ?\s c)) (plist-get hunk :after))))
-      (insert (propertize (concat (string (car l)) (string-remove-suffix "\n" (cdr l)) "\n")
-                          'face (pcase (car l)
-                                  (?+ 'diff-added) (?- 'diff-removed) (_ 'diff-context)))))
-    (put-text-property start (point) 'agent-lsp-hunk i)))
+    (dolist (c (plist-get hunk :before)) (agent-lsp--review-insert-line ?\s c))
+    (dolist (l lines) (agent-lsp--review-insert-line (car l) (cdr l)))
+    (when (< (length lines) total)
+      (insert (propertize (format "  … %d more line%s not shown: %s shows the whole proposal\n"
+                                  (- total (length lines)) (if (= (- total (length lines)) 1) "" "s")
+                                  (substitute-command-keys "\\<agent-lsp-review-mode-map>\\[agent-lsp-review-proposal]"))
+                          'face 'shadow)))
+    (when lines (dolist (c (plist-get hunk :after)) (agent-lsp--review-insert-line ?\s c)))
+    (put-text-property start (point) 'agent-lsp-hunk i)
+    (length lines)))
 
 (defun agent-lsp--review-render ()
   "Draw the current file of the review in this buffer."
@@ -97,6 +118,7 @@ with words the agent reads.
          (file (agent-lsp--review-file review))
          (hunks (plist-get file :hunks))
          (inhibit-read-only t)
+         (budget agent-lsp-review-max-lines)
          (line (line-number-at-pos)))
     (erase-buffer)
     (insert (propertize (concat "agent-lsp wants to: " (agent-lsp--review-title review) "\n")
@@ -107,7 +129,7 @@ with words the agent reads.
                     (cl-count 'take agent-lsp--decisions) (length hunks))
             (propertize (concat (agent-lsp--review-keys-line review) "\n\n") 'face 'shadow))
     (cl-loop for hunk in hunks for i from 0
-             do (agent-lsp--review-insert-hunk hunk i (aref agent-lsp--decisions i)))
+             do (setq budget (- budget (agent-lsp--review-insert-hunk hunk i (aref agent-lsp--decisions i) budget))))
     (set-buffer-modified-p nil)
     (goto-char (point-min))
     (forward-line (1- line))))
@@ -219,6 +241,19 @@ Files already finished keep the hunks taken."
   "Reject the whole change."
   (interactive)
   (agent-lsp--review-reject agent-lsp--this-review))
+
+(defun agent-lsp-review-proposal ()
+  "Show the whole proposal for the file under review, in a buffer of its own."
+  (interactive)
+  (let* ((file (agent-lsp--review-file agent-lsp--this-review))
+         (buf (get-buffer-create (format "*agent-lsp proposal: %s*" (plist-get file :name)))))
+    (with-current-buffer buf
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (insert (plist-get file :new))
+        (goto-char (point-min)))
+      (view-mode 1))
+    (pop-to-buffer buf)))
 
 (defun agent-lsp-review-reject-why ()
   "Reject the whole change, with words for the agent."

@@ -17,6 +17,7 @@
 (require 'subr-x)
 (require 'agent-lsp-connection)
 (require 'agent-lsp-hunks)
+(require 'agent-lsp-work)
 
 (declare-function agent-lsp--review-show "agent-lsp-review" (review))
 (declare-function agent-lsp-waiting-done "agent-lsp-waiting" (block record &optional face))
@@ -26,8 +27,10 @@
   "One open review: a permission request that proposes file changes.
 FILES are plists (:uri :name :old :new :hunks); RESULTS the text each
 file finished so far gets; CLOSE-VIEW closes whatever shows it; BLOCK
-is its block in the chat; STYLE the view the user reviews it in."
-  conn params reply title files (index 0) results buffer finished action close-view block style)
+is its block in the chat; STYLE the view the user reviews it in.  WORK
+reads the files' hunks; PREPARED is non-nil once it is done."
+  conn params reply title files (index 0) results buffer finished action close-view block style
+  work prepared)
 
 (defvar agent-lsp--reviews nil
   "The reviews waiting for an answer.")
@@ -35,18 +38,38 @@ is its block in the chat; STYLE the view the user reviews it in."
 ;;; Files
 
 (defun agent-lsp--review-collect-files (conn params)
-  "The files of the permission request PARAMS on CONN, each with its hunks.
+  "The files of the permission request PARAMS on CONN, their hunks not read yet.
 Each is a plist (:uri :name :old :new :hunks)."
-  (let ((sections (agent-lsp-hunks-parse (plist-get params :diff)))
-        (root (agent-lsp--root conn)))
+  (let ((root (agent-lsp--root conn)))
     (mapcar (lambda (f)
-              (let* ((uri (plist-get f :uri))
-                     (name (file-relative-name (agent-lsp--uri-to-path uri) root))
-                     (old (or (plist-get f :oldText) ""))
-                     (new (or (plist-get f :newText) "")))
-                (list :uri uri :name name :old old :new new
-                      :hunks (agent-lsp-hunks-for old new (cdr (assoc name sections))))))
+              (let ((uri (plist-get f :uri)))
+                (list :uri uri :name (file-relative-name (agent-lsp--uri-to-path uri) root)
+                      :old (or (plist-get f :oldText) "") :new (or (plist-get f :newText) "")
+                      :hunks nil)))
             (append (plist-get params :files) nil))))
+
+(defun agent-lsp--review-prepare-step (review)
+  "A step to read the hunks of REVIEW's files, a few lines at a time.
+It returns non-nil once every file has its hunks."
+  (let ((files (agent-lsp--review-files review))
+        (diff (or (plist-get (agent-lsp--review-params review) :diff) ""))
+        (builder nil))
+    (lambda ()
+      (when (and (null builder) files)
+        (let ((f (car files)))
+          (setq builder (agent-lsp-hunks-builder diff (plist-get f :name) (plist-get f :old) (plist-get f :new)))))
+      (when (and builder (agent-lsp-hunks-step builder))
+        (plist-put (car files) :hunks (agent-lsp-hunks-result builder))
+        (setq files (cdr files) builder nil))
+      (null files))))
+
+(defun agent-lsp--review-prepare (review ready)
+  "Read the hunks of REVIEW's files (in slices when large); then call READY.
+A failure is shown, and the review can still be accepted or rejected whole."
+  (setf (agent-lsp--review-work review)
+        (agent-lsp-work-start (agent-lsp--review-prepare-step review)
+                              (lambda (_) (setf (agent-lsp--review-prepared review) t) (funcall ready))
+                              (lambda (why) (message "agent-lsp: the review could not be prepared: %s" why)))))
 
 (defun agent-lsp--review-file (review)
   "The file of REVIEW being reviewed."
@@ -81,6 +104,7 @@ Each is a plist (:uri :name :old :new :hunks)."
   "Close REVIEW's view (buffers and windows); it waits no more."
   (setf (agent-lsp--review-finished review) t)
   (setq agent-lsp--reviews (delq review agent-lsp--reviews))
+  (agent-lsp-work-cancel (agent-lsp--review-work review))
   (let ((close (agent-lsp--review-close-view review)))
     (setf (agent-lsp--review-close-view review) nil)
     (when close (funcall close))))

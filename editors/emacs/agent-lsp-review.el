@@ -33,6 +33,12 @@
 (defun agent-lsp--review-show (review &optional style)
   "Show REVIEW's current file in STYLE (`diff' or `ediff'), selected.
 STYLE defaults to the one the user reviews it in, else `agent-lsp-review-style'."
+  (if (not (agent-lsp--review-prepared review))
+      (message "agent-lsp: still reading the change; A accepts it and R rejects it meanwhile")
+    (agent-lsp--review-show-ready review style)))
+
+(defun agent-lsp--review-show-ready (review style)
+  "Show REVIEW, whose hunks are read, in STYLE (see `agent-lsp--review-show')."
   (let ((style (or style (agent-lsp--review-style review) agent-lsp-review-style)))
     (unless (eq style (agent-lsp--review-style review))
       (let ((close (agent-lsp--review-close-view review)))
@@ -52,12 +58,28 @@ STYLE defaults to the one the user reviews it in, else `agent-lsp-review-style'.
 
 ;;; The block in the chat
 
+(defun agent-lsp--review-file-line (file)
+  "The line of FILE in its review's block: its hunks and lines, once they are read."
+  (let ((hunks (plist-get file :hunks)))
+    (if (null hunks)
+        (format "  %s (reading the change…)" (plist-get file :name))
+      (let ((removed 0) (added 0) (n (length hunks)))
+        (dolist (hunk hunks)
+          (let ((counts (agent-lsp-hunks-counts hunk)))
+            (setq removed (+ removed (car counts)) added (+ added (cdr counts)))))
+        (format "  %s: %d change%s (-%d +%d lines)" (plist-get file :name) n (if (= n 1) "" "s") removed added)))))
+
 (defun agent-lsp--review-lines (review)
   "The lines of REVIEW's block: each file, and how many hunks it has."
-  (mapcar (lambda (f)
-            (let ((n (length (plist-get f :hunks))))
-              (format "  %s: %d change%s" (plist-get f :name) n (if (= n 1) "" "s"))))
-          (agent-lsp--review-files review)))
+  (mapcar #'agent-lsp--review-file-line (agent-lsp--review-files review)))
+
+(defun agent-lsp--review-when-ready (review)
+  "The hunks of REVIEW are read: say so in its block; show (not select) the diff."
+  (unless (agent-lsp--review-finished review)
+    (agent-lsp-waiting-set-lines (agent-lsp--review-block review) (agent-lsp--review-lines review))
+    (unless (eq agent-lsp-review-style 'ediff)
+      (setf (agent-lsp--review-style review) 'diff)
+      (agent-lsp--review-show-diff review))))
 
 (defun agent-lsp--review-choices (review)
   "The answers of REVIEW's block: (KEY LABEL FUNCTION) each."
@@ -93,10 +115,8 @@ closes the review."
                                      (agent-lsp--review-close review)
                                      (agent-lsp-waiting-done (agent-lsp--review-block review)
                                                              (concat "(no longer asked: " (agent-lsp--review-title review) ")"))))
-    (unless (eq agent-lsp-review-style 'ediff)
-      ;; Shown, not selected: the block's `v' (or a click) goes there.
-      (setf (agent-lsp--review-style review) 'diff)
-      (agent-lsp--review-show-diff review))
+    ;; At once for a small change; in slices, the block saying so, for a large one.
+    (agent-lsp--review-prepare review (lambda () (agent-lsp--review-when-ready review)))
     review))
 
 (defun agent-lsp-review-close-session (conn session-id)

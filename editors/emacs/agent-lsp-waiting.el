@@ -30,7 +30,7 @@
 
 (cl-defstruct (agent-lsp--waiting (:constructor agent-lsp--make-waiting))
   "One block of a chat waiting for an answer."
-  chat what title choices decline decline-label beg end done)
+  chat what title choices decline decline-label beg end lines-beg lines-end done)
 
 ;;; The mode line
 
@@ -100,7 +100,9 @@
   (let ((beg (marker-position agent-lsp--transcript-end))
         (map (agent-lsp--waiting-keymap block)))
     (agent-lsp--insert (concat (agent-lsp--waiting-title block) "\n") 'face 'agent-lsp-waiting)
+    (setf (agent-lsp--waiting-lines-beg block) (copy-marker agent-lsp--transcript-end))
     (dolist (line lines) (agent-lsp--insert (concat line "\n")))
+    (setf (agent-lsp--waiting-lines-end block) (copy-marker agent-lsp--transcript-end))
     (agent-lsp--waiting-insert-buttons block map)
     (agent-lsp--insert (format (substitute-command-keys
                                 "The keys work with point on this block (\\<agent-lsp-chat-mode-map>\\[agent-lsp-goto-waiting] goes here); C-g: %s.\n")
@@ -137,6 +139,20 @@ key, which the block's last line calls DECLINE-LABEL."
              (substitute-command-keys "\\[agent-lsp-goto-waiting]"))
     block))
 
+(defun agent-lsp-waiting-set-lines (block lines)
+  "Show LINES under the title of the waiting BLOCK instead of its lines so far."
+  (unless (agent-lsp--waiting-done block)
+    (with-current-buffer (agent-lsp--waiting-chat block)
+      (let ((beg (agent-lsp--waiting-lines-beg block)) (end (agent-lsp--waiting-lines-end block))
+            (inhibit-read-only t) (modified (buffer-modified-p)))
+        (delete-region beg end)
+        (let ((region (agent-lsp--insert-at beg (mapconcat (lambda (l) (concat l "\n")) lines ""))))
+          (add-text-properties (car region) (cdr region)
+                               (list 'keymap (get-text-property (agent-lsp--waiting-beg block) 'keymap)
+                                     'agent-lsp-waiting block))
+          (set-marker end (cdr region)))
+        (restore-buffer-modified-p modified)))))
+
 (defun agent-lsp-waiting-done (block record &optional face)
   "Close BLOCK, answered: its text becomes the line RECORD, in FACE."
   (unless (agent-lsp--waiting-done block)
@@ -150,8 +166,8 @@ key, which the block's last line calls DECLINE-LABEL."
             (delete-region beg end)
             (agent-lsp--insert-at beg (concat record "\n") 'face (or face 'agent-lsp-note))
             (restore-buffer-modified-p modified)
-            (set-marker beg nil)
-            (set-marker end nil)))))
+            (dolist (marker (list beg end (agent-lsp--waiting-lines-beg block) (agent-lsp--waiting-lines-end block)))
+              (set-marker marker nil))))))
     (agent-lsp--waiting-refresh)))
 
 (defun agent-lsp--waiting-choose (block choice)

@@ -22,7 +22,7 @@ const twoHunksThenAnother = () => [
   { text: "Understood." },
 ];
 
-emacsSuite((_editor, { spec }) => {
+emacsSuite((editor, { spec, specLogged }) => {
   it("permission: a command is asked in the chat with its folder; y on the block runs it, n declines it", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     fake.enqueue(run("echo from-the-agent"), { text: "Ran it." }, run("printf other"), { text: "Not run." });
@@ -132,5 +132,24 @@ emacsSuite((_editor, { spec }) => {
     expect(readFileSync(project.file("b.txt"), "utf8")).toBe("alpha\nBETA\ngamma\n");
     expect(readFileSync(project.file("a.txt"), "utf8")).toBe(`${TEN.join("\n")}\n`);
     expect(lastMessage(fake, 3)).toMatch(/reject|declin|denied|refus/i);
+  });
+
+  it("review: a 2 MB rewrite's review opens while a 20 ms timer keeps firing (never 200 ms late); accepting it is one undo step", { timeout: 300_000 }, async () => {
+    const lines = 40_000;
+    const oldText = Array.from({ length: lines }, (_, i) => `line ${String(i + 1).padStart(6, "0")} of the old text, with some words after it\n`).join("");
+    const newText = Array.from({ length: lines }, (_, i) => `LINE ${String(i + 1).padStart(6, "0")} of the new text, with other words after it\n`).join("");
+    const { fake, project } = await setup({ "big.txt": oldText, "new.txt": newText });
+    fake.enqueue(
+      { toolCalls: [{ name: "read_file", input: { path: "big.txt", limit: 5 } }] },
+      { toolCalls: [{ name: "write_file", input: { path: "big.txt", content: newText } }] },
+      // The 2 MB write in the history (~550k tokens) fills the context: it is compacted first.
+      { text: "Summary: big.txt was rewritten whole." },
+      { text: "Rewritten." },
+    );
+    const report = await specLogged("large-test.el", "agent-lsp-review-large", { fake, project, safety: "ask", data: { lines }, timeoutMs: 280_000 });
+    console.log(`${editor.name}: ${report}`);
+    // The buffer has the rewrite (undone at the end); the disk never changed.
+    expect(readFileSync(project.file("big.txt"), "utf8")).toBe(oldText);
+    expect(JSON.stringify(fake.requests.map((r) => r.body.messages.at(-1)))).not.toMatch(/declin/i);
   });
 });

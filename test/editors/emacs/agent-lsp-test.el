@@ -155,14 +155,16 @@ runs it in BUFFER's window."
 
 ;;; Answering in the chat
 
-(defun agent-lsp-test-block (&optional text)
-  "Wait for a block waiting in the chat (whose text has TEXT); return it."
+(defun agent-lsp-test-block (&optional text timeout)
+  "Wait for a block waiting in the chat (whose text has TEXT); return it.
+Fail after TIMEOUT seconds."
   (agent-lsp-test-wait (format "a block waiting in the chat%s" (if text (format " with %S" text) ""))
                        (lambda ()
                          (cl-find-if (lambda (block)
                                        (or (null text)
                                            (string-search text (agent-lsp-test-block-text block))))
-                                     (buffer-local-value 'agent-lsp--waiting-blocks (agent-lsp-test-chat))))))
+                                     (buffer-local-value 'agent-lsp--waiting-blocks (agent-lsp-test-chat))))
+                       timeout))
 
 (defun agent-lsp-test-block-text (block)
   "The text of the waiting BLOCK."
@@ -193,6 +195,18 @@ runs it in BUFFER's window."
   "The open review buffer, or nil."
   (let ((buf (get-buffer "*agent-lsp review*")))
     (and (buffer-live-p buf) buf)))
+
+(defun agent-lsp-test-wait-review (&optional file)
+  "Wait for the review buffer (showing FILE when given)."
+  (agent-lsp-test-wait (format "the review%s" (if file (concat " of " file) ""))
+                       (lambda ()
+                         (let ((buf (agent-lsp-test-review-buffer)))
+                           (and buf (or (null file)
+                                        (with-current-buffer buf
+                                          (save-excursion
+                                            (goto-char (point-min))
+                                            (search-forward (concat ": " file " ") 2000 t)))))))
+                       60))
 
 (defun agent-lsp-test-review-key (key)
   "Press KEY in the review buffer."

@@ -5,15 +5,6 @@
 (require 'agent-lsp-test)
 (require 'ediff)
 
-(defun agent-lsp-test-wait-review (&optional file)
-  "Wait for the review buffer (showing FILE when given)."
-  (agent-lsp-test-wait (format "the review%s" (if file (concat " of " file) ""))
-                       (lambda ()
-                         (let ((buf (agent-lsp-test-review-buffer)))
-                           (and buf (or (null file)
-                                        (with-current-buffer buf
-                                          (string-search (concat ": " file " ") (buffer-string)))))))))
-
 (ert-deftest agent-lsp-review-partial-then-reject ()
   "Taking one hunk of two writes exactly that hunk; a rejected proposal changes nothing."
   (let ((buf (agent-lsp-test-visit "app.txt")))

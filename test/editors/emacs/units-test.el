@@ -1,4 +1,4 @@
-;;; units-test.el --- The package's pure parts, without a server  -*- lexical-binding: t; -*-
+;;; units-test.el --- The package's pure parts, without a server  -*- lexical-binding: t; no-byte-compile: t; -*-
 
 ;;; Code:
 
@@ -11,7 +11,7 @@
          (diff (concat "--- a/x.txt\n+++ b/x.txt\n@@ -1,10 +1,11 @@\n l1\n-l2\n+l2 changed\n"
                        " l3\n l4\n l5\n l6\n l7\n l8\n-l9\n+l9 changed\n-l10\n"
                        "\\ No newline at end of file\n+l10\n+l11\n"))
-         (hunks (agent-lsp-hunks-for old new (cdr (assoc "x.txt" (agent-lsp-hunks-parse diff))))))
+         (hunks (agent-lsp-hunks-for-file diff "x.txt" old new)))
     (should (= (length hunks) 2))
     (should (equal (agent-lsp-hunks-apply old hunks '(t nil))
                    "l1\nl2 changed\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10"))
@@ -19,13 +19,26 @@
                    "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9 changed\nl10\nl11\n"))
     (should (equal (agent-lsp-hunks-apply old hunks '(nil nil)) old))
     ;; A diff that does not rebuild the proposal is not trusted: one hunk, all or nothing.
-    (let ((whole (agent-lsp-hunks-for old "something else\n" hunks)))
+    (let ((whole (agent-lsp-hunks-for-file diff "x.txt" old "something else\n")))
       (should (= (length whole) 1))
       (should (equal (agent-lsp-hunks-apply old whole '(t)) "something else\n")))
     ;; A new file.
-    (let ((h (agent-lsp-hunks-for "" "a\nb\n" (cdr (assoc "n.txt" (agent-lsp-hunks-parse
-                                                                   "--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n"))))))
-      (should (equal (agent-lsp-hunks-apply "" h '(t)) "a\nb\n")))))
+    (let ((h (agent-lsp-hunks-for-file "--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n" "n.txt" "" "a\nb\n")))
+      (should (equal (agent-lsp-hunks-apply "" h '(t)) "a\nb\n")))
+    ;; Two files: each is read from its own section; a line like a file header inside a hunk is
+    ;; no header.
+    (let* ((two (concat "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n--- x\n+x\n keep\n"
+                        "--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-b\n+B\n"))
+           (a (agent-lsp-hunks-for-file two "a.txt" "-- x\nkeep\n" "x\nkeep\n"))
+           (b (agent-lsp-hunks-for-file two "b.txt" "b\n" "B\n")))
+      (should (equal (mapcar #'car (agent-lsp-hunks-sections two)) '("a.txt" "b.txt")))
+      (should (equal (agent-lsp-hunks-lines (car a)) '((?- . "-- x\n") (?+ . "x\n"))))
+      (should (equal (plist-get (car a) :after) '("keep\n")))
+      (should (equal (agent-lsp-hunks-apply "b\n" b '(t)) "B\n")))
+    ;; Read a few lines at a time, the builder gives the same hunks.
+    (let ((h (agent-lsp-hunks-builder diff "x.txt" old new)))
+      (while (not (agent-lsp-hunks-step h 2)))
+      (should (equal (agent-lsp-hunks-result h) hunks)))))
 
 (ert-deftest agent-lsp-unit-positions ()
   "LSP positions count UTF-16 code units."
@@ -93,5 +106,22 @@
     (should (equal (agent-lsp-test-disk "a.txt") "changed a\n"))
     (should (equal (agent-lsp-test-disk "b.txt") "b\n"))
     (should (buffer-modified-p b))))
+
+(ert-deftest agent-lsp-unit-large-message ()
+  "A message decoded in slices is the message parsed whole: escapes, non-ASCII and
+surrogate pairs across chunk boundaries included."
+  (let* ((piece "tab\\there \\\"quoted\\\" back\\\\slash é 😀 \\u00e9\\ud83d\\ude00 line\\n")
+         (long (apply #'concat (make-list 400 piece)))
+         (json (format "{\"jsonrpc\":\"2.0\",\"id\":7,\"params\":{\"a\":\"%s\",\"list\":[\"%s\",1,null,false],\"small\":\"x\"}}"
+                       long long))
+         (agent-lsp--large-chunk 97) (agent-lsp--large-string 500)
+         (result nil) (failed nil))
+    (with-temp-buffer
+      (insert json)
+      (agent-lsp-decode-large (current-buffer) (copy-marker (point-min)) (copy-marker (point-max))
+                              (lambda (m) (setq result m)) (lambda (why) (setq failed why)))
+      (agent-lsp-test-wait "the decoding" (lambda () (or result failed))))
+    (should-not failed)
+    (should (equal result (json-parse-string json :object-type 'plist :null-object nil :false-object :json-false)))))
 
 ;;; units-test.el ends here
