@@ -46,6 +46,9 @@
 (defvar-local agent-lsp--silent nil
   "A session id whose replayed history is not shown (reloaded after a restart).")
 
+(defvar agent-lsp-turn-end-functions nil
+  "Abnormal hook run with the chat, the connection and the result after a turn.")
+
 (defconst agent-lsp--prompt-line "─── Prompt (C-c C-c sends, C-c C-k cancels) ───"
   "The line between the transcript and the text being typed.")
 
@@ -232,7 +235,8 @@ area, then ON-FAILURE is called."
       ((or "end_turn" 'nil) nil)
       ("cancelled" (agent-lsp-chat-note "(cancelled)"))
       ("error" (agent-lsp-render-error (or (plist-get result :error) "the turn failed")))
-      (reason (agent-lsp-chat-note (format "(stopped: %s)" reason))))))
+      (reason (agent-lsp-chat-note (format "(stopped: %s)" reason)))))
+  (run-hook-with-args 'agent-lsp-turn-end-functions buf conn result))
 
 (defun agent-lsp--turn-failed (buf why died)
   "The turn request in BUF failed with WHY; DIED when the server is gone."

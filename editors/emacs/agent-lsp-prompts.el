@@ -109,15 +109,24 @@ PENDING is the request: when the server withdraws it, the block closes."
     (agent-lsp--on-cleanup pending (lambda () (agent-lsp-waiting-done block (concat "(no longer asked: " title ")"))))
     block))
 
+(defun agent-lsp--answering (params reply)
+  "REPLY, answering the request PARAMS with its `requestId' carried back as it is."
+  (let ((id (plist-get params :requestId)))
+    (if (null id)
+        reply
+      (lambda (result &optional error)
+        (funcall reply (if (and result (listp result)) (append result (list :requestId id)) result) error)))))
+
 (defun agent-lsp--handle-permission (conn params)
   "Answer agent/requestPermission with PARAMS on CONN in the chat, or a review."
   (let ((pending nil))
     (setq pending
           (agent-lsp--answer-later
            (lambda (reply)
-             (if (and (> (length (plist-get params :files)) 0) (fboundp 'agent-lsp-review-start))
-                 (agent-lsp-review-start conn params reply pending)
-               (agent-lsp-ask-permission conn params reply pending)))
+             (let ((reply (agent-lsp--answering params reply)))
+               (if (and (> (length (plist-get params :files)) 0) (fboundp 'agent-lsp-review-start))
+                   (agent-lsp-review-start conn params reply pending)
+                 (agent-lsp-ask-permission conn params reply pending))))
            (list :optionId "reject")))
     pending))
 
@@ -165,7 +174,7 @@ PENDING is the request: when the server withdraws it, the block closes."
   "Answer agent/askUser with PARAMS on CONN, asked in the chat."
   (let ((pending nil))
     (setq pending (agent-lsp--answer-later
-                   (lambda (reply) (agent-lsp-ask-question conn params reply pending))
+                   (lambda (reply) (agent-lsp-ask-question conn params (agent-lsp--answering params reply) pending))
                    nil))
     pending))
 

@@ -15,6 +15,7 @@
 
 (require 'cl-lib)
 (require 'subr-x)
+(require 'seq)
 (require 'agent-lsp-transcript)
 
 (defvar agent-lsp-chat-refresh-interval 0.05
@@ -33,6 +34,8 @@
   "Timer that writes the queued updates.")
 (defvar-local agent-lsp--turn-error nil
   "The error the turn reported, once shown.")
+(defvar-local agent-lsp--plan-proposed nil
+  "Non-nil when the plan shown last is a proposal (make_plan), not a checklist.")
 
 ;;; Details of a tool call
 
@@ -156,7 +159,10 @@
 (defun agent-lsp--render-plan (u)
   "Write the plan of U, replacing the turn's previous plan."
   (agent-lsp--agent-heading)
-  (setq agent-lsp--stream nil)
+  (setq agent-lsp--stream nil
+        ;; make_plan's proposal has no ids; the session's checklist has them.
+        agent-lsp--plan-proposed (let ((first (seq-first (plist-get u :entries))))
+                                   (and first (not (plist-get first :id)))))
   (let ((text (concat "Plan:\n"
                       (mapconcat (lambda (e)
                                    (format "- [%s] %s\n"

@@ -94,6 +94,7 @@ servers started afterwards."
 (require 'agent-lsp-chat)
 (require 'agent-lsp-waiting)
 (require 'agent-lsp-prompts)
+(require 'agent-lsp-plan)
 (require 'agent-lsp-review)
 (require 'agent-lsp-actions)
 (require 'agent-lsp-doctor)

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { emacsSuite, TIMEOUT } from "./emacs-suite.js";
-import { useSpecFixture } from "./run-detached.js";
+import { lastUserText, useSpecFixture } from "./run-detached.js";
 
 const setup = useSpecFixture();
 const run = (command: string) => ({ toolCalls: [{ name: "execute_command", input: { command } }] });
@@ -68,6 +68,32 @@ emacsSuite((editor, { spec, specLogged }) => {
     await spec("permission-test.el", "agent-lsp-ask-user", { fake, project });
     expect(lastMessage(fake, 1)).toContain("Blue");
     expect(lastMessage(fake, 2)).toContain("a free answer");
+  });
+
+  it("plan: a plan made in plan mode is asked about in the chat; Revise sends the words and stays in plan mode, Go switches to ask and asks to carry it out", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    const plan = (steps: string[]) => ({ toolCalls: [{ name: "make_plan", input: { plan: steps } }] });
+    fake.enqueue(
+      plan(["Read the parser", "Fix the off-by-one"]),
+      { text: "Here is my plan." },
+      plan(["Read the parser", "Fix the off-by-one", "Run the tests"]),
+      { text: "Revised." },
+      { text: "Carrying it out." },
+    );
+    await spec("permission-test.el", "agent-lsp-plan-approve", { fake, project, safety: "plan" });
+    expect(lastUserText(fake, 2)).toContain("Add a step that runs the tests");
+    expect(lastUserText(fake, 4)).toContain("Carry out the plan");
+  });
+
+  it("phase report: one that waits is asked in the chat; Stop here ends the turn", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    fake.enqueue(
+      { toolCalls: [{ name: "phase_report", input: { completed: "Parser rewritten", verification: "tests pass", next_phase: "Migrate callers", requires_acknowledgment: true } }] },
+      { text: "Not reached." },
+    );
+    await spec("permission-test.el", "agent-lsp-phase-acknowledge", { fake, project });
+    // The turn ended with the answer: the model was not called again.
+    expect(fake.requests).toHaveLength(1);
   });
 
   it("review: one hunk of two is taken and written exactly (keys typed elsewhere never reach it); a rejected proposal changes nothing", { timeout: TIMEOUT }, async () => {

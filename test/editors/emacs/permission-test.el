@@ -116,4 +116,41 @@
   (should (string-search "You answered: Blue" (agent-lsp-test-chat-text)))
   (should (string-search "You answered: a free answer" (agent-lsp-test-chat-text))))
 
+;;; Plans and phases
+
+(ert-deftest agent-lsp-plan-approve ()
+  "A plan made in plan mode is asked about in the chat: revise it with words, then go."
+  (agent-lsp-test-start-chat)
+  (should (equal (buffer-local-value 'agent-lsp--mode (agent-lsp-test-chat)) "plan"))
+  (agent-lsp-test-send "Plan the work")
+  (agent-lsp-test-block "The agent's plan (above) is ready")
+  (should (string-search "- [ ] Read the parser" (agent-lsp-test-chat-text)))
+  (cl-letf (((symbol-function 'read-string) (lambda (prompt &rest _)
+                                              (should (string-search "change in the plan" prompt))
+                                              "Add a step that runs the tests")))
+    (agent-lsp-test-press "r"))
+  (agent-lsp-test-chat-has "Revised.")
+  (agent-lsp-test-wait-idle)
+  (should (equal (buffer-local-value 'agent-lsp--mode (agent-lsp-test-chat)) "plan"))
+  (agent-lsp-test-block "The agent's plan (above) is ready")
+  (should (string-search "- [ ] Run the tests" (agent-lsp-test-chat-text)))
+  (agent-lsp-test-press "g")
+  (agent-lsp-test-chat-has "Carrying it out.")
+  (agent-lsp-test-wait-idle)
+  (should (equal (buffer-local-value 'agent-lsp--mode (agent-lsp-test-chat)) "ask"))
+  (should (string-search "✓ Plan approved: carried out in ask mode" (agent-lsp-test-chat-text)))
+  ;; A turn that proposes no plan asks nothing.
+  (should-not (buffer-local-value 'agent-lsp--waiting-blocks (agent-lsp-test-chat))))
+
+(ert-deftest agent-lsp-phase-acknowledge ()
+  "A phase report that waits is asked in the chat: Stop here ends the turn."
+  (agent-lsp-test-start-chat)
+  (agent-lsp-test-send "Do the long task")
+  (let ((text (agent-lsp-test-block-text (agent-lsp-test-block "Phase done: Parser rewritten"))))
+    (should (string-search "[1] Continue" text))
+    (should (string-search "[2] Stop here" text)))
+  (agent-lsp-test-press "2")
+  (agent-lsp-test-wait-idle)
+  (should (string-search "You answered: Stop here" (agent-lsp-test-chat-text))))
+
 ;;; permission-test.el ends here

@@ -88,6 +88,13 @@
     (should (equal (mapcar #'car (agent-lsp--permission-choices params #'ignore "ls")) '("y" "n" "w")))
     (should (equal (mapcar #'car (agent-lsp--permission-choices '(:options [(:optionId "allow_once")]) #'ignore "ls"))
                    '("y"))))
+  ;; The answer carries the request's id back, whatever it is.
+  (let (sent)
+    (funcall (agent-lsp--answering '(:requestId "7f3c-2a9e") (lambda (result &optional _) (setq sent result)))
+             '(:optionId "allow_once"))
+    (should (equal sent '(:optionId "allow_once" :requestId "7f3c-2a9e")))
+    (funcall (agent-lsp--answering '(:requestId "7f3c-2a9e") (lambda (result &optional _) (setq sent result))) nil)
+    (should (null sent)))
   ;; A provider-native call is named as the model called it.
   (should (equal (agent-lsp-permission-title '(:summary "execute_command: ls" :toolCall (:name "execute_command" :modelName "bash")))
                  "bash: ls")))
