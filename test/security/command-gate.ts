@@ -35,6 +35,8 @@ export interface CommandGate {
   outside: string;
   editor: PromptEditor;
   classifier: ScriptedClassifier;
+  /** The gate itself, for calls of other tools in the same project. */
+  gate: PolicyGate;
   session: GateSession;
   /** Environment commands and the gate see: HOME is the fake home, XDG_* unset unless given. */
   env: NodeJS.ProcessEnv;
@@ -94,6 +96,7 @@ export function commandGate(mode: SafetyMode, env: (outside: string) => NodeJS.P
     outside,
     editor,
     classifier,
+    gate,
     session,
     env: fullEnv,
     remember: (...programs) => gate.book.remember(session, programs.map((program) => ({ kind: "program", program })), false),

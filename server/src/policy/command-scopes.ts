@@ -9,10 +9,14 @@ import { isInside, realpathOfNearest } from "../workspace/paths.js";
 import { agentSettingsPlaces, inAgentSettings, namesAgentSettings, SETTINGS_COMMAND_REASON, settingsPlaces, settingsScope, type SettingsPlaces } from "./agent-settings.js";
 import { folderOf, oneLine, shownPath } from "./call-facts.js";
 import { basename, effectiveWords, innerCommandLine, parseCommandLine, type CommandLine, type SimpleCommand } from "./command-line.js";
+import { fileCandidates } from "./command-reads.js";
+import { SensitiveReads } from "./command-sensitive.js";
 import { redirectTargets, writerTargets, type WrittenWord } from "./command-writes.js";
 import { neverRememberedReason } from "./launchers.js";
 import { workingPlaces } from "./own-terms.js";
 import { externalScope, uniqueScopes, type Scope } from "./rules.js";
+import { guardScopes } from "./sensitive-scopes.js";
+import type { SensitivePlaces } from "./sensitive.js";
 import { globMayReach, resolveShellPath, type ShellPath } from "./shell-paths.js";
 import { commandFolders, type Folders } from "./shell/folders.js";
 
@@ -24,6 +28,8 @@ export interface CommandPlace {
   home: string;
   /** agent-lsp's settings and state folders (`agentSettingsPlaces`); by default from the environment and `home`. */
   settings?: readonly string[];
+  /** The sensitive places (credentials, home, system roots): what the line reads there is asked as such. */
+  sensitive?: SensitivePlaces;
 }
 
 /**
@@ -49,6 +55,17 @@ export async function commandScopes(command: string, place?: CommandPlace): Prom
   return uniqueScopes([...scopes, ...(await judge.line(line, [place.cwd], 0))]);
 }
 
+/**
+ * Only the sensitive scopes of a command line: what it reads or writes of the credentials, the
+ * home folder, the system roots or agent-lsp's settings. For command lines that reach us another
+ * way than execute_command (an MCP tool's `command` argument).
+ */
+export async function commandSensitiveScopes(command: string, place: CommandPlace): Promise<Scope[]> {
+  const judge = await LineJudge.create(place);
+  const scopes = await judge.line(await parseCommandLine(command), [place.cwd], 0);
+  return uniqueScopes(place.sensitive ? guardScopes(scopes, place.sensitive).filter((s) => s.sensitive) : scopes.filter((s) => s.sensitive));
+}
+
 /** The program rule of one simple command, or why it has none. */
 function programScope(cmd: SimpleCommand): Scope | undefined {
   const never = neverRememberedReason(cmd);
@@ -69,21 +86,22 @@ const MAX_DEPTH = 4;
 /** Files output may always go to: they are no place on disk. */
 const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 
-/** Programs none of whose arguments are files (`echo .agent-lsp >> .gitignore` names no settings). */
-const NO_FILE_ARGUMENTS = new Set(["echo", "printf", "test", "[", "[[", "true", "false", ":"]);
-
 const UNKNOWN_CWD = "commands after a cd to a folder only the shell knows are never remembered";
 const UNKNOWN_TARGET = "writing to a file only the shell can name is never remembered";
 
 /** Judges the simple commands of a line where each runs. */
 class LineJudge {
   private readonly resolved = new Map<string, Promise<ShellPath>>();
+  private readonly reads: SensitiveReads | undefined;
 
   private constructor(
     private readonly place: CommandPlace,
     private readonly settings: SettingsPlaces,
     private readonly realRoot: string,
-  ) {}
+  ) {
+    const resolve = (word: string, cwd: string, follow: boolean) => this.resolve(word, cwd, follow);
+    this.reads = place.sensitive && new SensitiveReads(place.sensitive, place.root, realRoot, resolve);
+  }
 
   static async create(place: CommandPlace): Promise<LineJudge> {
     const named = place.settings ?? agentSettingsPlaces(place.root, { ...process.env, HOME: place.home });
@@ -109,6 +127,7 @@ class LineJudge {
     const out: Scope[] = [];
     const settings = await this.reachedSettings(cmd, cwd);
     if (settings) out.push(this.settingsScope(settings));
+    if (this.reads) out.push(...(await this.reads.scopes(cmd, cwd)));
     if (cwd === undefined) return [...out, { unremembered: UNKNOWN_CWD, autoAllowed: false }];
     const outsideCwd = this.outsideFolder(cwd, await realpathOfNearest(cwd));
     if (outsideCwd !== undefined) out.push(externalScope(outsideCwd, "write"));
@@ -146,7 +165,7 @@ class LineJudge {
     if (cwd !== undefined && inAgentSettings(this.settings, cwd, await realpathOfNearest(cwd))) {
       return { shown: shownPath(cwd, this.place.root), path: cwd };
     }
-    for (const word of settingsCandidates(cmd)) {
+    for (const word of fileCandidates(cmd)) {
       if (namesAgentSettings(this.settings, word)) return { shown: oneLine(word, 80), path: this.settings.named[0]! };
       // Options are not resolved (their names are caught above); after an unknown cd only absolute words are.
       if (word.startsWith("-") || (cwd === undefined && !/^(\/|~|\$HOME|\$\{HOME\})/.test(word))) continue;
@@ -186,18 +205,3 @@ class LineJudge {
     return isInside(this.realRoot, real) ? undefined : real;
   }
 }
-
-/**
- * The words of a simple command that may name a file: assignments and wrappers, the program and
- * its arguments (not for `echo` and the like), every redirection's target but a here-document's
- * delimiter, and the value of each `NAME=value`, `--option=value` or `of=value`.
- */
-function settingsCandidates(cmd: SimpleCommand): string[] {
-  const eff = effectiveWords(cmd.words);
-  const prefix = cmd.words.slice(0, cmd.words.length - eff.length);
-  const args = eff[0] !== undefined && NO_FILE_ARGUMENTS.has(basename(eff[0])) ? [] : eff;
-  const targets = cmd.redirects.filter((r) => !r.op.startsWith("<<") && !(r.op.endsWith("&") && /^(\d+|-)$/.test(r.target))).map((r) => r.target);
-  const words = [...prefix, ...args, ...targets];
-  return [...words, ...words.flatMap((w) => (/^[^=]+=/.test(w) ? [w.slice(w.indexOf("=") + 1)] : []))];
-}
-

@@ -26,6 +26,7 @@ import { sensitivePlaces, type SensitivePlaces } from "./sensitive.js";
 import { sensitiveScopeOf, sensitiveScopes } from "./sensitive-scopes.js";
 import { agentSettingsPlaces } from "./agent-settings.js";
 import { commandScopes, type CommandPlace } from "./command-scopes.js";
+import { mcpSensitiveScopes } from "./mcp-input.js";
 import { externalScope, fileChangeScopes, toolPathScope, toolScope, uniqueScopes, type Scope } from "./rules.js";
 import { policyForTrust, trustRefusal } from "./trust.js";
 import type { ImageBlock } from "../vocabulary/messages.js";
@@ -91,9 +92,12 @@ export class PolicyGate implements ToolGate {
     const external = outside(paths, session.root);
     const access: OutsideAccess = capability.policyClass === "read_only" ? "read" : "write";
     if (external.length && isReadOnlyMode(session.mode)) return deny(outsideRefusal(session, access, external[0]!));
-    // An MCP tool's paths are its server's business, except sensitive places: asked as for our tools.
-    const probed = capability.kind === "mcp" ? inputPaths(call.input, session.root, this.home()) : paths;
-    const sensitive = await sensitiveScopes(probed, access, this.places(), session.root);
+    // An MCP tool's paths are its server's business, except sensitive places: asked as for our
+    // tools, whether named as a path or reached by a command line it is given.
+    const sensitive =
+      capability.kind === "mcp"
+        ? await mcpSensitiveScopes(call.input, { ...this.commandPlace(session, session.root), sensitive: this.places() }, access)
+        : await sensitiveScopes(paths, access, this.places(), session.root);
     if (sensitive.length && isReadOnlyMode(session.mode)) return deny(sensitiveRefusal(session, sensitive[0]!.scope));
     // A sensitive path is asked as itself; its folder's scope would only repeat it.
     const ordinary = external.filter((p) => !sensitive.some((s) => s.path === p));
@@ -315,7 +319,7 @@ export class PolicyGate implements ToolGate {
   /** Where a command starts, and which folders hold agent-lsp's settings for it. */
   private commandPlace(session: GateSession, cwd: string): CommandPlace {
     const settings = agentSettingsPlaces(session.root, this.userEnv());
-    return { cwd, root: session.root, home: this.home(), settings };
+    return { cwd, root: session.root, home: this.home(), settings, sensitive: this.places() };
   }
 
   /**

@@ -5,6 +5,7 @@
  * link's target, not next to the link). Words only the shell can expand (`$VAR`, `~bob`) are
  * "unknown"; globs are kept as patterns under the deepest folder they name.
  */
+import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
 import { realpathOfNearest } from "../workspace/paths.js";
 import { expandHome } from "./command-line.js";
@@ -106,4 +107,32 @@ function globRegExp(segment: string): RegExp {
     } else out += c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   }
   return new RegExp(`^${out}$`);
+}
+
+/**
+ * The existing paths a glob names, as the shell would expand it (a segment that does not start
+ * with `.` skips dot names; symlinked folders are entered, as the shell does); undefined when
+ * expanding it would read more than `limit` folder entries.
+ */
+export async function expandGlob(pattern: string, limit = 5000): Promise<string[] | undefined> {
+  const parts = pattern.split(path.sep);
+  let found = [parts[0] === "" ? path.sep : parts[0]!];
+  let read = 0;
+  for (const part of parts.slice(1)) {
+    if (part === "") continue;
+    const next: string[] = [];
+    for (const dir of found) {
+      if (!GLOB.test(part)) {
+        next.push(path.join(dir, part));
+        continue;
+      }
+      const names = await readdir(dir).catch(() => [] as string[]);
+      read += names.length;
+      if (read > limit) return undefined;
+      next.push(...names.filter((n) => segmentMatches(part, n)).map((n) => path.join(dir, n)));
+    }
+    found = next;
+  }
+  const exists = await Promise.all(found.map((p) => lstat(p).then(() => true, () => false)));
+  return found.filter((_p, i) => exists[i]);
 }
