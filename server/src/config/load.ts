@@ -63,7 +63,8 @@ export function loadConfig(options: {
   const config = mergeLayers(layers.map((l) => l.values));
   const sources = keySources(layers);
   if (Object.keys(sources).length) config.keySources = sources;
-  const json = [readMcpJson(userMcpJsonPath(options.env), errors), ...(options.root ? [readMcpJson(projectMcpJsonPath(options.root), errors)] : [])];
+  const env = options.env ?? process.env;
+  const json = [readMcpJson(userMcpJsonPath(env), errors, env), ...(options.root ? [readMcpJson(projectMcpJsonPath(options.root), errors, env)] : [])];
   addJsonServers(config, json, options.root);
   const fromProject = projectServers(layers, json, options.root, config);
   if (Object.keys(fromProject).length) config.mcpProjectServers = fromProject;

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { McpServerTable } from "./schema.js";
+import { expandEnvRefs, expandRecord } from "./env-expand.js";
 import { userConfigDir } from "./user-dirs.js";
 
 /** Where the user's own `mcpServers` file lives. */
@@ -26,8 +27,11 @@ export interface McpJsonFile {
   servers: Record<string, McpServerTable>;
 }
 
-/** Reads one file; problems go to `errors`, naming the file (a missing file is simply not found). */
-export function readMcpJson(file: string, errors: string[]): McpJsonFile {
+/**
+ * Reads one file; problems go to `errors`, naming the file (a missing file is simply not found).
+ * `${VAR}` / `${VAR:-default}` are expanded from `env`.
+ */
+export function readMcpJson(file: string, errors: string[], env: NodeJS.ProcessEnv = process.env): McpJsonFile {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -49,15 +53,19 @@ export function readMcpJson(file: string, errors: string[]): McpJsonFile {
   }
   const servers: Record<string, McpServerTable> = {};
   for (const [name, entry] of Object.entries(table)) {
-    const converted = convertEntry(entry);
+    const converted = convertEntry(entry, env);
     if (typeof converted === "string") errors.push(`${file}: mcpServers.${name}: ${converted}`);
     else servers[name] = converted;
   }
   return { source: file, found: true, servers };
 }
 
-/** One `mcpServers` entry as a TOML table, or why it cannot be. */
-export function convertEntry(entry: unknown): McpServerTable | string {
+/**
+ * One `mcpServers` entry as a TOML table, or why it cannot be. `${VAR}` and `${VAR:-default}` in
+ * command, args, env, url and headers are expanded from `env`; a variable that is not set and has
+ * no default keeps the server from starting, with a sentence naming it.
+ */
+export function convertEntry(entry: unknown, env: NodeJS.ProcessEnv = process.env): McpServerTable | string {
   if (!isObject(entry)) return "expected an object";
   const type = entry.type;
   if (type === "sse") return 'type "sse" (the old HTTP+SSE transport) is not supported; use the server\'s Streamable HTTP address';
@@ -93,7 +101,22 @@ export function convertEntry(entry: unknown): McpServerTable | string {
   if (entry.disabled === true) out.enabled = false;
   if (problems.length) return problems.join("; ");
   if (!out.command === !out.url) return 'needs exactly one of "command" (a local server) or "url" (a remote one)';
-  return out;
+  return expandEntry(out, env);
+}
+
+/** The converted table with its environment references expanded, or which variables are missing. */
+function expandEntry(out: McpServerTable, env: NodeJS.ProcessEnv): McpServerTable | string {
+  const missing = new Set<string>();
+  const one = (v: string): string => expandEnvRefs(v, env, missing);
+  if (out.command) out.command = one(out.command);
+  if (out.args) out.args = out.args.map(one);
+  if (out.env) out.env = expandRecord(out.env, env, missing);
+  if (out.url) out.url = one(out.url);
+  if (out.headers) out.headers = expandRecord(out.headers, env, missing);
+  if (!missing.size) return out;
+  const names = [...missing].map((n) => "${" + n + "}");
+  const list = names.length === 1 ? `the environment variable ${[...missing][0]}` : `the environment variables ${[...missing].join(", ")}`;
+  return `uses ${names.join(", ")} but ${list} ${missing.size === 1 ? "is" : "are"} not set (not starting it; set it or write ${"${NAME:-default}"})`;
 }
 
 function assign<K extends keyof McpServerTable>(out: McpServerTable, key: K, value: McpServerTable[K] | undefined): void {

@@ -160,4 +160,34 @@ describe("MCP server config", () => {
   ])("converts the mcpServers entry %j", (entry, expected) => {
     expect(convertEntry(entry)).toEqual(expected);
   });
+
+  it("expands ${VAR} and ${VAR:-default} in command, args, env, url and headers", () => {
+    const env = { TOKEN: "t0k", BIN: "/opt/bin", EMPTY: "" };
+    expect(
+      convertEntry({ command: "${BIN}/srv", args: ["--dir", "${DIR:-/tmp/x}", "${EMPTY:-fallback}"], env: { KEY: "${TOKEN}", PLAIN: "$TOKEN" } }, env),
+    ).toEqual({ command: "/opt/bin/srv", args: ["--dir", "/tmp/x", "fallback"], env: { KEY: "t0k", PLAIN: "$TOKEN" } });
+    expect(convertEntry({ type: "http", url: "https://${HOST:-h.example}/mcp", headers: { Authorization: "Bearer ${TOKEN}" } }, env)).toEqual({
+      url: "https://h.example/mcp",
+      headers: { Authorization: "Bearer t0k" },
+    });
+  });
+
+  it("does not start a server whose variable is missing and has no default, and names the variable", () => {
+    const { env, root } = setup({
+      projectJson: {
+        mcpServers: {
+          remote: { type: "http", url: "https://h/mcp", headers: { Authorization: "Bearer ${MISSING_TOKEN}" } },
+          local: { command: "srv", args: ["${MISSING_TOKEN}", "${ALSO_MISSING}"] },
+          ok: { command: "srv", args: ["${MISSING_TOKEN:-none}"] },
+        },
+      },
+    });
+    const { config, errors } = loadConfig({ root, env });
+    expect(Object.keys(config.mcp_servers ?? {})).toEqual(["ok"]);
+    expect(config.mcp_servers?.ok?.args).toEqual(["none"]);
+    expect(errors).toContain(
+      `${projectMcpJsonPath(root)}: mcpServers.remote: uses \${MISSING_TOKEN} but the environment variable MISSING_TOKEN is not set (not starting it; set it or write \${NAME:-default})`,
+    );
+    expect(errors.join("\n")).toContain("mcpServers.local: uses ${MISSING_TOKEN}, ${ALSO_MISSING} but the environment variables MISSING_TOKEN, ALSO_MISSING are not set");
+  });
 });
