@@ -24,6 +24,15 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
+/** `agent-lsp doctor` with `binary`: its exit code and report. */
+async function doctor(binary: string): Promise<{ code: number; stdout: string }> {
+  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_STATE_HOME: path.join(home, ".state") };
+  return exec(process.execPath, [binary, "doctor"], { cwd: root, env }).then(
+    (r) => ({ code: 0, stdout: r.stdout }),
+    (err: { code: number; stdout: string }) => ({ code: err.code, stdout: err.stdout }),
+  );
+}
+
 /** `agent-lsp tool execute_command` with `binary`, in full_access: only the floors stand in the way. */
 async function run(binary: string, command: string): Promise<{ isError: boolean; text: string }> {
   const args = [binary, "tool", "execute_command", "--input", JSON.stringify({ command }), "--mode", "full_access"];
@@ -33,7 +42,7 @@ async function run(binary: string, command: string): Promise<{ isError: boolean;
 }
 
 describe("the bundle's shell parser", () => {
-  it("is found beside the bundle and sees a command hidden in a parameter expansion", async () => {
+  it("is found beside the bundle and sees a command hidden in a parameter expansion", { timeout: 60_000 }, async () => {
     expect(existsSync(BINARY)).toBe(true);
     expect(existsSync(path.join(path.dirname(BINARY), "tree-sitter-bash.wasm"))).toBe(true);
     const hit = await run(BINARY, "echo ${X:=`rm -rf ~`}");
@@ -41,14 +50,19 @@ describe("the bundle's shell parser", () => {
     expect(hit.text).toContain('safety floor ("rm_root")');
     expect(existsSync(home)).toBe(true);
     expect(await run(BINARY, "echo parsed")).toEqual({ isError: false, text: expect.stringContaining("parsed") });
+    const report = await doctor(BINARY);
+    expect(report.stdout).toContain(`shell parser: tree-sitter-bash (${path.join(path.dirname(BINARY), "web-tree-sitter.wasm")}`);
   });
 
-  it("missing, every command is refused with the reason and nothing runs", async () => {
+  it("missing, every command is refused with the reason and nothing runs", { timeout: 60_000 }, async () => {
     const copy = path.join(base, "dist-without-wasm");
     cpSync(path.dirname(BINARY), copy, { recursive: true, filter: (src) => !src.endsWith(".wasm") });
     const refused = await run(path.join(copy, path.basename(BINARY)), "touch ran");
     expect(refused.isError).toBe(true);
     expect(refused.text).toContain("the shell parser (tree-sitter-bash) could not be loaded");
     expect(existsSync(path.join(root, "ran"))).toBe(false);
+    const report = await doctor(path.join(copy, path.basename(BINARY)));
+    expect(report.code).toBe(1);
+    expect(report.stdout).toMatch(/^ERROR shell parser: the shell parser \(tree-sitter-bash\) could not be loaded: .*every command is refused/m);
   });
 });

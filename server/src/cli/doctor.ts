@@ -8,6 +8,7 @@ import { outsideToolStatus } from "../tools/outside/outside-tools.js";
 import { LANGUAGE_TOOLS } from "../tools/language/language-tools.js";
 import { createImageGenerator } from "../providers/image-generation.js";
 import { liveReport } from "./doctor-live.js";
+import { shellParserReport } from "./doctor-shell.js";
 import { createHeadlessRuntime } from "./headless-runtime.js";
 import { CLI_NEED, reportLogger, statusLine } from "./mcp.js";
 
@@ -47,6 +48,7 @@ async function doctorReport(root: string): Promise<string[]> {
   } catch (err) {
     out.push(`ERROR ${(err as Error).message}`);
   }
+  out.push("", "Commands:", ...(await shellParserReport()));
   out.push("", "Outside tools:", ...outsideToolStatus(loaded.config).map((l) => `  ${l}`), `  ${imageToolStatus(loaded.config)}`);
   out.push("", "Language tools:", ...languageToolStatus().map((l) => `  ${l}`));
   const { runtime } = createHeadlessRuntime({ quiet: true, interactive: Boolean(process.stdin.isTTY) }, reportLogger());

@@ -29,7 +29,11 @@ export function wasmPath(pkg: string, file: string): string {
     const candidate = path.join(dir, file);
     if (existsSync(candidate)) return candidate;
   }
-  return createRequire(import.meta.url).resolve(`${pkg}/${file}`);
+  try {
+    return createRequire(import.meta.url).resolve(`${pkg}/${file}`);
+  } catch {
+    throw new Error(`${file} is neither beside agent-lsp (${here}) nor in the ${pkg} package`);
+  }
 }
 
 async function load(): Promise<Parser> {
