@@ -15,7 +15,11 @@ home=${HOME:-/root}
 
 # The folders whose direct entries are watched (those that exist).
 watched() {
-  for d in / "$home" "$home/.config" "$home/.local" "$home/.local/state" "$home/.local/share" "$home/.cache" "$(dirname "$clone")"; do
+  parent=$(dirname "$clone")
+  # A clone that lives in the temporary folder has the tests' own temporary files beside it:
+  # those are temp folders, not strays, so its parent is watched only when it is not one.
+  case $parent in /tmp | /var/tmp | "${TMPDIR:-/tmp}") parent= ;; esac
+  for d in / "$home" "$home/.config" "$home/.local" "$home/.local/state" "$home/.local/share" "$home/.cache" $parent; do
     [ -d "$d" ] && echo "$d"
   done | sort -u
 }

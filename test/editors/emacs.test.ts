@@ -162,7 +162,7 @@ emacsSuite((editor, { spec, specLogged: runSpecLogged, compiled }) => {
     expect(JSON.stringify(fake.requests[2]!.body.messages.at(-1))).toMatch(/k{300,}/);
   });
 
-  it("benchmark: a 2,000-line answer streams with under 20 ms of update handling per second", { timeout: TIMEOUT }, async () => {
+  it("benchmark: a 2,000-line answer streams with a few ms of update handling per second (printed; guarded at 100)", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     const lines = 2000;
     const text = Array.from({ length: lines }, (_, i) => `line ${i + 1} of the answer, with some words after it`).join("\n");

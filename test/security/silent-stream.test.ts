@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startAgentHarness, type AgentHarness, type FakeApi } from "../helpers/agent-setup.js";
 
-const IDLE_S = 0.3;
+// Long enough that a loaded machine's event-loop stalls never pass for silence (pings every 100 ms).
+const IDLE_S = 1;
 const SILENT = `the model's stream sent nothing for ${IDLE_S} s`;
 const RETRY = { max_retries: 1, initial_delay_ms: 5, max_delay_ms: 20, stream_idle_timeout_s: IDLE_S };
 
