@@ -2,7 +2,7 @@
  * Registers every built-in tool and the services and slash commands they bring.
  */
 import type { Config } from "../config/schema.js";
-import { PROCESSES_SERVICE, ProcessManager } from "../exec/processes.js";
+import { PROCESSES_SERVICE, ProcessManager, type ProcessManagerOptions } from "../exec/processes.js";
 import type { StopReport } from "../exec/stop-tree.js";
 import { providerKeyEnvNames } from "../providers/registry.js";
 import { commandTools } from "../tools/commands/command-tools.js";
@@ -29,6 +29,15 @@ export interface Builtins {
   dispose(): Promise<StopReport>;
 }
 
+/** What the process manager takes from the config (at start and at each reload). */
+export function processOptions(config: Config): ProcessManagerOptions {
+  return {
+    envDeny: config.exec.env_deny,
+    secretEnvNames: providerKeyEnvNames(config),
+    backgroundLogMaxBytes: Math.round(config.exec.background_log_max_mb * 1024 * 1024),
+  };
+}
+
 /** Registers the built-in tools into `registry`. */
 export function registerBuiltinTools(
   registry: ToolRegistry,
@@ -40,7 +49,7 @@ export function registerBuiltinTools(
   services[CONFIG_SERVICE] = config;
   const outside = registerOutsideTools(registry, services, config);
   registerImageTool(registry, services, config());
-  const processes = new ProcessManager({ envDeny: config().exec.env_deny, secretEnvNames: providerKeyEnvNames(config()) });
+  const processes = new ProcessManager(processOptions(config()));
   services[PROCESSES_SERVICE] = processes;
   addProcessCommands(commands, processes);
   addCheckpointCommands(commands);

@@ -8,7 +8,8 @@ import { loadConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import type { Editor } from "../editor/editor.js";
 import { processManagerFrom } from "../exec/processes.js";
-import { providerKeyEnvNames, redactProviderKeys } from "../providers/registry.js";
+import { redactProviderKeys } from "../providers/registry.js";
+import { processOptions } from "./builtins.js";
 import { FileLogger, type Logger } from "../util/log.js";
 import { createRuntime, type Runtime } from "./runtime.js";
 
@@ -43,7 +44,7 @@ export function buildRuntime(options: RuntimeOptions): ConfiguredRuntime {
     config: () => config,
     reloadConfig() {
       config = load(options, logger);
-      processManagerFrom(runtime.services)?.configure({ envDeny: config.exec.env_deny, secretEnvNames: providerKeyEnvNames(config) });
+      processManagerFrom(runtime.services)?.configure(processOptions(config));
     },
   };
 }

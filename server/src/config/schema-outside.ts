@@ -60,6 +60,12 @@ export const execTable = table({
       "boolean",
       "Run foreground commands in the client's own terminal when it offers one (ACP clients that declare `terminal`), so the user watches them there. The timeout, the output limit and cancel still apply; the client's terminal has the client's environment, so `env_deny` does not reach it.",
     ),
+    background_log_max_mb: key(
+      z.number().positive().max(4096),
+      64,
+      "number",
+      "Most megabytes (MiB) one background command's log keeps (`.agent-lsp/processes/<id>.log`): past it the oldest output is dropped, so a command that never stops printing cannot fill the disk. `background_process` `read` and `/logs` say when output was dropped. Fractions allowed.",
+    ),
     save_before_commands: key(
       z.enum(SAVE_BEFORE_COMMANDS),
       "ask",

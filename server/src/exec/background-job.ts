@@ -1,7 +1,8 @@
 /**
  * One background job: a command started detached in its own process group, with its
- * containment marker (exec/marker.ts), writing stdout and stderr to one owner-only log file.
- * The server keeps only the file offset the agent has read to.
+ * containment marker (exec/marker.ts), its stdout and stderr appended by the server to one
+ * owner-only log file that keeps the newest `[exec] background_log_max_mb` (capped-log.ts). The
+ * server keeps only the offset the agent has read to.
  */
 import { loadExeca } from "./load-execa.js";
 import { boundedRegexTest } from "../util/bounded-regex.js";
@@ -10,7 +11,8 @@ import { StringDecoder } from "node:string_decoder";
 import { AnsiStreamStripper, incompleteEscapeStart, stripAnsi } from "./ansi.js";
 import { commandEnv } from "./env.js";
 import { DEFAULT_KILL_GRACE_MS } from "./kill.js";
-import { closeQuietly, completeUtf8Length, createOwnerOnlyLog, fileSize, firstCharBoundary, readRange } from "./log-file.js";
+import { CappedLog } from "./capped-log.js";
+import { completeUtf8Length, firstCharBoundary } from "./log-file.js";
 import { carriesToken, markEnv } from "./marker.js";
 import { shellInvocation } from "./shell.js";
 import { terminateTree, type StopReport } from "./stop-tree.js";
@@ -29,9 +31,18 @@ const WAIT_POLL_MS = 100;
 export interface JobOutput {
   /** Decoded, ANSI stripped. */
   text: string;
-  /** Unread bytes left out because more than the read limit had accumulated. */
+  /** Unread bytes left out because more than the read limit had accumulated (or the cap dropped them). */
   skippedBytes: number;
   running: boolean;
+  /** How the log is kept: its cap, the bytes it dropped so far, why it stopped (a full disk). */
+  log: LogState;
+}
+
+/** The cap of a job's log and what it cost. */
+export interface LogState {
+  capBytes: number;
+  droppedBytes: number;
+  problem?: string;
 }
 
 /** Why a wait returned. */
@@ -43,9 +54,10 @@ export interface JobSpec {
   sessionId: string;
   command: string;
   cwd: string;
-  /** Folder of the log, and the log file itself (created 0600). */
-  logDir: string;
+  /** The log file (created new, 0600, in a folder the state folder made). */
   logPath: string;
+  /** Most bytes the log keeps; older output is dropped. */
+  logMaxBytes: number;
   envDeny?: readonly string[];
   baseEnv?: NodeJS.ProcessEnv;
   killGraceMs?: number;
@@ -73,6 +85,7 @@ export class BackgroundJob {
   private constructor(
     spec: JobSpec,
     private readonly child: ChildProcess,
+    private readonly log: CappedLog,
   ) {
     this.id = spec.id;
     this.sessionId = spec.sessionId;
@@ -93,41 +106,41 @@ export class BackgroundJob {
   /** Starts the job; resolves once the process exists, rejects when it could not start. */
   static async start(spec: JobSpec): Promise<BackgroundJob> {
     const { execa } = await loadExeca();
-    const fd = createOwnerOnlyLog(spec.logDir, spec.logPath);
-    // execa passes any fd number through to the child at run time; its types list only a few.
-    const log = fd as unknown as "ignore";
+    const log = new CappedLog(spec.logPath, spec.logMaxBytes);
     const shell = shellInvocation(spec.command);
-    let child;
-    try {
-      // One fd for both streams: the kernel keeps the write order, and the job keeps logging
-      // even while nobody reads (a pipe would fill up and block it).
-      child = execa(shell.file, shell.args, {
-        cwd: spec.cwd,
-        env: markEnv(commandEnv(spec.baseEnv ?? process.env, spec.envDeny), spec.marker),
-        extendEnv: false,
-        stdin: "ignore",
-        stdout: log,
-        stderr: log,
-        reject: false,
-        detached: process.platform !== "win32",
-        cleanup: false,
-        windowsHide: true,
-      });
-    } finally {
-      // The child holds its own copy once spawned; ours would only leak.
-      closeQuietly(fd);
+    // Pipes the server drains as output comes (the job never blocks on a reader), so the log can
+    // keep a cap; the shell already sends stderr to stdout, which keeps their order.
+    const child = execa(shell.file, shell.args, {
+      cwd: spec.cwd,
+      env: markEnv(commandEnv(spec.baseEnv ?? process.env, spec.envDeny), spec.marker),
+      extendEnv: false,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      buffer: false,
+      reject: false,
+      detached: process.platform !== "win32",
+      cleanup: false,
+      windowsHide: true,
+    });
+    for (const stream of [child.stdout, child.stderr]) {
+      stream?.on("data", (chunk: Buffer) => log.write(chunk));
+      // The job must not keep a one-shot CLI alive through its pipes either.
+      (stream as { unref?: () => void } | null)?.unref?.();
     }
+    child.once("close", () => log.close());
     const started = await new Promise<true | string>((resolve) => {
       child.once("spawn", () => resolve(true));
       child.once("error", (err) => resolve(err.message));
     });
     if (started !== true) {
       const failure = (await child) as { originalMessage?: string };
+      log.close();
       throw new Error((failure.originalMessage ?? started).split("\n")[0]);
     }
     // The job must not keep a one-shot CLI alive; the shutdown hooks stop it when we exit.
     child.unref();
-    return new BackgroundJob(spec, child);
+    return new BackgroundJob(spec, child, log);
   }
 
   /** Group id of the tree, while it may still have members (for the manager's stopAll). */
@@ -155,9 +168,10 @@ export class BackgroundJob {
   /** Output written since the last read (the newest READ_LIMIT_BYTES of it); moves the offset. */
   async read(): Promise<JobOutput> {
     const running = this.isRunning();
-    const size = await fileSize(this.logPath);
-    const skippedBytes = Math.max(size - this.readOffset - READ_LIMIT_BYTES, 0);
-    const buf = await readRange(this.logPath, this.readOffset + skippedBytes, size);
+    const total = this.log.total;
+    const over = Math.max(total - this.readOffset - READ_LIMIT_BYTES, 0);
+    const { bytes: buf, skipped } = this.log.read(this.readOffset + over, total);
+    const skippedBytes = over + skipped;
     const start = skippedBytes ? firstCharBoundary(buf) : 0;
     // While it runs, a character or escape cut off at the end is left for the next read.
     let end = running ? completeUtf8Length(buf) : buf.length;
@@ -168,16 +182,22 @@ export class BackgroundJob {
       text = text.slice(0, cut);
     }
     this.readOffset += skippedBytes + end;
-    return { text: stripAnsi(text), skippedBytes: skippedBytes + start, running };
+    return { text: stripAnsi(text), skippedBytes: skippedBytes + start, running, log: this.logState() };
+  }
+
+  /** The log's cap and what it dropped. */
+  logState(): LogState {
+    const problem = this.log.problem;
+    return { capBytes: this.log.maxBytes, droppedBytes: this.log.dropped, ...(problem ? { problem } : {}) };
   }
 
   /** The newest `maxBytes` of the whole log, ANSI stripped, without moving the read offset. */
-  async peek(maxBytes = READ_LIMIT_BYTES): Promise<{ text: string; skippedBytes: number }> {
-    const size = await fileSize(this.logPath);
-    const from = Math.max(size - maxBytes, 0);
-    const buf = await readRange(this.logPath, from, size);
+  async peek(maxBytes = READ_LIMIT_BYTES): Promise<{ text: string; skippedBytes: number; log: LogState }> {
+    const total = this.log.total;
+    const from = Math.max(total - maxBytes, 0);
+    const { bytes: buf, skipped } = this.log.read(from, total);
     const start = from ? firstCharBoundary(buf) : 0;
-    return { text: stripAnsi(buf.subarray(start).toString("utf8")), skippedBytes: from + start };
+    return { text: stripAnsi(buf.subarray(start).toString("utf8")), skippedBytes: from + skipped + start, log: this.logState() };
   }
 
   /**
@@ -186,7 +206,7 @@ export class BackgroundJob {
    */
   async wait(options: { pattern?: RegExp; timeoutMs: number; signal?: AbortSignal }): Promise<{ end: WaitEnd; output: JobOutput }> {
     const deadline = Date.now() + options.timeoutMs;
-    const scan = options.pattern ? new PatternScan(this.logPath, this.readOffset, options.pattern) : undefined;
+    const scan = options.pattern ? new PatternScan(this.log, this.readOffset, options.pattern) : undefined;
     let end: WaitEnd;
     for (;;) {
       if (scan && (await scan.matches())) end = "pattern";
@@ -250,16 +270,17 @@ class PatternScan {
   private text = "";
 
   constructor(
-    private readonly path: string,
+    private readonly log: CappedLog,
     private offset: number,
     private readonly pattern: RegExp,
   ) {}
 
   async matches(): Promise<boolean> {
-    const size = await fileSize(this.path);
-    if (size <= this.offset) return false;
-    const buf = await readRange(this.path, this.offset, size);
-    this.offset += buf.length;
+    const total = this.log.total;
+    if (total <= this.offset) return false;
+    // Only what can still be in the window is read (at most 4 bytes a character).
+    const { bytes: buf } = this.log.read(Math.max(this.offset, total - 4 * SCAN_WINDOW_CHARS), total);
+    this.offset = total;
     this.text += this.stripper.push(this.decoder.write(buf));
     if (this.text.length > SCAN_WINDOW_CHARS) this.text = this.text.slice(-SCAN_WINDOW_CHARS);
     this.pattern.lastIndex = 0;

@@ -1,7 +1,7 @@
 /**
  * How process state reads, for the model (tool results) and the user (/logs, /stop) alike.
  */
-import type { JobOutput, WaitEnd } from "./background-job.js";
+import type { JobOutput, LogState, WaitEnd } from "./background-job.js";
 import type { ForegroundInfo, JobInfo } from "./processes.js";
 import type { StopReport } from "./stop-tree.js";
 
@@ -20,12 +20,28 @@ export function formatForegroundList(commands: readonly ForegroundInfo[], now = 
 
 /** The output part of a read or wait: what was skipped, then the text. */
 export function formatJobOutput(job: JobInfo, output: JobOutput, heading: string): string {
-  const lines = [`${job.id}: ${job.status}`, heading];
-  if (output.skippedBytes > 0) {
-    lines.push(`[... ${output.skippedBytes} earlier bytes not shown; the whole log is ${job.log}]`);
-  }
+  const lines = [`${job.id}: ${job.status}`, heading, ...logNotes(output.skippedBytes, output.log, job.log)];
   lines.push(output.text ? output.text : "(no new output)");
   return lines.filter(Boolean).join("\n");
+}
+
+/**
+ * What a read or /logs leaves out, in words: bytes not shown, the log's cap once it dropped
+ * anything (so nobody takes the file for the whole output), and why the log stopped, if it did.
+ */
+export function logNotes(skippedBytes: number, log: LogState, path: string): string[] {
+  const notes: string[] = [];
+  const cap = `the log keeps the newest ${formatMib(log.capBytes)} of output ([exec] background_log_max_mb)`;
+  if (log.droppedBytes > 0) notes.push(`[... ${skippedBytes} earlier bytes not shown; ${cap}: ${log.droppedBytes} older bytes were dropped from ${path}]`);
+  else if (skippedBytes > 0) notes.push(`[... ${skippedBytes} earlier bytes not shown; the whole log is ${path}, and ${cap}]`);
+  if (log.problem) notes.push(`[${log.problem}]`);
+  return notes;
+}
+
+/** `64 MB`, `0.5 MB`. */
+function formatMib(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MB`;
 }
 
 /** Why a wait returned, in words. */

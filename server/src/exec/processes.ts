@@ -8,7 +8,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { asStateError, ensureStateDir } from "../util/state-folder.js";
-import { BackgroundJob, type JobOutput, type WaitEnd } from "./background-job.js";
+import { BackgroundJob, type JobOutput, type LogState, type WaitEnd } from "./background-job.js";
+import { MIB } from "./capped-log.js";
 import { DEFAULT_KILL_GRACE_MS } from "./kill.js";
 import { MarkerOwner } from "./marker.js";
 import { startCommand, type KillReason, type RunningCommand, type RunOptions } from "./runner.js";
@@ -29,7 +30,12 @@ export interface ProcessManagerOptions {
   shutdownGraceMs?: number;
   /** The environment commands start from; the server's own by default. */
   baseEnv?: NodeJS.ProcessEnv;
+  /** Config `exec.background_log_max_mb`, in bytes: what one background log keeps (the newest output). */
+  backgroundLogMaxBytes?: number;
 }
+
+/** What a background log keeps when the config does not say: 64 MiB. */
+const DEFAULT_BACKGROUND_LOG_BYTES = 64 * MIB;
 
 /** A foreground command as kill_command and /stop see it. */
 export interface ForegroundInfo {
@@ -164,8 +170,8 @@ export class ProcessManager {
         sessionId,
         command: spec.command,
         cwd: spec.cwd,
-        logDir,
         logPath: path.join(logDir, `${id}.log`),
+        logMaxBytes: this.options.backgroundLogMaxBytes ?? DEFAULT_BACKGROUND_LOG_BYTES,
         envDeny: this.envDeny,
         baseEnv: this.options.baseEnv,
         killGraceMs: this.options.killGraceMs,
@@ -197,7 +203,7 @@ export class ProcessManager {
   }
 
   /** The newest output of a job for the user (/logs); does not change what `read` returns next. */
-  peek(sessionId: string, id: string, maxBytes?: number): Promise<{ text: string; skippedBytes: number }> {
+  peek(sessionId: string, id: string, maxBytes?: number): Promise<{ text: string; skippedBytes: number; log: LogState }> {
     return this.job(sessionId, id).peek(maxBytes);
   }
 

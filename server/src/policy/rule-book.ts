@@ -7,6 +7,7 @@
 import { approvalsPath, loadApprovals, loadUserApprovals, saveApprovals, userApprovalsPath } from "./approvals-file.js";
 import { approvalKeyPath, ensureApprovalKey, readApprovalKey } from "./approvals-key.js";
 import { ruleCovers, sameRule, type ApprovalRule } from "./rules.js";
+import { StateFolderError } from "../util/state-folder.js";
 
 /** Which session and project a rule question is about. */
 export interface RuleOwner {
@@ -138,7 +139,9 @@ export class ApprovalBook {
     try {
       await saveApprovals(root, key, merged, loaded.unsigned);
     } catch (err) {
-      this.reportOnce(`Could not save ${approvalsPath(root)}: ${(err as Error).message}. The approval is kept for this session only.`);
+      // A state fault already says what and why (a full disk, a link refused).
+      const why = err instanceof StateFolderError ? err.message : `Could not save ${approvalsPath(root)}: ${(err as Error).message}.`;
+      this.reportOnce(`${why} The approval is kept for this session only.`);
     }
   }
 

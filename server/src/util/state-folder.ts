@@ -213,7 +213,7 @@ export function asStateError(err: unknown, doing: string): unknown {
   const e = err as NodeJS.ErrnoException;
   const words = faultWords(e.code);
   if (!words) return err;
-  const at = e.path ? ` (${e.path})` : "";
+  const at = e.path && !doing.includes(e.path) ? ` (${e.path})` : "";
   return new StateFolderError(e.path ?? "", `${doing}${at}: ${words}`);
 }
 

@@ -28,6 +28,11 @@ export function describeFsError(err: unknown, rel: string): unknown {
     case "EACCES":
     case "EPERM":
       return new WorkspaceError(`${rel}: permission denied.`);
+    case "EROFS":
+      return new WorkspaceError(`${rel}: the file system is read-only; nothing can be written there.`);
+    case "ENOSPC":
+    case "EDQUOT":
+      return new WorkspaceError(`${rel}: the disk is full; nothing was written.`);
     default:
       return err;
   }

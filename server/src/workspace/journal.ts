@@ -8,7 +8,7 @@
 import { closeSync, fsyncSync } from "node:fs";
 import { lstat, readdir, readFile, unlink } from "node:fs/promises";
 import path from "node:path";
-import { existingStateDir, openStateFile, writeAll } from "../util/state-folder.js";
+import { asStateError, existingStateDir, openStateFile, writeAll } from "../util/state-folder.js";
 import { errnoCode } from "./errors.js";
 import { ensureStateDir } from "./state-dir.js";
 
@@ -37,17 +37,24 @@ const ENTRY_NAME = /^(\d+)-\d+-\d+\.json$/;
 
 /** Writes and syncs a journal entry listing `temps`; returns its path for {@link closeJournal}. */
 export async function openJournal(root: string, temps: string[]): Promise<string> {
-  const dir = await ensureStateDir(root, "journal");
   entryCounter += 1;
-  const file = path.join(dir, `${process.pid}-${Date.now()}-${entryCounter}.json`);
-  activeEntries.add(file);
-  // A new file, never through a link: the folder came from the repository, the name is ours.
-  const fd = openStateFile(file, "new");
+  let file = "";
   try {
-    writeAll(fd, Buffer.from(JSON.stringify({ pid: process.pid, temps } satisfies JournalEntry)));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const dir = await ensureStateDir(root, "journal");
+    file = path.join(dir, `${process.pid}-${Date.now()}-${entryCounter}.json`);
+    // A new file, never through a link: the folder came from the repository, the name is ours.
+    const fd = openStateFile(file, "new");
+    activeEntries.add(file);
+    try {
+      writeAll(fd, Buffer.from(JSON.stringify({ pid: process.pid, temps } satisfies JournalEntry)));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    if (file) await closeJournal(file);
+    // Nothing was written yet: the change did not happen.
+    throw asStateError(err, `Could not write the write journal${file ? ` ${file}` : ""} before the change (nothing was changed)`);
   }
   return file;
 }

@@ -46,7 +46,7 @@ describe.skipIf(process.platform === "win32")("background jobs", () => {
     const job = await start("echo first; sleep 0.4; echo second; sleep 100");
     const first = await processes.wait(A, job.id, { pattern: /first/, timeoutMs: 5000 });
     expect(first.end).toBe("pattern");
-    expect(first.output).toEqual({ text: "first\n", skippedBytes: 0, running: true });
+    expect(first.output).toEqual({ text: "first\n", skippedBytes: 0, running: true, log: { capBytes: 64 * 1024 * 1024, droppedBytes: 0 } });
     expect((await processes.read(A, job.id)).text).toBe("");
     const second = await processes.wait(A, job.id, { pattern: /second/, timeoutMs: 5000 });
     expect(second.output.text).toBe("second\n");
@@ -58,7 +58,7 @@ describe.skipIf(process.platform === "win32")("background jobs", () => {
     const job = await start(String.raw`echo out; echo err >&2; printf '\033[32mgreen\033[0m\n'`);
     const { end, output } = await processes.wait(A, job.id, { timeoutMs: 5000 });
     expect(end).toBe("exited");
-    expect(output).toEqual({ text: "out\nerr\ngreen\n", skippedBytes: 0, running: false });
+    expect(output).toEqual({ text: "out\nerr\ngreen\n", skippedBytes: 0, running: false, log: { capBytes: 64 * 1024 * 1024, droppedBytes: 0 } });
     expect(processes.info(A, job.id).status).toBe("exited with code 0");
   });
 

@@ -3,7 +3,7 @@
  * the same per-session processes as the model's tools, so the user sees and stops what the agent
  * started in this session, and nothing else.
  */
-import { describeStop, formatForegroundList, formatJobList } from "../../exec/format.js";
+import { describeStop, formatForegroundList, formatJobList, logNotes } from "../../exec/format.js";
 import { UnknownProcessError, type ProcessManager, type StoppedProcess } from "../../exec/processes.js";
 import type { SlashCommands } from "./slash-commands.js";
 
@@ -25,10 +25,9 @@ export async function logsCommand(args: string[], { sessionId, processes }: Proc
     return foreground.length ? `${formatForegroundList(foreground)}\n${jobs}` : jobs;
   }
   const info = describeOrExplain(processes, sessionId, id);
-  const { text, skippedBytes } = await processes.peek(sessionId, id);
+  const { text, skippedBytes, log } = await processes.peek(sessionId, id);
   const head = `${info.id}: ${info.status}\n$ ${info.command}`;
-  const skipped = skippedBytes ? `\n[... ${skippedBytes} earlier bytes not shown; the whole log is ${info.log}]` : "";
-  return `${head}${skipped}\n${text || "(no output yet)"}`;
+  return [head, ...logNotes(skippedBytes, log, info.log), text || "(no output yet)"].join("\n");
 }
 
 /**

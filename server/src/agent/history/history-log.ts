@@ -128,7 +128,7 @@ export class HistoryLog {
     } catch (err) {
       // Part of the record may be on disk: the next one starts on a line of its own.
       this.pendingNewline = true;
-      throw asStateError(err, "Could not write the conversation log");
+      throw asStateError(err, `Could not write the conversation log ${this.file}`);
     }
   }
 }

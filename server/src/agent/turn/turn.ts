@@ -18,6 +18,7 @@ import { callModel } from "./provider-call.js";
 import { requestFrame, type RequestFrame } from "./request-frame.js";
 import type { Session } from "../session.js";
 import { refreshKnowledge } from "../knowledge/knowledge.js";
+import { readOnlyCheckoutNotice } from "./checkout-notice.js";
 import { editorNotices, runToolBatch, type ToolRunnerDeps } from "./tool-runner.js";
 
 /** What a turn needs besides the session. */
@@ -77,6 +78,8 @@ async function runTurnSteps(session: Session, content: ContentBlock[], deps: Tur
     const { provider, model } = await deps.resolveProvider(session);
     await deps.prepareTools?.(session, signal);
     refreshKnowledge(session, deps.config, (text) => deps.events.emit(session.id, { kind: "status", text }));
+    const readOnly = readOnlyCheckoutNotice(session);
+    if (readOnly) deps.events.emit(session.id, { kind: "status", text: readOnly });
     for (let step = 0; step < deps.config.max_turns; step++) {
       if (signal.aborted) return { stopReason: "cancelled", usage };
       const frame = requestFrame(session, deps, provider.type);

@@ -139,7 +139,7 @@ export class ChatWriter {
         closeSync(fd);
       }
     } catch (err) {
-      throw asStateError(err, "Could not write the chat file");
+      throw asStateError(err, `Could not write the chat file ${this.path}`);
     }
   }
 }
