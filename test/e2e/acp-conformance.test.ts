@@ -71,10 +71,15 @@ describe("ACP: cancel", () => {
     const call = h!.updatesOf("tool_call")[0]!;
     await h!.agent.notify("session/cancel", { sessionId });
     const answer = await running;
-    // Taken the moment the answer arrived: nothing of the turn may come after it.
-    const seen = h!.updates.map((n) => n.update);
     expect(answer.stopReason).toBe("cancelled");
-    expect(seen.some((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === call.toolCallId && (u.status === "failed" || u.status === "completed"))).toBe(true);
+    // In the order the agent wrote them: the call's last status, then the answer.
+    const answerAt = h!.wire.findIndex((m) => m.result?.stopReason === "cancelled");
+    const lastStatusAt = h!.wire.findIndex((m) => {
+      const u = m.method === "session/update" ? m.params.update : undefined;
+      return u?.sessionUpdate === "tool_call_update" && u.toolCallId === call.toolCallId && (u.status === "failed" || u.status === "completed");
+    });
+    expect(lastStatusAt).toBeGreaterThan(-1);
+    expect(lastStatusAt).toBeLessThan(answerAt);
     expect((answer._meta as { agentLsp: { usage: { inputTokens: number } } }).agentLsp.usage.inputTokens).toBe(1200);
   });
 });

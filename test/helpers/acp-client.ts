@@ -22,8 +22,14 @@ export interface AcpHarness {
   child: ChildProcessWithoutNullStreams;
   agent: acp.ClientContext;
   connection: acp.ClientConnection;
-  /** Every session/update received, in order. */
+  /** Every session/update received, in the order the client's handlers ran. */
   updates: acp.SessionNotification[];
+  /**
+   * Every message the agent wrote, parsed, in the order it wrote them. The SDK's client hands a
+   * response to its caller at once but runs notification handlers a few ticks later, so
+   * {@link updates} can lag an answer that the agent sent after them: order is checked here.
+   */
+  wire: Array<{ id?: number | string | null; method?: string; params?: any; result?: any; error?: unknown }>;
   /** Every permission request received. */
   permissions: acp.RequestPermissionRequest[];
   /** Every fs/write_text_file received. */
@@ -64,10 +70,21 @@ export function spawnAcp(cwd: string, configHome: string): AcpHarness {
   const child = spawn(process.execPath, [BINARY, "--acp"], { cwd, env: { ...process.env, XDG_CONFIG_HOME: configHome, XDG_STATE_HOME: configHome }, stdio: ["pipe", "pipe", "pipe"] });
   let err = "";
   child.stderr.on("data", (d) => (err += d));
-  const h = { updates: [], permissions: [], writes: [], reads: [], terminals: [], buffers: new Map(), permission: "allow_once", refuseWrites: new Set(), elicitations: [] } as unknown as AcpHarness;
+  let partial = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    const lines = (partial + chunk.toString("utf8")).split("\n");
+    partial = lines.pop()!;
+    for (const line of lines) if (line.trim()) h.wire.push(JSON.parse(line));
+  });
+  let handled = 0; // session/updates the handler took (tests may empty `updates`)
+  const updatesWritten = () => h.wire.filter((m) => m.method === "session/update").length;
+  const h = { wire: [], updates: [], permissions: [], writes: [], reads: [], terminals: [], buffers: new Map(), permission: "allow_once", refuseWrites: new Set(), elicitations: [] } as unknown as AcpHarness;
   const app = acp
     .client({ name: "acp-test-client" })
-    .onNotification("session/update", ({ params }) => void h.updates.push(params))
+    .onNotification("session/update", ({ params }) => {
+      handled++;
+      h.updates.push(params);
+    })
     .onRequest("session/request_permission", ({ params, signal }) => answerPermission(h, params, signal))
     .onRequest("fs/read_text_file", ({ params }) => {
       h.reads.push(params);
@@ -92,7 +109,7 @@ export function spawnAcp(cwd: string, configHome: string): AcpHarness {
   return Object.assign(h, {
     child,
     connection,
-    agent: connection.agent,
+    agent: answeringAfterUpdates(connection.agent, h, () => updatesWritten() - handled),
     stderr: () => err,
     updatesOf: (kind: string) => h.updates.map((n) => n.update).filter((u) => u.sessionUpdate === kind),
     initialize: (capabilities: acp.ClientCapabilities = {}) =>
@@ -157,4 +174,29 @@ function serveTerminals(app: acp.ClientApp, h: AcpHarness): void {
       terminals.delete(params.terminalId);
       return {};
     });
+}
+
+/**
+ * `agent` whose requests resolve only once every session/update the agent wrote before the
+ * answer has reached the client's handler: the SDK resolves a response at once but runs
+ * notification handlers (which check each against the schema) a few ticks later, so a test that
+ * looks at `updates` right after an answer would otherwise miss the last of them.
+ */
+function answeringAfterUpdates(agent: acp.ClientContext, h: AcpHarness, unhandled: () => number): acp.ClientContext {
+  const request = async (...args: Parameters<acp.ClientContext["request"]>) => {
+    const answer = await (agent.request as (...a: unknown[]) => Promise<unknown>)(...args);
+    const deadline = Date.now() + 10_000;
+    while (unhandled() > 0) {
+      if (Date.now() > deadline) throw new Error(`${unhandled()} session/update notification(s) written before the answer of ${String(args[0])} never reached the client's handler (did one fail the ACP schema? stderr: ${h.stderr().slice(-500)})`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return answer;
+  };
+  return new Proxy(agent, {
+    get(target, prop) {
+      if (prop === "request") return request;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
