@@ -67,6 +67,20 @@ describe("server-everything (2025-11-25)", () => {
     expect(textOf(result)).toContain('[MCP server "everything", tool echo: untrusted data');
   }, 30_000);
 
+  it("a call that reports progress outlives tool_timeout_s: each report restarts it, and each is heard", async () => {
+    const m = manager(mcpConfig({ everything: { ...nodeServer(EVERYTHING, "stdio"), tool_timeout_s: 1.5 } }));
+    await m.ensureStarted(need);
+    const heard: { progress: number; total?: number }[] = [];
+    const began = Date.now();
+    const result = await callMcpTool(m, tool(m, "mcp__everything__trigger-long-running-operation"), { duration: 4, steps: 8 }, new AbortController().signal, readCall, (p) =>
+      heard.push(p),
+    );
+    expect(Date.now() - began).toBeGreaterThan(3000);
+    expect(textOf(result)).toContain("Long running operation completed");
+    expect(heard.length).toBeGreaterThan(0);
+    expect(heard[0]).toMatchObject({ progress: 1, total: 8 });
+  }, 30_000);
+
   it("over Streamable HTTP", async () => {
     const http = await startEverythingHttp();
     https.push(http);

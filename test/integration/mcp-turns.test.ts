@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAgentHarness, tempProject, type AgentHarness } from "../helpers/agent-setup.js";
-import { hostile, MODERN, nodeServer } from "../helpers/mcp/servers.js";
+import { EVERYTHING, hostile, MODERN, nodeServer } from "../helpers/mcp/servers.js";
 import { waitFor } from "../helpers/wait.js";
 
 let harnesses: AgentHarness[] = [];
@@ -205,6 +205,14 @@ describe("servers that fail during a turn", () => {
     void h.client.connection.sendNotification("agent/cancel", { sessionId: id });
     expect((await turn).stopReason).toBe("cancelled");
     await waitFor(() => readFileSync(log, "utf8").includes("cancelled"), 5000);
+  }, 30_000);
+
+  it("a long call's progress reports reach the editor as the running tool's output", async () => {
+    const h = await harness({ mcp_defer_tools: false, mcp_servers: { everything: nodeServer(EVERYTHING, "stdio") } });
+    h.fake.enqueue({ toolCalls: [{ name: "mcp__everything__trigger-long-running-operation", input: { duration: 1, steps: 4 } }] }, { text: "done" });
+    await h.prompt(await h.newSession(), "run the long operation");
+    const outputs = h.client.updatesOf("tool_call_update").filter((u) => u.status === "running").map((u) => u.output);
+    expect(outputs).toContainEqual("progress 1/4");
   }, 30_000);
 
   it("a 5 MB answer is cut to the output budget, keeping head and tail", async () => {

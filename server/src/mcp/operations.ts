@@ -22,16 +22,36 @@ const MAX_ARGUMENT_BYTES = 64 * 1024;
 /** Longest URI a template may expand to. */
 const MAX_URI_CHARS = 4096;
 
-/** Calls one tool; `signal` cancels the request (the server gets notifications/cancelled). */
-export async function callMcpTool(manager: McpManager, entry: McpToolEntry, args: unknown, signal: AbortSignal, readCall: ReadCall): Promise<McpResult> {
+/** One progress notification of a running call, as the server sent it. */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * Calls one tool; `signal` cancels the request (the server gets notifications/cancelled). The call
+ * carries a progress token, so a server that reports progress restarts `tool_timeout_s` with each
+ * report (the SDK sends no token without a progress callback); `onProgress` hears each report.
+ */
+export async function callMcpTool(
+  manager: McpManager,
+  entry: McpToolEntry,
+  args: unknown,
+  signal: AbortSignal,
+  readCall: ReadCall,
+  onProgress: (progress: McpProgress) => void = () => {},
+): Promise<McpResult> {
   const connection = serverOf(manager, entry.server);
   const timeout = connection.spec.toolTimeoutMs;
+  const onprogress = ({ progress, total, message }: McpProgress) =>
+    onProgress({ progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) });
   const result = await named(entry.server, () =>
     connection.request(
       (c) =>
         c.callTool(
           { name: entry.rawName, arguments: (args ?? {}) as Record<string, unknown> },
-          { signal, timeout, resetTimeoutOnProgress: true, toolDefinition: entry.definition },
+          { signal, timeout, resetTimeoutOnProgress: true, onprogress, toolDefinition: entry.definition },
         ),
       { timeoutMs: timeout, signal },
     ),

@@ -7,7 +7,7 @@
  * rather than through defineTool, with the same result handling.
  */
 import { mcpManagerFrom, type McpManager } from "../../mcp/manager.js";
-import { callMcpTool } from "../../mcp/operations.js";
+import { callMcpTool, type McpProgress } from "../../mcp/operations.js";
 import type { ReadCall } from "../../mcp/content.js";
 import type { McpToolEntry } from "../../mcp/tool-entries.js";
 import { MCP_ASKED_EVERY_TIME } from "../../policy/gate.js";
@@ -31,13 +31,18 @@ export function mcpCapability(entry: McpToolEntry, manager: McpManager, readCall
     async execute(input, ctx) {
       if (ctx.signal.aborted) return errorResult("Cancelled before it started.");
       try {
-        return truncateResult(await callMcpTool(manager, entry, input, ctx.signal, readCall), ctx.outputBudget);
+        return truncateResult(await callMcpTool(manager, entry, input, ctx.signal, readCall, (p) => ctx.progress(progressLine(p))), ctx.outputBudget);
       } catch (err) {
         if (ctx.signal.aborted) return errorResult(`Cancelled: the MCP server "${entry.server}" was told to stop the call.`);
         return errorResult((err as Error).message);
       }
     },
   };
+}
+
+/** A server's progress report as the editor shows it: "progress 3/8: indexing" (the total when known). */
+export function progressLine({ progress, total, message }: McpProgress): string {
+  return `progress ${progress}${total !== undefined ? `/${total}` : ""}${message ? `: ${message}` : ""}`;
 }
 
 /** How a resource link is followed in each discovery mode. */
