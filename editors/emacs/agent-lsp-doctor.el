@@ -48,7 +48,7 @@
     (agent-lsp--doctor-line buf program
                             (if program (format "Server command: %s (%s)"
                                                 (string-join agent-lsp-server-command " ") program)
-                              (format "Server command: %S not found; install it (npm install -g agent-lsp) or customize `agent-lsp-server-command'"
+                              (format "Server command: %S not found; install it from your agent-lsp checkout (npm install, then npm install -g .) or customize `agent-lsp-server-command'"
                                       (car agent-lsp-server-command))))
     (agent-lsp--doctor-line buf 'note (if conn (format "Connection: running (%s)" (jsonrpc-name conn))
                                         "Connection: none yet (a command starts it)"))

@@ -68,7 +68,7 @@ export function runEmacs(editor: EmacsEditor, args: string[], options: { cwd: st
  * trampolines compiled for advised primitives (the specs advise `message', `read-event' ...),
  * which would start a compiler subprocess.
  */
-const NO_NATIVE =
+export const NO_NATIVE =
   "(setq native-comp-deferred-compilation nil native-comp-jit-compilation nil native-comp-enable-subr-trampolines nil comp-enable-subr-trampolines nil)";
 
 /**

@@ -1,4 +1,4 @@
-;;; ask-test.el --- Asking with context, modes, slash commands, code actions  -*- lexical-binding: t; -*-
+;;; ask-test.el --- Asking with context, modes, slash commands, code actions  -*- lexical-binding: t; no-byte-compile: t; -*-
 
 ;;; Code:
 

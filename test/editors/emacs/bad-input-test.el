@@ -1,4 +1,4 @@
-;;; bad-input-test.el --- Bad input gets one clear message and loses nothing  -*- lexical-binding: t; -*-
+;;; bad-input-test.el --- Bad input gets one clear message and loses nothing  -*- lexical-binding: t; no-byte-compile: t; -*-
 
 ;;; Code:
 

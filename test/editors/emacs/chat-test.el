@@ -1,4 +1,4 @@
-;;; chat-test.el --- The chat streams, folds tool calls, shows usage  -*- lexical-binding: t; -*-
+;;; chat-test.el --- The chat streams, folds tool calls, shows usage  -*- lexical-binding: t; no-byte-compile: t; -*-
 
 ;;; Code:
 

@@ -1,4 +1,4 @@
-;;; edit-test.el --- The agent's edits land in buffers, versioned  -*- lexical-binding: t; -*-
+;;; edit-test.el --- The agent's edits land in buffers, versioned  -*- lexical-binding: t; no-byte-compile: t; -*-
 
 ;;; Code:
 

@@ -1,4 +1,4 @@
-;;; eglot-test.el --- agent-lsp beside the user's own language server  -*- lexical-binding: t; -*-
+;;; eglot-test.el --- agent-lsp beside the user's own language server  -*- lexical-binding: t; no-byte-compile: t; -*-
 
 ;;; Code:
 

@@ -1,4 +1,4 @@
-;;; language-test.el --- The agent asks the user's own language server through eglot  -*- lexical-binding: t; -*-
+;;; language-test.el --- The agent asks the user's own language server through eglot  -*- lexical-binding: t; no-byte-compile: t; -*-
 
 ;;; Code:
 

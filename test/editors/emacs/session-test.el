@@ -1,4 +1,4 @@
-;;; session-test.el --- Cancel, sessions, a server that dies  -*- lexical-binding: t; -*-
+;;; session-test.el --- Cancel, sessions, a server that dies  -*- lexical-binding: t; no-byte-compile: t; -*-
 
 ;;; Code:
 

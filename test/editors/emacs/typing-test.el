@@ -1,4 +1,4 @@
-;;; typing-test.el --- Emacs stays responsive while the agent works  -*- lexical-binding: t; -*-
+;;; typing-test.el --- Emacs stays responsive while the agent works  -*- lexical-binding: t; no-byte-compile: t; -*-
 
 ;;; Code:
 
