@@ -225,6 +225,11 @@ area, then ON-FAILURE is called."
 
 (defun agent-lsp--turn-ended (buf conn result)
   "The turn in BUF on CONN ended with RESULT ({stopReason, error?})."
+  (when (buffer-live-p buf)
+    (agent-lsp--turn-ended-in buf conn result)))
+
+(defun agent-lsp--turn-ended-in (buf conn result)
+  "Write the end of the turn in the live chat BUF on CONN, with RESULT."
   (with-current-buffer buf
     (agent-lsp-render-flush buf)
     (setq agent-lsp--busy nil)
@@ -240,6 +245,11 @@ area, then ON-FAILURE is called."
 
 (defun agent-lsp--turn-failed (buf why died)
   "The turn request in BUF failed with WHY; DIED when the server is gone."
+  (when (buffer-live-p buf)
+    (agent-lsp--turn-failed-in buf why died)))
+
+(defun agent-lsp--turn-failed-in (buf why died)
+  "Write in the live chat BUF that its turn failed (WHY); DIED: the server is gone."
   (with-current-buffer buf
     (agent-lsp-render-flush buf)
     (setq agent-lsp--busy nil)

@@ -131,6 +131,7 @@ key, which the block's last line calls DECLINE-LABEL."
       (setq agent-lsp--stream nil)
       (agent-lsp--start-block)
       (agent-lsp--waiting-insert block lines)
+      (add-hook 'kill-buffer-hook #'agent-lsp--waiting-chat-killed nil t)
       (setq agent-lsp--waiting-blocks (append agent-lsp--waiting-blocks (list block))))
     (agent-lsp--waiting-refresh)
     ;; Shown, never selected: the user moves there on purpose.
@@ -169,6 +170,11 @@ key, which the block's last line calls DECLINE-LABEL."
             (dolist (marker (list beg end (agent-lsp--waiting-lines-beg block) (agent-lsp--waiting-lines-end block)))
               (set-marker marker nil))))))
     (agent-lsp--waiting-refresh)))
+
+(defun agent-lsp--waiting-chat-killed ()
+  "The chat is being killed: what it still asks is answered No."
+  (dolist (block (copy-sequence agent-lsp--waiting-blocks))
+    (agent-lsp--waiting-refuse block)))
 
 (defun agent-lsp--waiting-choose (block choice)
   "Answer BLOCK with CHOICE, one of its (KEY LABEL FUNCTION)."

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { emacsSuite, TIMEOUT } from "./emacs-suite.js";
 import { lastUserText, useSpecFixture } from "./run-detached.js";
+import { waitFor } from "../helpers/wait.js";
 
 const setup = useSpecFixture();
 const run = (command: string) => ({ toolCalls: [{ name: "execute_command", input: { command } }] });
@@ -37,6 +38,14 @@ emacsSuite((editor, { spec, specLogged }) => {
     await spec("permission-test.el", "agent-lsp-permission-quit", { fake, project, safety: "ask" });
     expect(lastMessage(fake, 1)).toMatch(/declined|not done/i);
     expect(lastMessage(fake, 3)).toContain("second-run");
+  });
+
+  it("permission: killing the chat while an approval waits answers it No", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    fake.enqueue(run("echo first"), { text: "Declined." });
+    await spec("permission-test.el", "agent-lsp-permission-chat-killed", { fake, project, safety: "ask" });
+    await waitFor(() => fake.requests.length === 2, 30_000);
+    expect(lastMessage(fake, 1)).toMatch(/declined/i);
   });
 
   it("permission: 40 y typed into a code buffer (and yes in the chat's prompt) while an approval waits never answer it", { timeout: TIMEOUT }, async () => {

@@ -42,6 +42,20 @@
   (agent-lsp-test-chat-has "Ran it.")
   (agent-lsp-test-wait-idle))
 
+(ert-deftest agent-lsp-permission-chat-killed ()
+  "Killing the chat while an approval waits answers it No; the mode line forgets it."
+  (let ((ended nil))
+    (advice-add 'agent-lsp--turn-ended :after (lambda (&rest _) (setq ended t)))
+    (agent-lsp-test-start-chat)
+    (agent-lsp-test-send "Run echo")
+    (agent-lsp-test-block "echo first")
+    (let ((conn (buffer-local-value 'agent-lsp--chat-conn (agent-lsp-test-chat))))
+      (kill-buffer (agent-lsp-test-chat))
+      (agent-lsp-test-wait "the approval to be answered" (lambda () (= 0 (hash-table-count (agent-lsp--replies conn)))))
+      (should-not (member agent-lsp--waiting-mode-line global-mode-string))
+      ;; The turn goes on without the chat, and ends.
+      (agent-lsp-test-wait "the turn to end" (lambda () ended) 30))))
+
 (ert-deftest agent-lsp-permission-typed-elsewhere ()
   "Keys typed into a code buffer, or the chat's prompt, while an approval waits never answer it."
   (let ((code (agent-lsp-test-visit "main.py")))
