@@ -114,6 +114,14 @@
       (add-text-properties beg agent-lsp--transcript-end (list 'keymap map 'agent-lsp-waiting block))
       (restore-buffer-modified-p modified))))
 
+(defun agent-lsp--waiting-points-past (from to)
+  "Move the points left from FROM up to TO, where a block was just written, to TO.
+A point at the transcript's end stays before what is inserted there: on
+a block, it would let the next key typed answer it."
+  (when (<= from (point) to) (goto-char to))
+  (dolist (win (get-buffer-window-list (current-buffer) nil t))
+    (when (<= from (window-point win) to) (set-window-point win to))))
+
 (cl-defun agent-lsp-waiting-add (chat &key what title lines choices decline (decline-label "No"))
   "Ask in the chat buffer CHAT with a block of its own; return the block.
 WHAT names what waits in the mode line (\"approval\", \"question\").
@@ -128,9 +136,11 @@ key, which the block's last line calls DECLINE-LABEL."
                                         :decline decline :decline-label decline-label)))
     (agent-lsp-render-flush chat)
     (with-current-buffer chat
-      (setq agent-lsp--stream nil)
-      (agent-lsp--start-block)
-      (agent-lsp--waiting-insert block lines)
+      (let ((before (marker-position agent-lsp--transcript-end)))
+        (setq agent-lsp--stream nil)
+        (agent-lsp--start-block)
+        (agent-lsp--waiting-insert block lines)
+        (agent-lsp--waiting-points-past before (agent-lsp--waiting-end block)))
       (add-hook 'kill-buffer-hook #'agent-lsp--waiting-chat-killed nil t)
       (setq agent-lsp--waiting-blocks (append agent-lsp--waiting-blocks (list block))))
     (agent-lsp--waiting-refresh)

@@ -142,9 +142,9 @@ emacsSuite((editor, { spec, specLogged: runSpecLogged, compiled }) => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it("units: hunks, UTF-16 positions, frames, offered options, saving buffers, the compaction marker, a message decoded in slices", { timeout: TIMEOUT }, async () => {
+  it("units: hunks, UTF-16 positions, frames, offered options, saving buffers, the compaction marker, a message decoded in slices, a block never under point unasked", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "a.txt": "a\n", "b.txt": "b\n" });
-    for (const test of ["agent-lsp-unit-hunks", "agent-lsp-unit-positions", "agent-lsp-unit-frames", "agent-lsp-unit-options", "agent-lsp-unit-save-documents", "agent-lsp-unit-compaction-line", "agent-lsp-unit-large-message"]) {
+    for (const test of ["agent-lsp-unit-hunks", "agent-lsp-unit-positions", "agent-lsp-unit-frames", "agent-lsp-unit-options", "agent-lsp-unit-save-documents", "agent-lsp-unit-compaction-line", "agent-lsp-unit-large-message", "agent-lsp-unit-waiting-point"]) {
       await spec("units-test.el", test, { fake, project });
     }
   });

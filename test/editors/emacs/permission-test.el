@@ -61,6 +61,10 @@
   (let ((code (agent-lsp-test-visit "main.py")))
     (agent-lsp-test-start-chat)
     (agent-lsp-test-send "List the files")
+    ;; The user's point waits at the end of the transcript (where the answer streams).
+    (with-current-buffer (agent-lsp-test-chat)
+      (goto-char agent-lsp--transcript-end)
+      (set-window-point (get-buffer-window (current-buffer)) (point)))
     (agent-lsp-test-block "ls -la")
     ;; The mode lines of the code, of the chat and of any other buffer say that an approval
     ;; waits, and so does the chat's header.  (Batch Emacs formats no mode line: the parts
@@ -72,9 +76,14 @@
     (should (member agent-lsp--waiting-mode-line global-mode-string))
     (with-temp-buffer
       (should (equal (agent-lsp--waiting-global-lighter) " [agent: approval waiting]")))
+    ;; Nor does point left at the end of the transcript, where the block was written.
+    (with-current-buffer (agent-lsp-test-chat)
+      (should-not (agent-lsp-waiting-at (point))))
     (agent-lsp-test-type code (make-string 40 ?y))
     (agent-lsp-test-type code "a\r")
-    (with-current-buffer (agent-lsp-test-chat) (goto-char (point-max)))
+    ;; Typed in the chat's prompt area, "yes" is a prompt being written.
+    (with-selected-window (agent-lsp-test-show (agent-lsp-test-chat))
+      (goto-char (point-max)))
     (agent-lsp-test-type (agent-lsp-test-chat) "yes")
     (agent-lsp-test-pause 0.5)
     (should (string-search (concat (make-string 40 ?y) "a\n") (agent-lsp-test-text code)))

@@ -131,4 +131,25 @@ surrogate pairs across chunk boundaries included."
     (should-not failed)
     (should (equal result (json-parse-string json :object-type 'plist :null-object nil :false-object :json-false)))))
 
+(ert-deftest agent-lsp-unit-waiting-point ()
+  "A block written where point waits leaves point after it, not on it: no key answers it unasked."
+  (let ((chat (agent-lsp-test-chat)) (answered nil))
+    (with-current-buffer chat
+      (agent-lsp--insert "the end of an answer\n\n")
+      (goto-char agent-lsp--transcript-end))
+    (switch-to-buffer chat)
+    (set-window-point (selected-window) (with-current-buffer chat (point)))
+    (let ((block (agent-lsp-waiting-add chat :what "approval" :title "Allow it?"
+                                        :choices (list (list "y" "Yes" (lambda (b) (setq answered t) (agent-lsp-waiting-done b "yes"))))
+                                        :decline #'ignore)))
+      (with-current-buffer chat
+        (should-not (agent-lsp-waiting-at (point)))
+        (should-not (agent-lsp-waiting-at (window-point (selected-window))))
+        ;; Typed there, y meets the read-only prompt line: no answer.
+        (condition-case nil (execute-kbd-macro "y") (text-read-only nil))
+        (should-not answered)
+        (goto-char (agent-lsp--waiting-beg block))
+        (execute-kbd-macro "y")
+        (should answered)))))
+
 ;;; units-test.el ends here
