@@ -69,6 +69,7 @@ export async function startAgentHarness(
     root?: string;
     options?: Record<string, unknown>;
     capabilities?: ClientCapabilities;
+    clientInfo?: { name: string; version?: string };
     api?: FakeApi;
     createProvider?: Parameters<typeof startLspPair>[0]["createProvider"];
   } = {},
@@ -79,6 +80,7 @@ export async function startAgentHarness(
     root,
     initializationOptions: fakeProviderOptions(fake, messageApprovals(options.options), options.api),
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+    ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
     ...(options.createProvider ? { createProvider: options.createProvider } : {}),
   });
   const conn = pair.client.connection;

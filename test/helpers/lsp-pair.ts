@@ -27,6 +27,8 @@ export async function startLspPair(options: {
   root: string;
   initializationOptions?: unknown;
   capabilities?: ClientCapabilities;
+  /** The initialize request's clientInfo (none by default). */
+  clientInfo?: { name: string; version?: string };
   /** Wraps provider creation (benchmarks time the provider's own share). */
   createProvider?: typeof createProvider;
   /** Builds the runtime in place of createRuntime (benchmarks reach the editor through it). */
@@ -61,6 +63,7 @@ export async function startLspPair(options: {
     rootUri: new URL(`file://${options.root}`).href,
     workspaceFolders: [{ uri: new URL(`file://${options.root}`).href, name: "test" }],
     capabilities: options.capabilities ?? defaultCapabilities(),
+    ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
     initializationOptions: options.initializationOptions,
   })) as InitializeResult;
   await connection.sendNotification("initialized", {});

@@ -12,6 +12,8 @@ import { registerCodeActions } from "./code-actions.js";
 import type { ObservableDocuments } from "./document-sync.js";
 import { registerExecuteCommands } from "./execute-commands.js";
 import { LspEditor } from "./lsp-editor.js";
+import { clientProfile } from "./client-profile.js";
+import { CLIENT_REQUESTS } from "../protocol/method-names.js";
 import { ChatFile } from "./chat/chat-file.js";
 
 /** A handler the deferred dispatch calls. */
@@ -40,8 +42,9 @@ export function boot(ctx: BootContext): Booted {
   const { logger, root } = ctx;
   const editor = new LspEditor(ctx.connection, ctx.documents, logger);
   editor.capabilities = ctx.params.capabilities;
+  editor.profile = clientProfile(ctx.params);
   // The chat file is for clients without the agent protocol, or on request ([editor] chat_file).
-  const declaresAgent = Boolean((ctx.params.capabilities.experimental as { agent?: unknown } | undefined)?.agent);
+  const declaresAgent = editor.profile.agentProtocol;
   let chatWanted = !declaresAgent;
   let chat: ChatFile | undefined;
   const runtime = buildRuntime({
@@ -77,9 +80,15 @@ export function boot(ctx: BootContext): Booted {
     editor.chatPrompts = on ? c.prompts : undefined;
   };
   setChatMode(chat, chatWanted);
-  // The client sees the stream as agent/update; how a turn ended is the agent/prompt answer.
+  editor.lateAnswerNote = (_sessionId, text) => {
+    if (chat.enabled) chat.renderer.note(`\n_${text}_\n\n`).catch((err: Error) => logger.warn(`chat file: the late answer's note not written: ${err.message}`));
+  };
+  // A client of the agent protocol sees the stream as agent/update (how a turn ended is the
+  // agent/prompt answer); any other (Helix) would only log each notification as one it ignores.
+  // Declaring experimental.agent says so, and so does calling one of the protocol's methods.
+  let streams = declaresAgent;
   runtime.events.subscribe((sessionId, event) => {
-    if (event.kind !== "turn_end") editor.sendUpdate(sessionId, event);
+    if (streams && event.kind !== "turn_end") editor.sendUpdate(sessionId, event);
   });
   const handlers = new Map<string, Handler>();
   const capture = capturingConnection(ctx.connection, handlers);
@@ -88,6 +97,15 @@ export function boot(ctx: BootContext): Booted {
   // agent/cancel also withdraws what a run asks before its turn starts (the refactor goal).
   registerAgentMethods(capture, agent, logger, (sessionId) => runs.cancel(sessionId));
   registerExecuteCommands(capture, agent, logger, runs, chat, editor);
+  for (const method of CLIENT_REQUESTS) {
+    const handler = handlers.get(method);
+    if (handler) {
+      handlers.set(method, (params, token) => {
+        streams = true;
+        return handler(params, token);
+      });
+    }
+  }
   handlers.set("workspace/didChangeConfiguration", () => runtime.reloadConfig());
   return { runtime, editor, handlers };
 }

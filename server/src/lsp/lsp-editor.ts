@@ -16,7 +16,10 @@ import { applyWorkspaceEdit, type ApplyEditSettings } from "./apply-edit.js";
 import type { ObservableDocuments } from "./document-sync.js";
 import { NoticeBox, settlementNews } from "./edit-notices.js";
 import { EditTracker, type Settlement, type TrackedEdit } from "./edit-tracker.js";
-import { askUserOverLsp, requestPermissionOverLsp, type PlainAnswer, type PromptChannel } from "./prompts.js";
+import { askUserOverLsp, requestPermissionOverLsp, type OnLateAnswer, type PlainAnswer, type PromptChannel } from "./prompts.js";
+import { oneRow, type ClientProfile } from "./client-profile.js";
+import { lateAnswerText, type PromptKind } from "./late-answers.js";
+import { raceQuestion } from "./question-race.js";
 import type { SessionEvents } from "../editor/session-events.js";
 import { startProgress } from "./progress.js";
 import { saveDocumentsOverLsp } from "./save-documents.js";
@@ -28,6 +31,10 @@ import { startWaitNotice, WAITING_FOR_EDIT, WAITING_FOR_USER, type WaitTexts } f
 /** The Editor implementation for LSP clients. */
 export class LspEditor implements Editor {
   capabilities: ClientCapabilities = {};
+  /** What is known of the client (clientInfo, the agent protocol); set right after construction. */
+  profile: ClientProfile = { name: "", agentProtocol: false, oneRowMessages: false };
+  /** Where a late answer is also written (the chat file, when it is on), beside the message line. */
+  lateAnswerNote: ((sessionId: string, text: string) => void) | undefined;
   /** Seconds a prompt may stay unanswered before it counts as No. */
   approvalTimeoutS = 600;
   /** Timing of workspace/applyEdit (apply_edit_timeout_s; the report window). */
@@ -135,7 +142,7 @@ export class LspEditor implements Editor {
     const stop = this.waitNotice(request.sessionId, WAITING_FOR_USER);
     let answer: PlainAnswer<PermissionAnswer>;
     try {
-      answer = await requestPermissionOverLsp(this.promptChannel(rich), request, signal);
+      answer = await requestPermissionOverLsp(this.promptChannel(rich), request, signal, this.onLate(request.sessionId, "approval"));
     } finally {
       stop();
     }
@@ -147,19 +154,45 @@ export class LspEditor implements Editor {
 
   async askUser(question: Question, signal: AbortSignal): Promise<string | undefined> {
     const rich = this.experimental("askUser");
+    const hasChoices = Boolean(question.choices?.length);
     // A message prompt offers only buttons: a question without choices goes to the chat file.
-    if (!rich && this.chatPrompts && this.askInChat(Boolean(question.choices?.length))) return this.chatPrompts.askUser(question, signal);
+    if (!rich && this.chatPrompts && this.askInChat(hasChoices)) return this.chatPrompts.askUser(question, signal);
     const stop = this.waitNotice(question.sessionId, WAITING_FOR_USER);
     let answer: PlainAnswer<{ answer?: string }>;
     try {
-      answer = await askUserOverLsp(this.promptChannel(rich), question, signal);
+      // Choices and the user's own words: the buttons, and the chat file's block for the words.
+      answer = !rich && this.chatPrompts && question.allowFreeText === true
+        ? await this.askBothWays(question, this.chatPrompts, signal)
+        : await askUserOverLsp(this.promptChannel(rich), question, signal, this.onLate(question.sessionId, "question"));
     } finally {
       stop();
     }
     if (answer.refused) this.refused(answer.refused);
     if (!answer.unsupported || rich) return answer.answer;
     this.noMessageRequest = true;
-    return this.chatPrompts ? this.chatPrompts.askUser(question, signal) : undefined;
+    return answer.answer ?? (this.chatPrompts ? this.chatPrompts.askUser(question, signal) : undefined);
+  }
+
+  /** The message box and the chat-file block at once (question-race.ts); a box clicked after the block answered is a late answer. */
+  private async askBothWays(question: Question, chat: NonNullable<LspEditor["chatPrompts"]>, signal: AbortSignal): Promise<PlainAnswer<{ answer?: string }>> {
+    let blockAnswered = false;
+    const late = this.onLate(question.sessionId, "question");
+    const result = await raceQuestion(
+      {
+        box: async (s) => {
+          const answer = await askUserOverLsp(this.promptChannel(false), question, s, (chosen, withdrawn) => late(chosen, blockAnswered ? "answered" : withdrawn));
+          if (answer.refused) this.refused(answer.refused);
+          return answer;
+        },
+        block: async (s) => {
+          const answer = await chat.askUser(question, s);
+          blockAnswered ||= answer !== undefined;
+          return answer;
+        },
+      },
+      signal,
+    );
+    return { ...(result.answer !== undefined ? { answer: result.answer } : {}), ...(result.unsupported ? { unsupported: true } : {}) };
   }
 
   /**
@@ -183,6 +216,20 @@ export class LspEditor implements Editor {
     this.showMessage("warning", why);
   }
 
+  /**
+   * Hears of a choice made in a message box after its request was withdrawn (the box stayed:
+   * Helix ignores $/cancelRequest): the message line says nothing came of it, and so does the
+   * chat file when it is on.
+   */
+  private onLate(sessionId: string, kind: PromptKind): OnLateAnswer {
+    return (answer, withdrawn) => {
+      const text = lateAnswerText({ kind, withdrawn, answer });
+      this.log.info(`${kind} answered after it was withdrawn (${withdrawn}): ${answer}`);
+      this.showMessage("warning", text);
+      this.lateAnswerNote?.(sessionId, text);
+    };
+  }
+
   /** Sends one session update to the client (the front end subscribes this to the event stream). */
   sendUpdate(sessionId: string, update: SessionUpdate): void {
     this.notify("agent/update", { sessionId, update });
@@ -196,7 +243,7 @@ export class LspEditor implements Editor {
     // The library's showErrorMessage() sends a *request* (showMessageRequest) that waits for a
     // button; a plain message is the window/showMessage notification.
     const kind = type === "error" ? MessageType.Error : type === "warning" ? MessageType.Warning : MessageType.Info;
-    this.notify(ShowMessageNotification.type.method, { type: kind, message });
+    this.notify(ShowMessageNotification.type.method, { type: kind, message: this.profile.oneRowMessages ? oneRow(message) : message });
   }
 
   /** `window/showDocument` with `external: true`, to clients that declare it (a sign-in page, in the browser). */

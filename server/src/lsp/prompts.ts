@@ -17,6 +17,10 @@ import {
 } from "vscode-languageserver/node.js";
 import type { PermissionAnswer, PermissionOptionId, PermissionRequest, Question } from "../editor/session-ui.js";
 import { sendWithdrawable } from "./client-requests.js";
+import type { Withdrawal } from "./late-answers.js";
+
+/** Told of a choice the user made after the prompt was withdrawn (its box stayed on screen). */
+export type OnLateAnswer = (answer: string, withdrawn: Withdrawal) => void;
 
 /**
  * The options sent with agent/requestPermission. Their names, in this order, are also the
@@ -39,7 +43,7 @@ export interface PromptChannel {
 }
 
 /** Asks the user to allow an action; always resolves. */
-export async function requestPermissionOverLsp(channel: PromptChannel, request: PermissionRequest, signal: AbortSignal): Promise<PlainAnswer<PermissionAnswer>> {
+export async function requestPermissionOverLsp(channel: PromptChannel, request: PermissionRequest, signal: AbortSignal, onLate?: OnLateAnswer): Promise<PlainAnswer<PermissionAnswer>> {
   const { connection, rich } = channel;
   // Nothing to remember (a sensitive place, a shell line): do not offer "don't ask again".
   const options = request.rememberable === false ? PERMISSION_OPTIONS.filter((o) => o.optionId !== "allow_always") : PERMISSION_OPTIONS;
@@ -63,11 +67,19 @@ export async function requestPermissionOverLsp(channel: PromptChannel, request: 
           { type: MessageType.Warning, message: request.summary, actions: options.map((o) => action(channel, o.name, request.requestId)) },
           token,
         ),
+    onLate && ((value, withdrawn) => onLate(permissionLabel(value), withdrawn)),
   );
   if (outcome.kind !== "answer") return { optionId: "reject", note: outcome.note, ...(outcome.unsupported ? { unsupported: true } : {}) };
   const other = otherRequest(outcome.value, request.requestId);
   if (other) return { optionId: "reject", note: other, refused: other };
   return rich ? readRichAnswer(outcome.value) : readPlainAnswer(outcome.value as MessageActionItem | null);
+}
+
+/** The name of the option a late answer chose, as the prompt showed it. */
+function permissionLabel(value: unknown): string {
+  const v = value as { optionId?: unknown; title?: unknown };
+  if (typeof v.title === "string") return v.title;
+  return PERMISSION_OPTIONS.find((o) => o.optionId === v.optionId)?.name ?? String(v.optionId);
 }
 
 /** A message prompt's action, carrying the request's id where the client keeps it. */
@@ -105,7 +117,7 @@ function readPlainAnswer(item: MessageActionItem | null): PermissionAnswer {
 }
 
 /** Asks the user a question; undefined when no answer could be had. */
-export async function askUserOverLsp(channel: PromptChannel, question: Question, signal: AbortSignal): Promise<PlainAnswer<{ answer?: string }>> {
+export async function askUserOverLsp(channel: PromptChannel, question: Question, signal: AbortSignal, onLate?: OnLateAnswer): Promise<PlainAnswer<{ answer?: string }>> {
   const { connection, rich } = channel;
   if (!rich && !question.choices?.length) return {};
   const { sessionId, requestId } = question;
@@ -113,6 +125,7 @@ export async function askUserOverLsp(channel: PromptChannel, question: Question,
     rich
       ? connection.sendRequest("agent/askUser", { sessionId, requestId, question: question.question, choices: question.choices ?? [], allowFreeText: question.allowFreeText ?? true }, token)
       : connection.sendRequest(ShowMessageRequest.type, { type: MessageType.Info, message: question.question, actions: question.choices!.map((title) => action(channel, title, requestId)) }, token),
+    onLate && ((value, withdrawn) => onLate(String((value as { answer?: unknown; title?: unknown }).answer ?? (value as { title?: unknown }).title), withdrawn)),
   );
   if (outcome.kind !== "answer") return outcome.unsupported ? { unsupported: true } : {};
   if (!outcome.value) return {};
@@ -132,15 +145,25 @@ export type PlainAnswer<T> = T & { unsupported?: true; refused?: string };
 
 type Outcome = { kind: "answer"; value: unknown } | { kind: "none"; note: string; unsupported: boolean };
 
-/** Sends a request that the turn's cancel or a timeout withdraws ($/cancelRequest). */
+/**
+ * Sends a request that the turn's cancel or a timeout withdraws ($/cancelRequest). A client that
+ * keeps showing the prompt anyway may still answer it: `onLate` hears of a choice made then.
+ */
 async function sendCancellable(
   signal: AbortSignal,
   timeoutMs: number,
   send: (token: CancellationToken) => Promise<unknown>,
+  onLate?: (value: unknown, withdrawn: Withdrawal) => void,
 ): Promise<Outcome> {
-  const outcome = await sendWithdrawable(signal, timeoutMs, send).outcome;
+  const sent = sendWithdrawable(signal, timeoutMs, send);
+  const outcome = await sent.outcome;
   if (outcome.kind === "answer") return outcome;
-  if (outcome.kind !== "error") return { kind: "none", note: outcome.note, unsupported: false };
+  if (outcome.kind !== "error") {
+    const withdrawn = outcome.kind;
+    // null is a dismissed box (or a client that withdrew it): nothing was chosen.
+    if (onLate) void sent.late.then((late) => late.kind === "answer" && late.value && onLate(late.value, withdrawn));
+    return { kind: "none", note: outcome.note, unsupported: false };
+  }
   return { kind: "none", note: describeRequestError(outcome.error), unsupported: isMethodNotFound(outcome.error) };
 }
 

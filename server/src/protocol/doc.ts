@@ -75,6 +75,12 @@ change itself.
   Helix declares none (docs/tools.md).
 - \`workspace.workspaceEdit.resourceOperations\`: create/rename/delete files through \`workspace/applyEdit\`.
 - \`window.workDoneProgress\`: report long work through \`$/progress\`.
+- \`experimental.agent\` (any value): the client speaks the agent protocol and gets \`agent/update\`
+  (so does a client that calls an \`agent/*\` request without declaring it); the chat file is off
+  unless \`[editor] chat_file = true\`.
+- \`clientInfo.name\`: \`helix\` shows one row of a message and drops line breaks, so its
+  \`window/showMessage\` text comes laid out for that row (paragraphs apart with " — ", the lines of
+  a paragraph joined by a space).
 
 ## \`workspace/executeCommand\`
 

@@ -88,7 +88,8 @@ export class ChatPrompts {
     const outcome = new Promise<{ kind: "answer"; value: string } | { kind: "none"; note: string }>((resolve) => (settle = resolve));
     this.pending.set(id, { id, kind, ...offer, settle: (value) => settle({ kind: "answer", value }) });
     const timer = setTimeout(() => settle({ kind: "none", note: `No answer in the chat file within ${Math.round(this.timeoutMs() / 1000)} s.` }), this.timeoutMs());
-    const onAbort = () => settle({ kind: "none", note: "Cancelled." });
+    // A string reason says why the block no longer waits (answered in the message box).
+    const onAbort = () => settle({ kind: "none", note: typeof signal.reason === "string" ? signal.reason : "Cancelled." });
     signal.addEventListener("abort", onAbort, { once: true });
     if (signal.aborted) onAbort();
     try {

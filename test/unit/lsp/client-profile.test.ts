@@ -1,0 +1,25 @@
+/** The client profile read at initialize, and messages laid out for a one-row message line. */
+import { describe, expect, it } from "vitest";
+import { clientProfile, oneRow } from "../../../server/src/lsp/client-profile.js";
+
+describe("clientProfile", () => {
+  it("Helix: one-row messages, no agent protocol", () => {
+    expect(clientProfile({ clientInfo: { name: "helix", version: "25.07.1" }, capabilities: {} })).toEqual({ name: "helix", version: "25.07.1", agentProtocol: false, oneRowMessages: true });
+  });
+
+  it("a client declaring experimental.agent speaks the protocol; no clientInfo is an unnamed client", () => {
+    expect(clientProfile({ capabilities: { experimental: { agent: { askUser: true } } } })).toEqual({ name: "", agentProtocol: true, oneRowMessages: false });
+    expect(clientProfile({ clientInfo: { name: "Neovim" }, capabilities: {} }).oneRowMessages).toBe(false);
+  });
+});
+
+describe("oneRow", () => {
+  it.each([
+    ["paragraphs apart", "Agent: explain math.js:2: done, $0.0004\n\nHere is the answer.", "Agent: explain math.js:2: done, $0.0004 — Here is the answer."],
+    ["lines of a paragraph joined by a space", "It returns a minus b.\nSo add() subtracts.", "It returns a minus b. So add() subtracts."],
+    ["blank lines with spaces, a list", "done\n \nNot done:\n- Edit a.js: declined\n", "done — Not done: - Edit a.js: declined"],
+    ["one line as it is", "agent-lsp: approval needed", "agent-lsp: approval needed"],
+  ])("%s", (_name, message, shown) => {
+    expect(oneRow(message)).toBe(shown);
+  });
+});
