@@ -31,8 +31,10 @@ Usage:
   agent-lsp mcp login NAME [--paste]  Sign in to a remote server (OAuth) in the browser; --paste
                                       takes the address the browser ended on (remote shells).
   agent-lsp mcp logout NAME           Delete a remote server's stored sign-in tokens.
-  agent-lsp setup helix [--write]     Print the Helix languages.toml snippet, or merge it into
-                                      Helix's languages.toml (a backup is written first).
+  agent-lsp setup helix [--write] [--hx PATH]
+                                      Print the Helix languages.toml snippet, or merge it into
+                                      Helix's languages.toml (a backup is written first); each
+                                      language keeps the default servers of your Helix (hx).
   agent-lsp --version | --help
 `;
 

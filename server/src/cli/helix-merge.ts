@@ -3,9 +3,11 @@
  * and layout stay: the `[language-server.agent-lsp]` table is appended when missing; a language
  * the user already has gets "agent-lsp" added to its `language-servers` (their choice of servers
  * kept), or the key with Helix's defaults plus agent-lsp when they never set it; languages they
- * do not have are appended as blocks. Running it on its own result changes nothing.
+ * do not have are appended as blocks. Helix's defaults are those of the installed Helix
+ * (helix-defaults.ts). Running it on its own result changes nothing.
  */
 import { parse } from "smol-toml";
+import type { HelixDefaults } from "./helix-defaults.js";
 import { AGENT_SERVER, agentServerTable, HELIX_LANGUAGES, languageBlock, serverArray, serversFor, type HelixLanguage } from "./helix-languages.js";
 import { scanToml, type TomlEntry, type TomlStatement, type TomlValue } from "./toml-scan.js";
 
@@ -14,6 +16,11 @@ export interface HelixMerge {
   text: string;
   /** One line per change, for the user; empty when the file already had everything. */
   changes: string[];
+  /**
+   * A line per list of the user's that leaves out a default server of the installed Helix (set
+   * for an older Helix, or on purpose): said, never changed.
+   */
+  notes: string[];
 }
 
 type TomlData = Record<string, unknown>;
@@ -32,34 +39,42 @@ interface Insertion {
   text: string;
 }
 
-const APPENDIX_NOTE = "# Added by `agent-lsp setup helix`: Helix 25.01's default servers plus agent-lsp.";
+/** The comment above what is appended: whose defaults the lists repeat. */
+function appendixNote(helix: HelixDefaults): string {
+  return `# Added by \`agent-lsp setup helix\`: the default servers of ${helix.version} plus agent-lsp.`;
+}
 
 /** Merges the snippet into `userText` (a languages.toml, possibly empty). Throws when it cannot do so safely. */
-export function mergeHelixLanguages(userText: string): HelixMerge {
+export function mergeHelixLanguages(userText: string, helix: HelixDefaults): HelixMerge {
   const data = parseToml(userText, "languages.toml is not valid TOML, so it is left as it is");
   const eol = userText.includes("\r\n") ? "\r\n" : "\n";
   const blocks = languageBlocks(scanToml(userText), data);
   const insertions: Insertion[] = [];
   const appended: string[] = [];
   const changes: string[] = [];
+  const notes: string[] = [];
   if (!hasAgentServer(data)) {
     appended.push(agentServerTable(eol));
     changes.push(`added [language-server.${AGENT_SERVER}]`);
   }
   for (const language of HELIX_LANGUAGES) {
+    const defaults = helix.servers[language.name] ?? [];
     const mine = blocks.filter((b) => b.name === language.name);
     if (!mine.length) {
-      appended.push(languageBlock(language, eol));
-      changes.push(`${language.name}: added a [[language]] block, language-servers = ${serverArray(serversFor(language))}`);
+      appended.push(languageBlock(language, defaults, eol));
+      changes.push(`${language.name}: added a [[language]] block, language-servers = ${serverArray(serversFor(language, defaults))} (${helix.version}'s defaults plus agent-lsp)`);
     }
     for (const block of mine) {
-      const change = addAgentToBlock(userText, block, language, languageAt(data, block.index), eol, insertions);
+      const parsed = languageAt(data, block.index);
+      const change = addAgentToBlock(userText, block, language, defaults, parsed, eol, insertions);
       if (change) changes.push(`${language.name}: ${change}`);
+      const left = block.servers ? defaults.filter((d) => !serverNames(parsed["language-servers"]).includes(d)) : [];
+      if (left.length) notes.push(`${language.name}: your language-servers leaves out ${left.map((d) => JSON.stringify(d)).join(", ")}, default in ${helix.version}; add them if you want them`);
     }
   }
-  const text = applyInsertions(userText, insertions) + appendix(userText, appended, eol);
+  const text = applyInsertions(userText, insertions) + appendix(userText, appended, eol, helix);
   verifyMerged(text);
-  return { text, changes };
+  return { text, changes, notes };
 }
 
 /** The `[[language]]` blocks of the file with their name and `language-servers` entries. */
@@ -87,7 +102,7 @@ function languageBlocks(statements: TomlStatement[], data: TomlData): LanguageBl
 }
 
 /** Adds agent-lsp to one of the user's blocks; says what it did, or undefined when it was there. */
-function addAgentToBlock(text: string, block: LanguageBlock, language: HelixLanguage, parsed: TomlData, eol: string, out: Insertion[]): string | undefined {
+function addAgentToBlock(text: string, block: LanguageBlock, language: HelixLanguage, defaults: readonly string[], parsed: TomlData, eol: string, out: Insertion[]): string | undefined {
   if (block.servers) {
     if (serverNames(parsed["language-servers"]).includes(AGENT_SERVER)) return undefined;
     const array = block.servers.value.array;
@@ -96,9 +111,9 @@ function addAgentToBlock(text: string, block: LanguageBlock, language: HelixLang
     return `added "${AGENT_SERVER}" to your language-servers`;
   }
   // Without the key the language has Helix's defaults; setting it replaces them, so list them too.
-  const line = `language-servers = ${serverArray(serversFor(language))}`;
+  const line = `language-servers = ${serverArray(serversFor(language, defaults))}`;
   out.push({ at: block.nameEntry!.lineEnd, text: `${eol}${line}` });
-  return `set ${line} (Helix's defaults plus agent-lsp)`;
+  return `set ${line} (Helix's defaults plus agent-lsp: you had not set the key)`;
 }
 
 /**
@@ -134,10 +149,10 @@ function applyInsertions(text: string, insertions: Insertion[]): string {
 }
 
 /** What is appended at the end of the file: a note, then the missing table and blocks. */
-function appendix(userText: string, pieces: string[], eol: string): string {
+function appendix(userText: string, pieces: string[], eol: string, helix: HelixDefaults): string {
   if (!pieces.length) return "";
   const separator = userText === "" ? "" : userText.endsWith("\n") ? eol : eol + eol;
-  return `${separator}${APPENDIX_NOTE}${eol}${eol}${pieces.join(eol + eol)}${eol}`;
+  return `${separator}${appendixNote(helix)}${eol}${eol}${pieces.join(eol + eol)}${eol}`;
 }
 
 /** Checks the result parses and has agent-lsp everywhere, so a merge bug never reaches the user's file. */

@@ -1,30 +1,47 @@
 /**
- * `agent-lsp setup helix [--write]`: prints the languages.toml snippet that makes agent-lsp an
- * extra language server in Helix, or merges it into the user's languages.toml (backup first).
+ * `agent-lsp setup helix [--write] [--hx PATH]`: prints the languages.toml snippet that makes
+ * agent-lsp an extra language server in Helix, or merges it into the user's languages.toml
+ * (backup first). Each language's list repeats the installed Helix's own default servers, read
+ * from it (helix-defaults.ts).
  */
 import { accessSync, constants, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "smol-toml";
-import { parseArgs } from "./args.js";
-import { helixLanguagesSnippet } from "./helix-languages.js";
+import { flagValue, parseArgs } from "./args.js";
+import { readHelixDefaults, type HelixDefaults } from "./helix-defaults.js";
+import { HELIX_LANGUAGES, helixLanguagesSnippet, helixServerSnippet } from "./helix-languages.js";
 import { mergeHelixLanguages } from "./helix-merge.js";
 
-const USAGE = "Usage: agent-lsp setup helix [--write]";
+const USAGE = "Usage: agent-lsp setup helix [--write] [--hx PATH]   (--hx: the Helix to read the default servers from; default hx on PATH)";
 
 /** Runs the subcommand; the exit code. */
-export function setupCommand(argv: string[]): number {
-  const args = parseArgs(argv, []);
-  const unknown = [...args.flags.keys()].filter((f) => f !== "write");
+export async function setupCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, ["hx"]);
+  const unknown = [...args.flags.keys()].filter((f) => f !== "write" && f !== "hx");
   if (args.positionals[0] !== "helix" || args.positionals.length > 1 || unknown.length) {
     process.stderr.write(`${unknown.length ? `agent-lsp setup: unknown option --${unknown[0]}\n` : ""}${USAGE}\n`);
     return 2;
   }
+  let helix: HelixDefaults;
+  try {
+    helix = await readHelixDefaults(flagValue(args, "hx") ?? "hx", HELIX_LANGUAGES.map((l) => l.name));
+  } catch (err) {
+    // Without Helix's own defaults a list would drop its servers: nothing is written.
+    const why = `agent-lsp setup helix: cannot read the default language servers of your Helix: ${(err as Error).message}`;
+    if (args.flags.has("write")) {
+      process.stderr.write(`${why}\nNothing was written. Run it where \`hx\` is on PATH, or name it with --hx PATH.\n`);
+    } else {
+      process.stdout.write(helixServerSnippet());
+      process.stderr.write(`${why}\nPrinted the server entry only; add "agent-lsp" to each language's list by hand (hx --health <language> lists the defaults).\n`);
+    }
+    return 1;
+  }
   if (!args.flags.has("write")) {
-    process.stdout.write(helixLanguagesSnippet());
+    process.stdout.write(helixLanguagesSnippet(helix));
     return 0;
   }
-  const lines = writeHelixSetup(helixConfigDir(process.env, process.platform));
+  const lines = writeHelixSetup(helixConfigDir(process.env, process.platform), helix);
   process.stdout.write(`${lines.join("\n")}\n`);
   return 0;
 }
@@ -40,12 +57,12 @@ function helixConfigDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): stri
  * Merges the snippet into `<dir>/languages.toml`: a backup of the old file first, then an
  * atomic replace. Returns the report lines. Throws (nothing written) when the merge is not safe.
  */
-function writeHelixSetup(dir: string, now = new Date()): string[] {
+function writeHelixSetup(dir: string, helix: HelixDefaults, now = new Date()): string[] {
   const file = path.join(dir, "languages.toml");
   const existed = existsSync(file);
   const before = existed ? readFileSync(file, "utf8") : "";
-  const { text, changes } = mergeHelixLanguages(before);
-  const out = [`Helix languages.toml: ${file}`];
+  const { text, changes, notes } = mergeHelixLanguages(before, helix);
+  const out = [`Helix languages.toml: ${file}`, `Helix: ${helix.version} (default servers read from ${helix.source})`];
   if (!changes.length) {
     out.push("agent-lsp is already set up there: nothing changed.");
   } else {
@@ -60,6 +77,7 @@ function writeHelixSetup(dir: string, now = new Date()): string[] {
       );
     }
   }
+  out.push(...notes.map((n) => `note: ${n}`));
   out.push(...progressNote(path.join(dir, "config.toml")));
   return out;
 }

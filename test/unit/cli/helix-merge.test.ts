@@ -2,8 +2,28 @@
 import { readFileSync } from "node:fs";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
-import { HELIX_LANGUAGES, helixLanguagesSnippet, serversFor } from "../../../server/src/cli/helix-languages.js";
+import type { HelixDefaults } from "../../../server/src/cli/helix-defaults.js";
+import { HELIX_LANGUAGES, helixLanguagesSnippet, helixServerSnippet, serversFor } from "../../../server/src/cli/helix-languages.js";
 import { mergeHelixLanguages } from "../../../server/src/cli/helix-merge.js";
+
+/** A Helix's defaults as setup reads them (helix-defaults.ts), for the languages of the snippet. */
+const HELIX: HelixDefaults = {
+  version: "helix 25.07.1",
+  source: "hx --health <language>",
+  servers: {
+    rust: ["rust-analyzer"],
+    python: ["ty", "ruff", "jedi", "pylsp", "zuban"],
+    typescript: ["typescript-language-server"],
+    tsx: ["typescript-language-server"],
+    javascript: ["typescript-language-server"],
+    jsx: ["typescript-language-server"],
+    go: ["gopls", "golangci-lint-lsp"],
+    c: ["clangd"],
+    cpp: ["clangd"],
+    markdown: ["marksman", "markdown-oxide", "rumdl"],
+  },
+};
+const merge = (text: string) => mergeHelixLanguages(text, HELIX);
 
 type Lang = { name: string; "language-servers"?: unknown[] };
 
@@ -141,19 +161,28 @@ const cases: { name: string; user: string; keeps: string[]; check?: (merged: str
 
 describe("mergeHelixLanguages", () => {
   it.each(cases)("$name", ({ user, keeps, check }) => {
-    const { text, changes } = mergeHelixLanguages(user);
+    const { text, changes } = merge(user);
     expect(changes.length).toBeGreaterThan(0);
     for (const line of keeps) expect(text).toContain(line);
     expect(text.startsWith(user.replace(/\r?\n?$/, "").split(/\r?\n/)[0] ?? "")).toBe(true);
     expectComplete(text);
     check?.(text);
     // Idempotent: the merged file already has everything.
-    expect(mergeHelixLanguages(text)).toEqual({ text, changes: [] });
+    expect(merge(text)).toMatchObject({ text, changes: [] });
   });
 
   it("an empty file becomes the snippet's table and blocks", () => {
-    const { text } = mergeHelixLanguages("");
-    for (const l of HELIX_LANGUAGES) expect(serversOf(text, l.name)).toEqual(serversFor(l));
+    const { text, notes } = merge("");
+    for (const l of HELIX_LANGUAGES) expect(serversOf(text, l.name)).toEqual(serversFor(l, HELIX.servers[l.name]!));
+    expect(text).toContain("# Added by `agent-lsp setup helix`: the default servers of helix 25.07.1 plus agent-lsp.");
+    expect(notes).toEqual([]);
+  });
+
+  it("a list of the user's that leaves out this Helix's defaults is kept as it is, and said", () => {
+    const { text, changes, notes } = merge('[[language]]\nname = "python"\nlanguage-servers = ["ruff", "jedi", "pylsp", "agent-lsp"]\n');
+    expect(serversOf(text, "python")).toEqual(["ruff", "jedi", "pylsp", "agent-lsp"]);
+    expect(changes.filter((c) => c.startsWith("python"))).toEqual([]);
+    expect(notes).toEqual(['python: your language-servers leaves out "ty", "zuban", default in helix 25.07.1; add them if you want them']);
   });
 
   it.each([
@@ -162,21 +191,23 @@ describe("mergeHelixLanguages", () => {
     { name: "an inline language-server table that cannot take agent-lsp", user: 'language-server = { rust-analyzer = { command = "ra" } }\n', error: /would not be valid TOML/ },
     { name: "language-servers that is not an array", user: '[[language]]\nname = "rust"\nlanguage-servers = "rust-analyzer"\n', error: /not an array/ },
   ])("refuses $name with a clear error", ({ user, error }) => {
-    expect(() => mergeHelixLanguages(user)).toThrow(error);
+    expect(() => merge(user)).toThrow(error);
   });
 });
 
 describe("the Helix snippet", () => {
-  it("is editors/helix/languages.toml, word for word (regenerate: agent-lsp setup helix > editors/helix/languages.toml)", () => {
+  it("editors/helix/languages.toml is the server entry that holds for every Helix (regenerate from helixServerSnippet())", () => {
     const file = readFileSync(new URL("../../../editors/helix/languages.toml", import.meta.url), "utf8");
-    expect(file).toBe(helixLanguagesSnippet());
+    expect(file).toBe(helixServerSnippet());
+    expect((parse(file) as { language?: unknown }).language).toBeUndefined();
   });
 
-  it("keeps every language's default servers and adds agent-lsp once", () => {
-    const text = helixLanguagesSnippet();
+  it("keeps every language's default servers of the Helix read, adds agent-lsp once, and says which Helix", () => {
+    const text = helixLanguagesSnippet(HELIX);
+    expect(text).toContain("The lists below are the defaults of helix 25.07.1, read from hx --health <language>.");
     for (const l of HELIX_LANGUAGES) {
       const servers = serversOf(text, l.name)!;
-      expect(servers.filter((s) => s !== "agent-lsp")).toEqual([...l.defaults]);
+      expect(servers.filter((s) => s !== "agent-lsp")).toEqual(HELIX.servers[l.name]);
       expect(servers.filter((s) => s === "agent-lsp")).toHaveLength(1);
     }
   });
