@@ -14,6 +14,7 @@ import { stringify } from "smol-toml";
 import { describe, it } from "vitest";
 import { fakeProviderOptions } from "../helpers/agent-setup.js";
 import type { FakeProvider } from "../helpers/fake-provider/index.js";
+import { probeEditor, type ProbedEditor } from "./editor-probe.js";
 import { REPO, SERVER_BUNDLE } from "./nvim-harness.js";
 import { DEFAULT_WAIT_MS, reversedText, TmuxPane, type WaitOptions } from "./tmux-pane.js";
 
@@ -24,44 +25,50 @@ const ESCAPE_GAP_MS = 150;
 /** The tiny second language server of the tests (reports "a - b"). */
 export const LINT_SERVER = path.join(REPO, "test/editors/helix/lint-server.mjs");
 
-/** Where test/editors/install-helix.sh trixie puts Helix 25.01 (AGENT_LSP_HELIX overrides). */
-export const HELIX_BIN = process.env.AGENT_LSP_HELIX ?? path.join(REPO, ".cache/helix-trixie/bin/hx");
-
-/** Whether Helix 25.01 and tmux can run here, and why not. */
-export interface HelixProbe {
-  available: boolean;
-  reason?: string;
-  version?: string;
-}
-
-/** Checks for tmux and for `hx --version` reporting 25.01. */
-export async function findHelix(): Promise<HelixProbe> {
-  const tmux = await run("tmux", ["-V"]).catch((err: Error) => err);
-  if (tmux instanceof Error) return { available: false, reason: `tmux is missing (apt-get install tmux): ${tmux.message}` };
-  if (!existsSync(HELIX_BIN)) return { available: false, reason: `${HELIX_BIN} is missing (install: sh test/editors/install-helix.sh trixie)` };
-  const res = await run(HELIX_BIN, ["--version"], { env: cleanEnv(), timeout: 20_000 }).catch((err: Error) => err);
-  if (res instanceof Error) return { available: false, reason: `${HELIX_BIN} --version failed: ${res.message}` };
-  const version = res.stdout.trim();
-  if (!/^helix 25\.01\b/.test(version)) return { available: false, reason: `${HELIX_BIN} is "${version}", not Helix 25.01` };
-  return { available: true, version };
+/** A Helix the suites run on: a probed slot of the matrix and the release line it tests. */
+export interface HelixEditor extends ProbedEditor {
+  /** "25.01" (Debian trixie) or "25.07" (Debian sid: 25.07 and newer). */
+  line: "25.01" | "25.07";
 }
 
 /**
- * A describe block whose cases run when Helix is there; without it, one skipped case that says
- * why, or under AGENT_LSP_REQUIRE_ALL=1 (CI) one failing case: a missing Helix is not a pass.
+ * The two Helix lines of the matrix: Debian trixie's 25.01 and sid's 25.07 (or newer), each
+ * unpacked by `test/editors/install-helix.sh SUITE`. Env AGENT_LSP_HELIX_TRIXIE /
+ * AGENT_LSP_HELIX_SID point elsewhere. tmux is checked too: every Helix case drives hx in it.
  */
-export function describeWithHelix(name: string, probe: HelixProbe, cases: () => void): void {
-  describe(name, () => {
-    if (probe.available) {
-      cases();
-    } else if (process.env.AGENT_LSP_REQUIRE_ALL === "1") {
-      it("is installed", () => {
-        throw new Error(`AGENT_LSP_REQUIRE_ALL=1 but ${probe.reason}`);
-      });
-    } else {
-      it.skip(`skipped: ${probe.reason}`, () => undefined);
-    }
+export async function findHelixes(): Promise<HelixEditor[]> {
+  const tmux = await run("tmux", ["-V"]).catch((err: Error) => err);
+  const slots = [
+    { line: "25.01" as const, name: "Helix 25.01 (Debian trixie)", suite: "trixie", version: /^helix 25\.01\b/ },
+    // sid moves on: a later release there is the line the 25.07 cases are about.
+    { line: "25.07" as const, name: "Helix 25.07 (Debian sid)", suite: "sid", version: /^helix (25\.(0[7-9]|1\d)|2[6-9]\.\d)/ },
+  ];
+  return slots.map(({ line, name, suite, version }) => {
+    const bin = process.env[`AGENT_LSP_HELIX_${suite.toUpperCase()}`] ?? path.join(REPO, `.cache/helix-${suite}/bin/hx`);
+    if (tmux instanceof Error) return { line, name, bin, available: false, reason: `tmux is missing (apt-get install tmux): ${tmux.message}` };
+    return { line, ...probeEditor(name, bin, version, `sh test/editors/install-helix.sh ${suite}`, cleanEnv()) };
   });
+}
+
+/**
+ * One describe block per Helix of the matrix, named `${name}, in ${editor}`, whose cases run when
+ * that Helix is there; without it, one skipped case that says why, or under
+ * AGENT_LSP_REQUIRE_ALL=1 (CI) one failing case: a missing Helix is not a pass.
+ */
+export function describeEachHelix(name: string, editors: HelixEditor[], cases: (editor: HelixEditor) => void): void {
+  for (const editor of editors) {
+    describe(`${name}, in ${editor.name}`, () => {
+      if (editor.available) {
+        cases(editor);
+      } else if (process.env.AGENT_LSP_REQUIRE_ALL === "1") {
+        it("is installed", () => {
+          throw new Error(`AGENT_LSP_REQUIRE_ALL=1 but ${editor.reason}`);
+        });
+      } else {
+        it.skip(`skipped: ${editor.reason}`, () => undefined);
+      }
+    });
+  }
 }
 
 /** The environment without provider keys, XDG folders or another Helix's settings. */
@@ -76,6 +83,8 @@ export function cleanEnv(): NodeJS.ProcessEnv {
 
 /** How a Helix session is set up. */
 export interface HelixOptions {
+  /** The Helix to run (one of findHelixes()). */
+  editor: HelixEditor;
   fake: FakeProvider;
   /** Project files, by path relative to the project. */
   files?: Record<string, string>;
@@ -85,10 +94,14 @@ export interface HelixOptions {
   servers?: string[];
   /** Safety mode of the server's config (full_access unless said). */
   safety?: string;
+  /** More of agent-lsp's config (initializationOptions): `editor`, `approval_timeout_s`... */
+  agentConfig?: Record<string, unknown>;
   /** Replaces the whole languages.toml (the setup tests bring their own). */
   languagesToml?: string;
   /** Files in the throwaway HOME, by path relative to it (a user's agent-lsp config). */
   homeFiles?: Record<string, string>;
+  /** More of Helix's config.toml (after `[editor.lsp]`; start it with a table header). */
+  config?: string;
   /** Extra environment for Helix and the servers it starts (PATH for a shim). */
   env?: Record<string, string>;
   width?: number;
@@ -118,10 +131,10 @@ export class HelixSession {
     for (const [rel, text] of Object.entries(options.homeFiles ?? {})) writeFile(path.join(home, rel), text);
     mkdirSync(project, { recursive: true });
     const configDir = path.join(home, ".config/helix");
-    writeFile(path.join(configDir, "config.toml"), "[editor.lsp]\ndisplay-progress-messages = true\n");
+    writeFile(path.join(configDir, "config.toml"), `[editor.lsp]\ndisplay-progress-messages = true\n${options.config ?? ""}`);
     writeFile(path.join(configDir, "languages.toml"), options.languagesToml ?? testLanguagesToml(options));
     const launcher = path.join(base, "run-hx.sh");
-    writeFile(launcher, launcherScript(project, path.join(base, "helix.log"), options.open ?? []));
+    writeFile(launcher, launcherScript(options.editor.bin, project, path.join(base, "helix.log"), options.open ?? []));
     const env: NodeJS.ProcessEnv = {
       ...cleanEnv(),
       HOME: home,
@@ -205,9 +218,10 @@ export class HelixSession {
    * Runs the code action titled `title` from the space-a menu. Helix 25.01's menu cannot be
    * filtered by typing (typed keys fall through to the editor), so this moves the highlight with
    * C-n until the reverse-video entry is `title`, checking the screen after every step.
-   * Returns the title picked.
+   * `beforeEnter` runs with the entry highlighted, just before it is picked (to let something
+   * happen while the menu is open). Returns the title picked.
    */
-  async pickCodeAction(title: string | RegExp): Promise<string> {
+  async pickCodeAction(title: string | RegExp, beforeEnter?: () => Promise<void>): Promise<string> {
     await this.openCodeActions(title);
     const seen = new Set<string>();
     let selected: string;
@@ -223,6 +237,7 @@ export class HelixSession {
         await new Promise((r) => setTimeout(r, 50));
       }
     }
+    await beforeEnter?.();
     await this.sendKeys("Enter");
     // Closed when no highlighted entry is left (the title itself may be in the buffer: the chat file).
     const deadline = Date.now() + DEFAULT_WAIT_MS;
@@ -310,6 +325,21 @@ export class HelixSession {
       .filter((m) => m.method === method);
   }
 
+  /** Helix's requests of `method` to a server, each with the server's answer once it came. */
+  exchanges(method: string, name = "agent-lsp"): { params: any; result?: unknown }[] {
+    const sent = `${name} -> {"jsonrpc"`;
+    const got = `${name} <- {"jsonrpc"`;
+    const requests = new Map<number, { params: any; result?: unknown }>();
+    for (const line of this.helixLog().split("\n")) {
+      const outgoing = line.includes(sent);
+      if (!outgoing && !line.includes(got)) continue;
+      const message = JSON.parse(line.slice(line.indexOf(outgoing ? sent : got) + name.length + 4));
+      if (outgoing && message.method === method && message.id !== undefined) requests.set(message.id, { params: message.params });
+      else if (!outgoing && message.method === undefined && requests.has(message.id)) requests.get(message.id)!.result = message.result;
+    }
+    return [...requests.values()];
+  }
+
   /** agent-lsp's own log files in the project (`.agent-lsp/logs/`). */
   agentLogs(): string {
     const dir = path.join(this.project, ".agent-lsp/logs");
@@ -325,7 +355,7 @@ export class HelixSession {
 
 /** The languages.toml of a test: agent-lsp (and the lint server) for javascript, pointed at the fake. */
 function testLanguagesToml(options: HelixOptions): string {
-  const config = fakeProviderOptions(options.fake, { safety: options.safety ?? "full_access" });
+  const config = fakeProviderOptions(options.fake, { safety: options.safety ?? "full_access", ...options.agentConfig });
   return stringify({
     "language-server": {
       "agent-lsp": { command: process.execPath, args: [SERVER_BUNDLE, "--stdio"], config },
@@ -340,11 +370,11 @@ function testLanguagesToml(options: HelixOptions): string {
 }
 
 /** Runs hx, then leaves its exit status on the screen (the pane stays, so a crash stays readable). */
-function launcherScript(project: string, log: string, open: string[]): string {
+function launcherScript(bin: string, project: string, log: string, open: string[]): string {
   const files = open.map(shellQuote).join(" ");
   return [
     `cd ${shellQuote(project)} || exit 1`,
-    `${shellQuote(HELIX_BIN)} -v --log ${shellQuote(log)} ${files}`,
+    `${shellQuote(bin)} -v --log ${shellQuote(log)} ${files}`,
     'echo "[hx exited with status $?]"',
     "exec sleep 86400",
     "",

@@ -1,6 +1,6 @@
 /**
- * agent-lsp in real Helix 25.01 (Debian trixie's `hx`, unpacked by install-helix.sh trixie),
- * driven under tmux as a user would, against the built server and the fake provider. Plain LSP
+ * agent-lsp in real Helix, 25.01 (Debian trixie) and 25.07 (Debian sid), each unpacked by
+ * install-helix.sh SUITE, driven under tmux as a user would, against the built server and the fake provider. Plain LSP
  * only: Helix has no plugin system. The workflow of issue 11: the chat file (.agent-lsp/chat.md,
  * edited through workspace/applyEdit), approvals as code actions on its blocks, code actions in any
  * file, and workspace commands that need no arguments.
@@ -8,50 +8,22 @@
  * Without Helix or tmux the cases skip, or fail under AGENT_LSP_REQUIRE_ALL=1 (CI).
  */
 import { existsSync } from "node:fs";
-import { afterEach, beforeAll, expect, it } from "vitest";
-import { startFakeProvider, type FakeProvider } from "../helpers/fake-provider/index.js";
-import { describeWithHelix, findHelix, HelixSession, messageRow, type HelixOptions } from "./helix-harness.js";
-import { SERVER_BUNDLE } from "./nvim-harness.js";
+import { expect, it } from "vitest";
+import type { FakeProvider } from "../helpers/fake-provider/index.js";
+import { APPROVAL_BLOCK, FIX_EDIT, FIX_TITLE, MATH_JS, selectWarnedLine, TIMEOUT, useHelix } from "./helix-flows.js";
+import { describeEachHelix, findHelixes, messageRow, type HelixEditor, type HelixSession } from "./helix-harness.js";
 
-const TIMEOUT = 120_000;
-const helix = await findHelix();
+const helixes = await findHelixes();
+const start = useHelix();
 
-const MATH_JS = "function add(a, b) {\n  return a - b;\n}\n";
-const FIX_TITLE = "Ask agent to fix: lint: add() subtracts";
-/** An approval block's heading in the chat file, with its random id. */
-const APPROVAL_BLOCK = /### Approval needed \(#([0-9a-f]{8})\)/;
 /** One frame of Helix's progress spinner (braille dots). */
 const SPINNER = /[⣾⣽⣻⢿⡿⣟⣯⣷]/;
 /** A slow answer: the turn runs for seconds, long enough to look at the screen meanwhile. */
 const SLOW_ANSWER = { text: "It subtracts b from a although it is called add.", chunkSize: 1, chunkDelayMs: 80 };
-const FIX_EDIT = { toolCalls: [{ name: "edit_file", input: { path: "math.js", target_content: "a - b", replacement_content: "a + b" } }] };
 
-let fake: FakeProvider | undefined;
-let hx: HelixSession | undefined;
-afterEach(async () => {
-  await hx?.dispose();
-  await fake?.close();
-  hx = undefined;
-  fake = undefined;
-});
-
-beforeAll(() => {
-  if (!existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run npm run build first`);
-});
-
-/** Starts the fake and Helix on math.js, and waits until every server of the language is up. */
-async function start(options: Partial<HelixOptions> = {}): Promise<{ hx: HelixSession; fake: FakeProvider }> {
-  fake = await startFakeProvider();
-  hx = await HelixSession.start({ fake, files: { "math.js": MATH_JS }, open: ["math.js"], ...options });
-  for (const server of options.servers ?? ["test-lint", "agent-lsp"]) await hx.waitForServer(server);
-  return { hx, fake };
-}
-
-/** Puts the cursor on line 2 and selects the line, so the lint warning is under the selection. */
-async function selectWarnedLine(hx: HelixSession): Promise<void> {
-  await hx.waitForScreen((s) => /^●\s+2 /m.test(s), { what: "the lint warning in the gutter of line 2" });
-  await hx.sendKeys("j", "x");
-  await hx.waitForScreen((s) => / 2:\d+ *$/m.test(s), { what: "the cursor on line 2" });
+/** The status line of a screen (the row with the mode). */
+function statusLine(screen: string): string {
+  return screen.split("\n").find((l) => / (NOR|INS|SEL) /.test(l)) ?? "";
 }
 
 /** The text of the last user message the model was sent. */
@@ -78,9 +50,9 @@ async function writePrompt(hx: HelixSession, prompt: string): Promise<void> {
   await hx.escape();
 }
 
-function helixCases(): void {
+function helixCases(editor: HelixEditor): void {
   it("starts agent-lsp beside the language's own server; agent actions are in space-a, fix only over a diagnostic", { timeout: TIMEOUT }, async () => {
-    const { hx } = await start();
+    const { hx } = await start(editor);
     // Line 2 with the one-cell cursor at column 0: a range, but not over the warning.
     await hx.waitForScreen((s) => /^●\s+2 /m.test(s), { what: "the lint server's warning on line 2" });
     await hx.sendKeys("j");
@@ -97,7 +69,7 @@ function helixCases(): void {
   });
 
   it("fix: the agent's edit lands in the Helix buffer (not on disk), u takes it back, the message line says done", { timeout: TIMEOUT }, async () => {
-    const { hx, fake } = await start();
+    const { hx, fake } = await start(editor);
     fake.enqueue(FIX_EDIT, { text: "Fixed the operator." });
     await selectWarnedLine(hx);
     await hx.pickCodeAction(FIX_TITLE);
@@ -118,7 +90,7 @@ function helixCases(): void {
 
   it("an edit to another open file lands in that buffer; u there takes it back", { timeout: TIMEOUT }, async () => {
     const util = "export const answer = 41;\n";
-    const { hx, fake } = await start({ files: { "math.js": MATH_JS, "util.js": util }, open: ["math.js", "util.js"] });
+    const { hx, fake } = await start(editor, { files: { "math.js": MATH_JS, "util.js": util }, open: ["math.js", "util.js"] });
     fake.enqueue({ toolCalls: [{ name: "edit_file", input: { path: "util.js", target_content: "41", replacement_content: "42" } }] }, { text: "Changed util.js." });
     await hx.sendKeys("j");
     await hx.pickCodeAction("Ask agent: explain");
@@ -132,45 +104,58 @@ function helixCases(): void {
     expect(await hx.quit()).toBe(true);
   });
 
-  it("explain: the answer's first line shows in the message line (window/showMessage); the file is unchanged", { timeout: TIMEOUT }, async () => {
-    const { hx, fake } = await start();
+  it("explain: the outcome and the answer read apart in the one-row message line; the file is unchanged", { timeout: TIMEOUT }, async () => {
+    const { hx, fake } = await start(editor);
     fake.enqueue({ text: "It returns a minus b.\nSo add() subtracts." });
     await hx.sendKeys("j");
     await hx.pickCodeAction("Ask agent: explain");
     await hx.waitForScreen((s) => s.includes("Agent: explain math.js:2: done"), { what: "the end of the turn" });
-    // Helix 25.01 shows one row: line breaks are dropped and the rest is cut at the screen's edge.
-    expect(await hx.messageLine()).toContain("It returns a minus b.");
-    expect(hx.serverMessages("window/showMessage").at(-1)?.params.message).toMatch(/^Agent: explain math\.js:2: done, \$\d+\.\d{2,4}\n\nIt returns a minus b\.\nSo add\(\) subtracts\.$/);
+    // Helix shows one row of a message and drops line breaks: agent-lsp lays it out for that row
+    // (clientInfo "helix"), so the cost and the answer do not run together.
+    expect(await hx.messageLine()).toMatch(/Agent: explain math\.js:2: done, \$\d+\.\d{2,4} — It returns a minus b\. So add\(\) subtracts\./);
+    expect(hx.serverMessages("window/showMessage").at(-1)?.params.message).toMatch(/^Agent: explain math\.js:2: done, \$\d+\.\d{2,4} — It returns a minus b\. So add\(\) subtracts\.$/);
     expect(lastUserText(fake, 0)).toContain("Explain what the selected code in math.js does");
     expect(await hx.capture()).toContain("return a - b;");
+    // Helix declares no agent protocol: none of the stream's agent/update notifications reach it.
+    expect(hx.serverMessages("agent/update")).toEqual([]);
     expect(await hx.quit()).toBe(true);
   });
 
-  it("progress: while a turn runs the message line shows its title, then each tool; no spinner when agent-lsp is not the first server", { timeout: TIMEOUT }, async () => {
-    const { hx, fake } = await start();
+  it("progress: while a turn runs the message line shows its title, then each tool; the spinner as each Helix line draws it", { timeout: TIMEOUT }, async () => {
+    const { hx, fake } = await start(editor);
     fake.enqueue({ toolCalls: [{ name: "read_file", input: { path: "math.js" } }], chunkDelayMs: 300 }, SLOW_ANSWER);
     await hx.sendKeys("j");
     await hx.pickCodeAction("Ask agent: explain");
     const running = await hx.waitForScreen((s) => /Agent: explain math\.js:2\s*$/m.test(s), { what: "the progress title in the message line" });
-    // The spinner is drawn for the first server of language-servers only (test-lint here).
-    expect(running.split("\n").find((l) => l.includes(" NOR "))).not.toMatch(SPINNER);
-    await hx.waitForScreen((s) => /\] Read math\.js\s*$/.test(messageRow(s)), { what: "the tool call in the progress line" });
+    if (editor.line === "25.01") {
+      // 25.01 draws the spinner for the first server of language-servers only (test-lint here).
+      expect(statusLine(running)).not.toMatch(SPINNER);
+    } else {
+      // 25.07 draws it for any busy server: agent-lsp's turn spins although test-lint is first.
+      await hx.waitForScreen((s) => SPINNER.test(statusLine(s)), { what: "the spinner in the status line" });
+    }
+    // 25.01 shows the report alone after the token ("[agent-lsp 1] Read math.js"); 25.07 after the
+    // server's name and the title ("agent-lsp: Agent: explain math.js:2 ⋅ Read math.js").
+    const toolRow = editor.line === "25.01" ? /\] Read math\.js\s*$/ : /^agent-lsp: Agent: explain math\.js:2 ⋅ Read math\.js\s*$/;
+    await hx.waitForScreen((s) => toolRow.test(messageRow(s)), { what: "the tool call in the progress line" });
     await hx.waitForScreen((s) => s.includes("Agent: explain math.js:2: done"), { what: "the end of the turn" });
+    // Once the turn has ended nothing spins (in 25.07 too: the spinner was the turn's).
+    await hx.waitForScreen((s) => !SPINNER.test(statusLine(s)), { what: "no spinner after the turn" });
     expect(await hx.quit()).toBe(true);
   });
 
   it("alone, agent-lsp is the first server: Helix draws its spinner while a turn runs", { timeout: TIMEOUT }, async () => {
-    const { hx, fake } = await start({ servers: ["agent-lsp"] });
+    const { hx, fake } = await start(editor, { servers: ["agent-lsp"] });
     fake.enqueue(SLOW_ANSWER);
     await hx.sendKeys("j");
     await hx.pickCodeAction("Ask agent: explain");
-    await hx.waitForScreen((s) => SPINNER.test(s.split("\n").find((l) => l.includes(" NOR ")) ?? ""), { what: "the spinner in the status line" });
+    await hx.waitForScreen((s) => SPINNER.test(statusLine(s)), { what: "the spinner in the status line" });
     await hx.waitForScreen((s) => s.includes("Agent: explain math.js:2: done"), { what: "the end of the turn" });
     expect(await hx.quit()).toBe(true);
   });
 
   it("ask mode: the approval is a block in the chat file; Approve makes the change in the buffer", { timeout: TIMEOUT }, async () => {
-    const { hx, fake } = await start({ safety: "ask" });
+    const { hx, fake } = await start(editor, { safety: "ask" });
     fake.enqueue(FIX_EDIT, { text: "Fixed after approval." });
     await selectWarnedLine(hx);
     await hx.pickCodeAction(FIX_TITLE);
@@ -186,7 +171,7 @@ function helixCases(): void {
   });
 
   it("ask mode: Reject leaves the buffer and the disk untouched and the end says what did not happen", { timeout: TIMEOUT }, async () => {
-    const { hx, fake } = await start({ safety: "ask" });
+    const { hx, fake } = await start(editor, { safety: "ask" });
     fake.enqueue(FIX_EDIT, { text: "I could not change it." });
     await selectWarnedLine(hx);
     await hx.pickCodeAction(FIX_TITLE);
@@ -203,8 +188,42 @@ function helixCases(): void {
     expect(await hx.quit()).toBe(true);
   });
 
+  // Helix 25.07's code-action hint (the `code-action-hint` gutter) asks on every cursor move with
+  // triggerKind 2; 25.01 has no such gutter (its config would reject it), so the case is 25.07's.
+  if (editor.line === "25.07") it("code-action hint gutter: no hint on ordinary or blank lines, a hint over the lint warning", { timeout: TIMEOUT }, async () => {
+    const source = "function add(a, b) {\n  return a - b;\n}\n\nexport { add };\n";
+    const { hx } = await start(editor, { files: { "math.js": source }, config: '[editor]\ngutters = ["diagnostics", "code-action-hint", "spacer", "line-numbers", "spacer"]\n' });
+    await hx.waitForScreen((s) => /^●\s+2 /m.test(s), { what: "the lint warning in the gutter of line 2" });
+    /** Waits until agent-lsp has answered an automatic request for Helix's cursor on `line` (0-based) from `from` to `to` (a line break on a blank line). */
+    const answeredOn = async (line: number, from: number, to: { line: number; character: number }) => {
+      const range = JSON.stringify({ end: to, start: { character: from, line } });
+      await hx.waitForLog(/"triggerKind":2/, "an automatic code-action request");
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const last = hx.exchanges("textDocument/codeAction").filter((e) => e.params.context.triggerKind === 2).at(-1);
+        if (last && JSON.stringify(last.params.range) === range && last.result !== undefined) return last.result as { title: string }[];
+        if (Date.now() > deadline) throw new Error(`no answered automatic request for ${range}: ${JSON.stringify(last)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const hintRow = (s: string) => s.split("\n").find((l) => l.includes("⋮"));
+    expect(await answeredOn(0, 0, { character: 1, line: 0 })).toEqual([]);
+    expect(hintRow(await hx.capture())).toBeUndefined();
+    await hx.sendKeys("j", "j", "j"); // the blank line 4
+    await hx.waitForScreen((s) => / 4:1 *$/m.test(s), { what: "the cursor on line 4" });
+    expect(await answeredOn(3, 0, { character: 0, line: 4 })).toEqual([]);
+    expect(hintRow(await hx.capture())).toBeUndefined();
+    // Onto the "a" of "a - b" on line 2, under the warning, with the one-cell cursor (f and w select).
+    await hx.sendKeys("k", "k", ...Array<string>(9).fill("l"));
+    const hinted = await hx.waitForScreen((s) => /⋮\s*2 /.test(hintRow(s) ?? ""), { what: "the hint on line 2" });
+    expect(hinted).toMatch(/ 2:10 *$/m);
+    const titles = (await answeredOn(1, 9, { character: 10, line: 1 })).map((a) => a.title);
+    expect(titles).toEqual(["Ask agent to fix: lint: add() subtracts"]);
+    expect(await hx.quit()).toBe(true);
+  });
+
   it(":lsp-workspace-command lists agent-lsp's commands", { timeout: TIMEOUT }, async () => {
-    const { hx } = await start();
+    const { hx } = await start(editor);
     await hx.workspaceCommand("");
     const picker = await hx.waitForScreen((s) => s.includes("agent.newSession") && s.includes("agent.cancel"), { what: "the command picker" });
     expect(picker).toContain("agent.explain");
@@ -213,7 +232,7 @@ function helixCases(): void {
 
   // The plain-LSP workflow of issue 11: the chat file, approvals as code actions, commands without arguments.
   it("fix on a line without diagnostics: Ask agent to fix is offered on any line and sends the line's text", { timeout: TIMEOUT }, async () => {
-    const { hx, fake } = await start({ servers: ["agent-lsp"] });
+    const { hx, fake } = await start(editor, { servers: ["agent-lsp"] });
     fake.enqueue({ text: "Nothing to fix." });
     await hx.sendKeys("j");
     await hx.pickCodeAction("Ask agent to fix line 2");
@@ -222,7 +241,7 @@ function helixCases(): void {
   });
 
   it("one code action per refactoring: every refactor action runs without a message prompt", { timeout: TIMEOUT }, async () => {
-    const { hx, fake } = await start();
+    const { hx, fake } = await start(editor);
     fake.enqueue({ text: "Refactored." });
     await hx.sendKeys("j");
     await hx.pickCodeAction(/refactor/i);
@@ -231,13 +250,13 @@ function helixCases(): void {
   });
 
   it("workspace command errors in window/showMessage: a command that cannot run says why in the message line", { timeout: TIMEOUT }, async () => {
-    const { hx } = await start();
+    const { hx } = await start(editor);
     await hx.workspaceCommand("agent.fix");
     await hx.waitForScreen((s) => /agent\.fix/.test(messageRow(s)), { what: "an error naming agent.fix in the message line" });
   });
 
   it("agent.cancel without arguments: :lsp-workspace-command agent.cancel stops the running turn", { timeout: TIMEOUT }, async () => {
-    const { hx, fake } = await start();
+    const { hx, fake } = await start(editor);
     fake.enqueue({ text: "partial answer", hang: true });
     await hx.sendKeys("j");
     await hx.pickCodeAction("Ask agent: explain");
@@ -247,7 +266,7 @@ function helixCases(): void {
   });
 
   it("readable $/progress: the progress line has no opaque token", { timeout: TIMEOUT }, async () => {
-    const { hx, fake } = await start();
+    const { hx, fake } = await start(editor);
     fake.enqueue(SLOW_ANSWER);
     await hx.sendKeys("j");
     await hx.pickCodeAction("Ask agent: explain");
@@ -256,7 +275,7 @@ function helixCases(): void {
   });
 
   it("approvals in the chat file: ask mode says an approval is needed instead of a bare done", { timeout: TIMEOUT }, async () => {
-    const { hx, fake } = await start({ safety: "ask" });
+    const { hx, fake } = await start(editor, { safety: "ask" });
     fake.enqueue(FIX_EDIT, { text: "Waiting for you." });
     await selectWarnedLine(hx);
     await hx.pickCodeAction(FIX_TITLE);
@@ -264,7 +283,7 @@ function helixCases(): void {
   });
 
   it("answers in the chat file: an action's whole answer is readable in .agent-lsp/chat.md", { timeout: TIMEOUT }, async () => {
-    const { hx, fake } = await start();
+    const { hx, fake } = await start(editor);
     const answer = "It returns a minus b.\nSo add() subtracts.";
     fake.enqueue({ text: answer });
     await hx.sendKeys("j");
@@ -274,7 +293,7 @@ function helixCases(): void {
   });
 
   it("chat file: Send to agent streams the answer under ## Agent in the open chat buffer", { timeout: TIMEOUT }, async () => {
-    const { hx, fake } = await start({ servers: ["agent-lsp"] });
+    const { hx, fake } = await start(editor, { servers: ["agent-lsp"] });
     fake.enqueue({ text: "Line one of the answer.\nLine two of the answer.", chunkSize: 4, chunkDelayMs: 20 });
     await openChat(hx);
     await writePrompt(hx, "What does math.js do?");
@@ -286,7 +305,7 @@ function helixCases(): void {
     expect(await hx.quit()).toBe(true);
   });
   it("chat file: a burst typed in the middle of the prompt line reaches the model as typed, and the answer still lands", { timeout: TIMEOUT }, async () => {
-    const { hx, fake } = await start({ servers: ["agent-lsp"] });
+    const { hx, fake } = await start(editor, { servers: ["agent-lsp"] });
     fake.enqueue({ text: "It adds two numbers." });
     await openChat(hx);
     await writePrompt(hx, "What does  do?");
@@ -301,7 +320,7 @@ function helixCases(): void {
     expect(await hx.quit()).toBe(true);
   });
   it("chat file: an edit the prompt asks for lands in the other open buffer, not on disk", { timeout: TIMEOUT }, async () => {
-    const { hx, fake } = await start({ servers: ["agent-lsp"] });
+    const { hx, fake } = await start(editor, { servers: ["agent-lsp"] });
     fake.enqueue(FIX_EDIT, { text: "Fixed the operator." });
     await openChat(hx);
     await writePrompt(hx, "Fix add in math.js");
@@ -314,7 +333,7 @@ function helixCases(): void {
   });
 
   it("chat file: Cancel agent turn stops a slow stream", { timeout: TIMEOUT }, async () => {
-    const { hx, fake } = await start({ servers: ["agent-lsp"] });
+    const { hx, fake } = await start(editor, { servers: ["agent-lsp"] });
     fake.enqueue({ text: "partial answer", hang: true });
     await openChat(hx);
     await writePrompt(hx, "Take your time");
@@ -326,7 +345,7 @@ function helixCases(): void {
   });
 
   it("chat file: Add selection to agent chat quotes path:lines under ## You", { timeout: TIMEOUT }, async () => {
-    const { hx } = await start({ servers: ["agent-lsp"] });
+    const { hx } = await start(editor, { servers: ["agent-lsp"] });
     await hx.sendKeys("j", "x");
     await hx.pickCodeAction("Add selection to agent chat");
     await openChat(hx);
@@ -335,7 +354,7 @@ function helixCases(): void {
   });
 
   it("workspace commands without arguments: agent.send with nothing pending says why; agent.newSession opens a block; agent.prompt is listed", { timeout: TIMEOUT }, async () => {
-    const { hx } = await start({ servers: ["agent-lsp"] });
+    const { hx } = await start(editor, { servers: ["agent-lsp"] });
     await hx.workspaceCommand("agent.send");
     await hx.waitForScreen((s) => /agent\.send: .*nothing to send/.test(messageRow(s)), { what: "the reason in the message line" });
     await hx.workspaceCommand("agent.newSession");
@@ -345,7 +364,7 @@ function helixCases(): void {
   });
 
   it("chat file: typing in another buffer shows its characters while a 2,000-line answer streams", { timeout: TIMEOUT }, async () => {
-    const { hx, fake } = await start({ servers: ["agent-lsp"] });
+    const { hx, fake } = await start(editor, { servers: ["agent-lsp"] });
     const lines = Array.from({ length: 2000 }, (_, i) => `answer line ${i + 1}`).join("\n");
     fake.enqueue({ text: lines, chunkSize: 64, chunkDelayMs: 15 });
     await openChat(hx);
@@ -369,4 +388,4 @@ function helixCases(): void {
   });
 }
 
-describeWithHelix("Helix 25.01 (Debian trixie)", helix, helixCases);
+describeEachHelix("agent-lsp", helixes, helixCases);
