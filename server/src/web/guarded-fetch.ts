@@ -1,5 +1,5 @@
 /**
- * One guarded HTTP GET: the name is resolved by us, every address judged (address-guard.ts), the
+ * One guarded HTTP GET: the name is resolved by us, every address judged (util/address-guard.ts), the
  * connection pinned to the address that passed (no DNS rebinding between check and connect),
  * redirects followed one hop at a time and each hop judged again, the body capped after
  * decompression and the whole exchange capped in time. Every failure is a WebError whose message
@@ -11,7 +11,7 @@ import https from "node:https";
 import type { LookupAddress } from "node:dns";
 import type { Readable } from "node:stream";
 import zlib from "node:zlib";
-import { addressRefusal, hostAllowed, isIpLiteral, normalHost } from "./address-guard.js";
+import { addressRefusal, hostAllowed, isIpLiteral, normalHost } from "../util/address-guard.js";
 
 /** A failure meant for the model (and the user) to read. */
 export class WebError extends Error {}

@@ -1,6 +1,6 @@
 /** The URL guard's judgement of addresses and of allow_hosts entries. */
 import { describe, expect, it } from "vitest";
-import { addressRefusal, hostAllowed } from "../../../server/src/web/address-guard.js";
+import { addressRefusal, hostAllowed } from "../../../server/src/util/address-guard.js";
 
 describe("addressRefusal", () => {
   it.each(["8.8.8.8", "93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946", "::ffff:8.8.8.8"])("lets the public address %s through", (a) => {

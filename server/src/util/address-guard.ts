@@ -1,10 +1,11 @@
 /**
- * The URL guard's judgement of an address: web tools reach the public internet only. Loopback,
- * private, link-local, carrier-grade NAT, multicast, reserved and cloud metadata addresses (IPv4,
- * IPv6, and IPv4 inside IPv6) are refused unless the user listed the host in `[web] allow_hosts`.
+ * The URL guard's judgement of an address: web tools, and sandboxed commands through the
+ * network proxy (exec/sandbox/proxy.ts), reach the public internet only. Loopback, private,
+ * link-local, carrier-grade NAT, multicast, reserved and cloud metadata addresses (IPv4, IPv6,
+ * and IPv4 inside IPv6) are refused unless the user listed the host in `[web] allow_hosts`.
  * Every address a name resolves to is judged, and the connection is then pinned to one that
- * passed (see guarded-fetch.ts), so a name cannot resolve to a public address here and a private
- * one when the connection is made.
+ * passed (see web/guarded-fetch.ts), so a name cannot resolve to a public address here and a
+ * private one when the connection is made. A leaf, so that both web/ and exec/ can use it.
  */
 import ipaddr from "ipaddr.js";
 
