@@ -11,6 +11,7 @@ import { spawnAcp, userConfigHome, type AcpHarness } from "../helpers/acp-client
 import { fakeProviderOptions, tempProject } from "../helpers/agent-setup.js";
 import { startFakeProvider, type FakeProvider } from "../helpers/fake-provider/index.js";
 import { EVERYTHING } from "../helpers/mcp/servers.js";
+import { uniqueSleep, waitForSleepers } from "../helpers/host-processes.js";
 import { waitFor } from "../helpers/wait.js";
 
 let fake: FakeProvider;
@@ -321,11 +322,11 @@ describe("agent-lsp --acp", () => {
 
   it("a client that disconnects mid-turn ends the server and the agent's processes, with the history kept", async () => {
     const sessionId = await start();
-    fake.enqueue({ toolCalls: [{ name: "execute_command", input: { command: "echo $$ > pid.txt; sleep 60" } }] });
+    // Found from outside: in the sandbox the command's own pid belongs to its namespace.
+    const duration = uniqueSleep();
+    fake.enqueue({ toolCalls: [{ name: "execute_command", input: { command: `sleep ${duration}` } }] });
     void h.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "remember me" }] }).catch(() => undefined);
-    const pidFile = path.join(root, "pid.txt");
-    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 10_000);
-    const pid = Number(readFileSync(pidFile, "utf8"));
+    const [pid] = await waitForSleepers(duration);
     const exited = new Promise((resolve) => h.child.on("exit", resolve));
     h.child.stdin.end();
     expect(await exited).toBe(0);

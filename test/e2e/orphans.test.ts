@@ -3,10 +3,9 @@
  * for the model; when the editor goes away (stdin closes) or says shutdown + exit, the job's
  * whole tree is gone with the server.
  */
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAgentBinary, startBackgroundJobIn, type AgentBinary } from "../helpers/agent-binary.js";
+import { uniqueSleep, waitForSleepers } from "../helpers/host-processes.js";
 import { processGone, survivors } from "../unit/exec/fake-context.js";
 
 let running: AgentBinary | undefined;
@@ -20,16 +19,14 @@ async function startServer(): Promise<AgentBinary> {
   return running;
 }
 
-/** Has the model start a background job whose tree writes its pids to `pids`; returns them. */
+/**
+ * Has the model start a background job with two processes (found from outside: in the sandbox
+ * the job's own pids belong to its namespace); returns their pids.
+ */
 async function startBackgroundJob(r: AgentBinary): Promise<number[]> {
-  await startBackgroundJobIn(r, "echo $$ > pids; sleep 100 & echo $! >> pids; wait");
-  const pidFile = path.join(r.root, "pids");
-  const deadline = Date.now() + 5000;
-  while (!(existsSync(pidFile) && readFileSync(pidFile, "utf8").trim().split("\n").length === 2)) {
-    if (Date.now() > deadline) throw new Error("the background job never wrote its pids");
-    await new Promise((res) => setTimeout(res, 20));
-  }
-  const pids = readFileSync(pidFile, "utf8").trim().split("\n").map(Number);
+  const duration = uniqueSleep();
+  await startBackgroundJobIn(r, `sleep ${duration} & sleep ${duration}; wait`);
+  const pids = await waitForSleepers(duration, 2);
   expect(pids.every((p) => !processGone(p))).toBe(true);
   return pids;
 }

@@ -99,7 +99,8 @@ describe("the safety-check route", () => {
     const id = await h.newSession({ mode: "auto" });
     await command(id, "model", ["safety_check", "anthropic/claude-haiku-4-5"]);
     h.fake.enqueue(
-      { toolCalls: [{ name: "execute_command", input: { command: "echo hi" } }] },
+      // Outside the sandbox, so that it goes to the safety check (a sandboxed one does not).
+      { toolCalls: [{ name: "execute_command", input: { command: "echo hi", outside_sandbox: "it must run on the machine itself" } }] },
       { text: '{"decision":"allow","reason":"harmless"}' },
       { text: "ok" },
     );

@@ -1,7 +1,7 @@
 /**
- * Auto mode over the LSP: commands go to the classifier, a short call to the session's model
- * through the same (fake) provider, which allows or refuses; the decision shows as a status
- * update; in-project edits run without it. And remembered approvals outlive the server.
+ * Auto mode over the LSP: commands outside the sandbox go to the classifier, a short call to the
+ * session's model through the same (fake) provider, which allows or refuses; the decision shows
+ * as a status update; sandboxed commands and in-project edits run without it. And remembered approvals outlive the server.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AgentHarness } from "../helpers/agent-setup.js";
 import { fakeProviderOptions } from "../helpers/agent-setup.js";
 import { startLspPair } from "../helpers/lsp-pair.js";
+import { skipWithoutSandbox } from "../helpers/sandbox.js";
 import { classifierRequests, safetyHarness, toolResultsSent } from "./safety-helpers.js";
 
 let h: AgentHarness;
@@ -19,10 +20,20 @@ afterEach(async () => {
 const statuses = () => h.client.updatesOf("status").map((u) => u.text as string);
 
 describe("auto mode", () => {
-  it("asks the classifier about a command and runs it when it allows", async () => {
+  it.skipIf(skipWithoutSandbox())("runs a sandboxed command without the classifier or a prompt", async () => {
+    h = await safetyHarness("auto");
+    h.fake.enqueue({ toolCalls: [{ name: "execute_command", input: { command: "touch built.txt" } }] }, { text: "done" });
+    await h.prompt(await h.newSession(), "build it");
+    expect(existsSync(path.join(h.root, "built.txt"))).toBe(true);
+    expect(classifierRequests(h)).toHaveLength(0);
+    expect(toolResultsSent(h)[0]!.text).toMatch(/^Exit code: 0 \([\d.]+ s, sandboxed\)/);
+    expect(h.client.requests.some((r) => r.method === "window/showMessageRequest")).toBe(false);
+  });
+
+  it("asks the classifier about a command outside the sandbox and runs it when it allows", async () => {
     h = await safetyHarness("auto");
     h.fake.enqueue(
-      { toolCalls: [{ name: "execute_command", input: { command: "touch built.txt" } }] },
+      { toolCalls: [{ name: "execute_command", input: { command: "touch built.txt", outside_sandbox: "the build needs the network" } }] },
       { text: '{"decision": "allow", "reason": "creating a build marker is routine"}' },
       { text: "done" },
     );
@@ -34,7 +45,8 @@ describe("auto mode", () => {
     const asked = JSON.stringify(classifier!.body.messages);
     expect(asked).toContain("touch built.txt");
     expect(asked).toContain("build it"); // the user's request, as context
-    expect(statuses()).toContain("Safety check allowed: execute_command: touch built.txt (creating a build marker is routine)");
+    expect(asked).toContain("outside the sandbox: the build needs the network");
+    expect(statuses()).toContain("Safety check allowed: execute_command: touch built.txt — outside the sandbox: the build needs the network (creating a build marker is routine)");
     expect(h.client.requests.some((r) => r.method === "window/showMessageRequest")).toBe(false);
     expect(h.fake.violations).toEqual([]);
   });
@@ -42,21 +54,21 @@ describe("auto mode", () => {
   it("does not run a command the classifier refuses, and tells the model why", async () => {
     h = await safetyHarness("auto");
     h.fake.enqueue(
-      { toolCalls: [{ name: "execute_command", input: { command: "touch secrets.txt" } }] },
+      { toolCalls: [{ name: "execute_command", input: { command: "touch secrets.txt", outside_sandbox: "it needs the network" } }] },
       { text: '{"decision": "deny", "reason": "not part of the task"}' },
       { text: "ok" },
     );
     await h.prompt(await h.newSession(), "fix the typo");
     expect(existsSync(path.join(h.root, "secrets.txt"))).toBe(false);
     expect(toolResultsSent(h)[0]).toMatchObject({ isError: true, text: expect.stringContaining("not part of the task") });
-    expect(statuses()).toContain("Safety check refused: execute_command: touch secrets.txt (not part of the task)");
+    expect(statuses()).toContain("Safety check refused: execute_command: touch secrets.txt — outside the sandbox: it needs the network (not part of the task)");
   });
 
   it("falls back to the user when the classifier says ask", async () => {
     h = await safetyHarness("auto");
     h.client.script.showMessageRequest = () => "Yes";
     h.fake.enqueue(
-      { toolCalls: [{ name: "execute_command", input: { command: "touch maybe.txt" } }] },
+      { toolCalls: [{ name: "execute_command", input: { command: "touch maybe.txt", outside_sandbox: "it needs the network" } }] },
       { text: "ask — not sure" },
       { text: "ok" },
     );

@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentHarness } from "../helpers/agent-setup.js";
 import { defaultCapabilities } from "../helpers/lsp-client.js";
+import { sandboxMissing } from "../helpers/sandbox.js";
 import { waitFor } from "../helpers/wait.js";
 import { safetyHarness, toolResultsSent } from "./safety-helpers.js";
 
@@ -53,7 +54,7 @@ describe("ask mode over window/showMessageRequest", () => {
     expect(h.client.updatesOf("status").map((u) => u.text).join("\n")).toContain("Won't ask again in this session for write_file under");
   });
 
-  it("a remembered program runs its next commands unasked", async () => {
+  it("a remembered program runs its next commands unasked in the sandbox (and, where there is none, is asked again)", async () => {
     h = await safetyHarness("ask");
     h.client.script.showMessageRequest = () => "Yes, don't ask again";
     h.fake.enqueue(
@@ -62,8 +63,13 @@ describe("ask mode over window/showMessageRequest", () => {
       { text: "done" },
     );
     await h.prompt(await h.newSession(), "touch twice");
-    expect(prompts()).toHaveLength(1);
-    expect(prompts()[0].message).toBe("execute_command: touch one.txt");
+    const missing = sandboxMissing();
+    if (missing === undefined) {
+      expect(prompts()).toHaveLength(1);
+      expect(prompts()[0].message).toBe("execute_command: touch one.txt — sandboxed");
+    } else {
+      expect(prompts().map((p) => p.message)).toEqual([expect.stringContaining("— not sandboxed: "), expect.stringContaining("— not sandboxed: ")]);
+    }
     expect(existsSync(path.join(h.root, "two.txt"))).toBe(true);
   });
 

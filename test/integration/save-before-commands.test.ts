@@ -56,7 +56,7 @@ describe("saving before commands", () => {
   it("asks to save in the command's approval, saves exactly the agent's file, and the command sees it", async () => {
     const id = await start({ capabilities: SAVES, safety: "ask" });
     const result = await editThenCat(id);
-    expect(prompts().at(-1)).toBe("execute_command: cat a.txt — and save 1 file first: a.txt");
+    expect(prompts().at(-1)).toMatch(/^execute_command: cat a\.txt — (sandboxed|not sandboxed: [^—]+) — and save 1 file first: a\.txt$/);
     expect(saveRequests()).toEqual([[uriOf("a.txt")]]);
     expect(result).toMatch(/^Saved a\.txt before running the command\.\nExit code: 0 .*\n\nnew\n?$/s);
     expect(readFileSync(at("a.txt"), "utf8")).toBe("new\n");
@@ -79,7 +79,7 @@ describe("saving before commands", () => {
   it("names the unsaved files in the approval and the result when the editor cannot save them", async () => {
     const id = await start({ safety: "ask" });
     const result = await editThenCat(id);
-    expect(prompts().at(-1)).toBe("execute_command: cat a.txt — a.txt has unsaved changes by the agent that the command will not see");
+    expect(prompts().at(-1)).toMatch(/^execute_command: cat a\.txt — (sandboxed|not sandboxed: [^—]+) — a\.txt has unsaved changes by the agent that the command will not see$/);
     expect(result).toMatch(/^Not saved \(this editor cannot save files on request\): a\.txt\. The command sees them as they are on disk, without your unsaved changes\.\n/);
     expect(result).toMatch(/\nold\n?$/);
     expect(saveRequests()).toEqual([]);

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { DEFAULT_CONFIG, type Config, type SafetyMode } from "../../server/src/config/schema.js";
 import { PROCESSES_SERVICE, ProcessManager } from "../../server/src/exec/processes.js";
+import type { SandboxSettings } from "../../server/src/exec/sandbox/settings.js";
 import { PolicyGate } from "../../server/src/policy/gate.js";
 import type { ApprovalRule } from "../../server/src/policy/rules.js";
 import type { GateSession } from "../../server/src/policy/types.js";
@@ -43,14 +44,25 @@ export interface CommandGate {
   /** Remembers rules for this session, as "Yes, don't ask again" would. */
   remember(...programs: string[]): Promise<void>;
   rememberRules(rules: ApprovalRule[]): Promise<void>;
-  /** Runs `command` through check and the tool's authorize, then (if allowed) for real. */
-  run(command: string, cwd?: string): Promise<RunOutcome>;
+  /** Runs `command` through check and the tool's authorize, then (if allowed) for real; `extra` adds input fields. */
+  run(command: string, cwd?: string, extra?: Record<string, unknown>): Promise<RunOutcome>;
   dispose(): void;
 }
 
-/** Builds a CommandGate in `mode`; `env` adds variables (XDG_CONFIG_HOME ...), given the outside folder. */
-export function commandGate(mode: SafetyMode, env: (outside: string) => NodeJS.ProcessEnv = () => ({})): CommandGate {
-  const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), "agent-lsp-sec-")));
+/** Where the gate's commands run, when not as before the sandbox. */
+export interface GateSandbox {
+  /** The sandbox's settings, given the fake home (policy/sensitive.ts's places are hidden). */
+  settings(home: string): SandboxSettings;
+  /** Where the project and the fake home go: outside /tmp, which is a private folder in the sandbox. */
+  under: string;
+}
+
+/**
+ * Builds a CommandGate in `mode`; `env` adds variables (XDG_CONFIG_HOME ...), given the outside
+ * folder. Without `sandbox`, commands run as with `[exec] sandbox = "off"`.
+ */
+export function commandGate(mode: SafetyMode, env: (outside: string) => NodeJS.ProcessEnv = () => ({}), sandbox?: GateSandbox): CommandGate {
+  const base = realpathSync(mkdtempSync(path.join(sandbox?.under ?? os.tmpdir(), "agent-lsp-sec-")));
   const root = path.join(base, "project");
   const home = path.join(base, "home");
   const outside = path.join(base, "outside");
@@ -63,12 +75,12 @@ export function commandGate(mode: SafetyMode, env: (outside: string) => NodeJS.P
   const gate = new PolicyGate({ editor, events: editor.events, config: () => config, complete: classifier.complete, home, env: fullEnv, currentBranch: () => "feature" });
   const session: GateSession = { sessionId: "s-1", mode, trust: "operator", root };
   const workspace = new Workspace(root, new FakeEditor());
-  const processes = new ProcessManager({ baseEnv: fullEnv, killGraceMs: 500, shutdownGraceMs: 300 });
+  const processes = new ProcessManager({ baseEnv: fullEnv, killGraceMs: 500, shutdownGraceMs: 300, ...(sandbox ? { sandbox: sandbox.settings(home) } : {}) });
   const signal = new AbortController().signal;
 
-  async function run(command: string, cwd?: string): Promise<RunOutcome> {
+  async function run(command: string, cwd?: string, extra: Record<string, unknown> = {}): Promise<RunOutcome> {
     const before = editor.permissions.length;
-    const input = cwd === undefined ? { command } : { command, cwd };
+    const input = { command, ...(cwd === undefined ? {} : { cwd }), ...extra };
     const call = callOf(executeCommandTool, input);
     const started = await gate.check(session, call, executeCommandTool, signal);
     const result = started.allowed

@@ -14,6 +14,13 @@ import { startAgentBinary, startBackgroundJobIn, type AgentBinary } from "../hel
 import { startAgentHarness, type AgentHarness } from "../helpers/agent-setup.js";
 import { fakeToolSetup, pidFromFile, processGone, survivors, textOf, type FakeToolSetup } from "../unit/exec/fake-context.js";
 
+/**
+ * These cases are about containment without the sandbox (`[exec] sandbox = "off"`, or where it
+ * cannot run): inside it the grandchild would write the pid its own PID namespace gave it, and
+ * the namespace ends it anyway (test/security/sandbox.test.ts).
+ */
+const UNSANDBOXED = { exec: { sandbox: "off" } };
+
 /** The mechanism reads /proc; elsewhere only the process group is stopped (docs/tools.md). */
 const canTest = process.platform === "linux" && spawnSync("setsid", ["true"]).status === 0;
 
@@ -56,7 +63,7 @@ describe.skipIf(!canTest)("a setsid grandchild through the server in-process", (
   let processes: ProcessManager;
 
   beforeEach(async () => {
-    h = await startAgentHarness();
+    h = await startAgentHarness({ options: UNSANDBOXED });
     const deadline = Date.now() + 10_000;
     while (!h.server.runtime() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     const found = processManagerFrom(h.server.runtime()?.services ?? {});
@@ -168,7 +175,7 @@ describe.skipIf(!canTest)("a setsid grandchild of the built server", () => {
 
   /** The built server with a background job that started the grandchild; its pid. */
   async function serverWithGrandchild(): Promise<{ server: AgentBinary; pid: number }> {
-    r = await startAgentBinary("containment");
+    r = await startAgentBinary("containment", UNSANDBOXED);
     await startBackgroundJobIn(r, `${GRANDCHILD} sleep 1000`);
     return { server: r, pid: await grandchildOf(r.root) };
   }

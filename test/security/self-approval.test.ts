@@ -106,10 +106,19 @@ describe("a project's config can only make agent-lsp stricter", () => {
     ['[browser]\nexecutable = "./evil.sh"', (c: ReturnType<typeof project>["config"]) => c.browser.executable, ""],
     ["[tools]\ncomputer = true", (c: ReturnType<typeof project>["config"]) => c.tools.computer, false],
     ['[images]\nmodel = "openai/gpt-image-1"', (c: ReturnType<typeof project>["config"]) => c.images.model, ""],
+    ['[exec]\nsandbox = "off"', (c: ReturnType<typeof project>["config"]) => c.exec.sandbox, "auto"],
+    ['[exec]\nnetwork = "allow_hosts"', (c: ReturnType<typeof project>["config"]) => c.exec.network, "off"],
+    ['[exec]\nallow_hosts = ["evil.example"]', (c: ReturnType<typeof project>["config"]) => c.exec.allow_hosts, []],
   ])("%s is ignored and reported", (text, pick, expected) => {
     const { config, errors } = project(text);
     expect(pick(config)).toEqual(expected);
     expect(errors.join("\n")).toMatch(/ignored .*A project's files can only make agent-lsp stricter/);
+  });
+
+  it('a project may make the sandbox "required"', () => {
+    const { config, errors } = project('[exec]\nsandbox = "required"');
+    expect(errors).toEqual([]);
+    expect(config.exec.sandbox).toBe("required");
   });
 
   it("a stricter mode and added protections apply", () => {

@@ -22,11 +22,13 @@ export class AcpTerminal implements ClientTerminal {
 
   async run(request: TerminalRun): Promise<TerminalResult> {
     const started = Date.now();
-    const shell = shellInvocation(request.command);
+    const program = request.program ?? shellInvocation(request.command);
+    const env = Object.entries(request.program?.env ?? {}).map(([name, value]) => ({ name, value }));
     const handle = await this.deps.peer().createTerminal({
       sessionId: request.sessionId,
-      command: shell.file,
-      args: shell.args,
+      command: program.file,
+      args: [...program.args],
+      ...(env.length ? { env } : {}),
       cwd: request.cwd,
       outputByteLimit: request.maxOutputBytes,
     });

@@ -5,6 +5,7 @@ import type { Config } from "../config/schema.js";
 import { PROCESSES_SERVICE, ProcessManager, type ProcessManagerOptions } from "../exec/processes.js";
 import type { StopReport } from "../exec/stop-tree.js";
 import { providerKeyEnvNames } from "../providers/registry.js";
+import { sandboxSettings } from "./sandbox-settings.js";
 import { commandTools } from "../tools/commands/command-tools.js";
 import { fileTools } from "../tools/files/file-tools.js";
 import { longWorkTools } from "../tools/session/long-work-tools.js";
@@ -35,6 +36,7 @@ export function processOptions(config: Config): ProcessManagerOptions {
     envDeny: config.exec.env_deny,
     secretEnvNames: providerKeyEnvNames(config),
     backgroundLogMaxBytes: Math.round(config.exec.background_log_max_mb * 1024 * 1024),
+    sandbox: sandboxSettings(config),
   };
 }
 
@@ -61,6 +63,7 @@ export function registerBuiltinTools(
     },
   };
 }
+
 
 /**
  * generate_image, when `[images] model` names a model that can be called (its provider's key is

@@ -49,7 +49,7 @@ export function limitProjectLayer(layer: ConfigFile, base: Config): LimitedLayer
   limitPolicy(values, base, drop);
   limitProviders(values, drop);
   limitOutside(values, base, drop);
-  if (values.exec?.env_deny) values.exec.env_deny = union(base.exec.env_deny, values.exec.env_deny);
+  limitExec(values, base, drop);
   limitMcpTools(values, drop);
   limitMcpSignIn(values, drop);
   return { values, ignored, approvalNeeded: projectLaunchedServers(values) };
@@ -103,6 +103,29 @@ function limitPolicy(values: ConfigFile, base: Config, drop: (key: string, why: 
   // Lists of protections: a project adds to the user's, it cannot shorten them.
   if (policy.protected_branches) policy.protected_branches = union(base.policy.protected_branches, policy.protected_branches);
   if (policy.sensitive_paths) policy.sensitive_paths = union(base.policy.sensitive_paths, policy.sensitive_paths);
+}
+
+/**
+ * Commands: a project adds to the variables kept from them and may make the sandbox stricter
+ * (`required`), never switch it off or open the network to hosts of its choosing.
+ */
+function limitExec(values: ConfigFile, base: Config, drop: (key: string, why: string) => void): void {
+  const exec = values.exec;
+  if (!exec) return;
+  if (exec.env_deny) exec.env_deny = union(base.exec.env_deny, exec.env_deny);
+  const strictness = { off: 0, auto: 1, required: 2 } as const;
+  if (exec.sandbox !== undefined && strictness[exec.sandbox] < strictness[base.exec.sandbox]) {
+    drop(`[exec] sandbox = "${exec.sandbox}"`, `a project may only make the sandbox stricter than "${base.exec.sandbox}"`);
+    delete exec.sandbox;
+  }
+  if (exec.network === "allow_hosts" && base.exec.network !== "allow_hosts") {
+    drop('[exec] network = "allow_hosts"', "a project cannot give commands the network");
+    delete exec.network;
+  }
+  if (exec.allow_hosts?.length) {
+    drop(`[exec] allow_hosts = ${JSON.stringify(exec.allow_hosts)}`, "a project cannot choose which hosts commands reach");
+    delete exec.allow_hosts;
+  }
 }
 
 /** Where a request goes and which variable's secret it carries are the user's to say. */

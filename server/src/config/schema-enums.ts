@@ -24,3 +24,11 @@ export type SearchBackend = (typeof SEARCH_BACKENDS)[number];
 
 /** Wire APIs a provider table may name. */
 export const PROVIDER_TYPES = ["anthropic", "openai", "openai-compatible", "gemini"] as const;
+
+/** `[exec] sandbox`: sandbox commands wherever it works, refuse to run them without it, or never (docs/safety.md). */
+export const SANDBOX_MODES = ["auto", "required", "off"] as const;
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+
+/** `[exec] network`: what a sandboxed command may reach: nothing, or the hosts of `[exec] allow_hosts`. */
+export const EXEC_NETWORKS = ["off", "allow_hosts"] as const;
+export type ExecNetwork = (typeof EXEC_NETWORKS)[number];

@@ -1,7 +1,7 @@
 /** The tables about the outside world: the web, the browser, images, commands and the MCP client. */
 import { z } from "zod";
 import { key, optional, table } from "./schema-keys.js";
-import { SAVE_BEFORE_COMMANDS, SEARCH_BACKENDS } from "./schema-enums.js";
+import { EXEC_NETWORKS, SANDBOX_MODES, SAVE_BEFORE_COMMANDS, SEARCH_BACKENDS } from "./schema-enums.js";
 import { MCP_DISCOVERY_MODES, TOKEN_STORES } from "./schema-mcp-servers.js";
 
 /** `[web]`. */
@@ -53,6 +53,24 @@ export const imagesTable = table({
 
 /** `[exec]`. */
 export const execTable = table({
+    sandbox: key(
+      z.enum(SANDBOX_MODES),
+      "auto",
+      "string",
+      "Run every command, skill script and git call (and MCP servers with `sandbox = true`) in the kernel sandbox (bubblewrap on Linux, `sandbox-exec` on macOS; docs/safety.md): the disk read-only except the project and a private `/tmp`, credential folders and agent-lsp's own state unreadable, its own process namespace, no network beyond `network`. `\"auto\"`: wherever the sandbox works, else without it (the tool call says why). `\"required\"`: a command that cannot be sandboxed is not run. `\"off\"`: never sandboxed. A project may only make it stricter.",
+    ),
+    network: key(
+      z.enum(EXEC_NETWORKS),
+      "off",
+      "string",
+      "What a sandboxed command may reach: `\"off\"` nothing (not even this machine's servers), `\"allow_hosts\"` the hosts of `allow_hosts` through a filtering HTTP(S) proxy, which refuses private and local addresses as `web_fetch` does unless `[web] allow_hosts` lists the host. Only from your user config or the editor's settings.",
+    ),
+    allow_hosts: key(
+      z.array(z.string().min(1)),
+      [],
+      "array of strings",
+      "With `network = \"allow_hosts\"`: the hosts sandboxed commands may reach through the proxy (`registry.npmjs.org`, or `*.example.com` for every subdomain). Programs find the proxy through `HTTP_PROXY`/`HTTPS_PROXY`. Only from your user config or the editor's settings.",
+    ),
     env_deny: key(z.array(z.string()), [], "array of strings", "Environment variables removed from commands the agent runs (provider keys are always removed)."),
     client_terminal: key(
       z.boolean(),

@@ -73,6 +73,11 @@ export interface TerminalRun {
   maxOutputBytes: number;
   /** The turn's signal: a cancel kills the command. */
   signal: AbortSignal;
+  /**
+   * The program line to start instead of the platform's shell running `command` (the sandbox's,
+   * which runs that shell inside it), with variables to add.
+   */
+  program?: { file: string; args: readonly string[]; env?: Record<string, string> };
 }
 
 /** How a terminal command ended. */

@@ -14,7 +14,7 @@ import { DEFAULT_KILL_GRACE_MS } from "./kill.js";
 import { CappedLog } from "./capped-log.js";
 import { completeUtf8Length, firstCharBoundary } from "./log-file.js";
 import { carriesToken, markEnv } from "./marker.js";
-import { shellInvocation } from "./shell.js";
+import { shellLine, type LaunchLine } from "./shell.js";
 import { terminateTree, type StopReport } from "./stop-tree.js";
 import { TreeWatch, type TreeSpec } from "./tree.js";
 
@@ -63,6 +63,8 @@ export interface JobSpec {
   killGraceMs?: number;
   /** The job's containment token (exec/marker.ts), which every process it starts inherits. */
   marker: string;
+  /** The program line running the shell, when not the shell itself (the sandbox's). */
+  program?: LaunchLine;
 }
 
 /** A background job. Its pid stays inside this class: the agent only ever sees the id. */
@@ -107,12 +109,12 @@ export class BackgroundJob {
   static async start(spec: JobSpec): Promise<BackgroundJob> {
     const { execa } = await loadExeca();
     const log = new CappedLog(spec.logPath, spec.logMaxBytes);
-    const shell = shellInvocation(spec.command);
+    const program = spec.program ?? shellLine(spec.command);
     // Pipes the server drains as output comes (the job never blocks on a reader), so the log can
     // keep a cap; the shell already sends stderr to stdout, which keeps their order.
-    const child = execa(shell.file, shell.args, {
+    const child = execa(program.file, program.args, {
       cwd: spec.cwd,
-      env: markEnv(commandEnv(spec.baseEnv ?? process.env, spec.envDeny), spec.marker),
+      env: markEnv({ ...commandEnv(spec.baseEnv ?? process.env, spec.envDeny), ...program.env }, spec.marker),
       extendEnv: false,
       stdin: "ignore",
       stdout: "pipe",

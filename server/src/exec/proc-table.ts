@@ -12,6 +12,8 @@ export interface ProcEntry {
   pgrp: number;
   /** One letter: R running, S sleeping, D disk wait, T stopped, Z zombie, X dead... */
   state: string;
+  /** The command name the kernel keeps (`comm`, at most 15 characters). */
+  name: string;
 }
 
 /** Whether this system lists processes in /proc the way these readers expect. */
@@ -60,8 +62,9 @@ export function readProcStat(pid: number): ProcEntry | undefined {
     return undefined;
   }
   // The command name is in parentheses and may itself contain spaces and parentheses.
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  return { pid, state: fields[0] ?? "", ppid: Number(fields[1]), pgrp: Number(fields[2]) };
+  const close = text.lastIndexOf(")");
+  const fields = text.slice(close + 2).split(" ");
+  return { pid, state: fields[0] ?? "", ppid: Number(fields[1]), pgrp: Number(fields[2]), name: text.slice(text.indexOf("(") + 1, close) };
 }
 
 /** Whether a stat state means the process is dead (a zombie only waits to be reaped). */

@@ -13,6 +13,9 @@ import { MIB } from "./capped-log.js";
 import { DEFAULT_KILL_GRACE_MS } from "./kill.js";
 import { MarkerOwner } from "./marker.js";
 import { startCommand, type KillReason, type RunningCommand, type RunOptions } from "./runner.js";
+import { Sandbox, type Launch } from "./sandbox/sandbox.js";
+import { describeOutcome, type SandboxOutcome, type SandboxSettings } from "./sandbox/settings.js";
+import { shellInvocation, type LaunchLine } from "./shell.js";
 import { terminateTreeSync, type StopReport } from "./stop-tree.js";
 
 /** The key of the manager in `ToolContext.services`. */
@@ -32,6 +35,25 @@ export interface ProcessManagerOptions {
   baseEnv?: NodeJS.ProcessEnv;
   /** Config `exec.background_log_max_mb`, in bytes: what one background log keeps (the newest output). */
   backgroundLogMaxBytes?: number;
+  /** `[exec] sandbox` and its neighbours; no sandbox when absent (the server always passes its config). */
+  sandbox?: SandboxSettings;
+}
+
+/** Where a command runs, and whether the user let it out of the sandbox. */
+export interface CommandPlace {
+  /** Absolute folder it starts in (inside the project). */
+  cwd: string;
+  /** The project root: what the sandbox keeps writable (`cwd` when not given). */
+  root?: string;
+  /** The user approved running it outside the sandbox, for this reason. */
+  outside?: string;
+}
+
+/** How a command was started: in the sandbox or not (and why), and what the sandbox refused it. */
+export interface SandboxReport {
+  outcome: SandboxOutcome;
+  /** Sentences about what the sandbox refused, read from the command's output. */
+  explain(output: string): string[];
 }
 
 /** What a background log keeps when the config does not say: 64 MiB. */
@@ -69,6 +91,8 @@ export interface JobInfo {
   startedAt: number;
   /** The log, relative to the project root where it lies inside it. */
   log: string;
+  /** "sandboxed", or "not sandboxed: why". */
+  sandbox: string;
 }
 
 /** Thrown for an id the calling session does not own (whether or not another session does). */
@@ -82,6 +106,7 @@ interface JobEntry {
   job: BackgroundJob;
   /** Project root the job was started for (its log path is shown relative to it). */
   root: string;
+  launch: Launch;
 }
 
 interface ForegroundEntry extends ForegroundInfo {
@@ -100,14 +125,28 @@ export class ProcessManager {
   private closed = false;
   /** Marks every command of this manager, so shutdown finds all of them by one prefix. */
   private readonly owner = new MarkerOwner();
+  /** The sandbox every process of this manager (and the server's git calls) starts in. */
+  readonly sandbox: Sandbox;
 
   constructor(options: ProcessManagerOptions = {}) {
     this.options = { ...options };
+    this.sandbox = new Sandbox(options.sandbox);
   }
 
   /** Updates settings (a config reload); running processes keep the environment they started with. */
   configure(options: ProcessManagerOptions): void {
     this.options = { ...this.options, ...options };
+    if (options.sandbox) this.sandbox.configure(options.sandbox);
+  }
+
+  /** PATH of the environment commands start from (the sandbox looks for bwrap there). */
+  get searchPath(): string | undefined {
+    return (this.options.baseEnv ?? process.env).PATH;
+  }
+
+  /** How a command would run here: sandboxed, or not and why (before it is asked about). */
+  sandboxOutlook(outside?: string): Promise<SandboxOutcome> {
+    return this.sandbox.outlook(this.searchPath, outside);
   }
 
   /** Every variable name commands must not see, besides the built-in provider keys. */
@@ -116,23 +155,43 @@ export class ProcessManager {
   }
 
   /** Starts a foreground command for `sessionId`; it is listed until its result settles. */
+  /**
+   * Starts a foreground command for `sessionId` (in the sandbox unless it is off, cannot run here,
+   * or the user let the command out); it is listed until its result settles. Throws
+   * SandboxRequiredError when `[exec] sandbox = "required"` and it cannot be sandboxed.
+   */
   async startForeground(
     sessionId: string,
-    run: Omit<RunOptions, "envDeny" | "baseEnv" | "killGraceMs">,
+    run: Omit<RunOptions, "envDeny" | "baseEnv" | "killGraceMs" | "program"> & CommandPlace,
     toolCallId?: string,
-  ): Promise<RunningCommand & { id: string }> {
+  ): Promise<RunningCommand & { id: string; sandbox: SandboxReport }> {
     this.refuseWhenClosed();
     const id = `fg-${++this.foregroundCount}`;
+    const launch = await this.launch(run.command, run);
+    const { root: _root, outside: _outside, ...options } = run;
     const running = await startCommand({
-      ...run,
+      ...options,
       envDeny: this.envDeny,
       baseEnv: this.options.baseEnv,
       killGraceMs: this.options.killGraceMs,
       marker: this.owner.token(id),
+      program: launchLine(launch),
     });
     this.foregrounds.set(id, { id, sessionId, toolCallId, command: run.command, startedAt: running.startedAt, running });
-    void running.result.finally(() => this.foregrounds.delete(id));
-    return Object.assign(running, { id });
+    void running.result.finally(() => {
+      this.foregrounds.delete(id);
+      launch.release();
+    });
+    return Object.assign(running, { id, sandbox: { outcome: launch.outcome, explain: launch.explain } });
+  }
+
+  /**
+   * The program line of `command` at `place`, through the sandbox, for a runner other than this
+   * manager (the client's terminal); its `release` is the caller's to call once it ended.
+   */
+  launch(command: string, place: CommandPlace): Promise<Launch> {
+    const shell = shellInvocation(command);
+    return this.sandbox.launch({ file: shell.file, args: shell.args, cwd: place.cwd, root: place.root ?? place.cwd, searchPath: this.searchPath, ...(place.outside !== undefined ? { outside: place.outside } : {}) });
   }
 
   /** The session's foreground commands that are still running. */
@@ -158,13 +217,15 @@ export class ProcessManager {
   }
 
   /** Starts a background job for `sessionId` in `cwd`, logging under `<root>/.agent-lsp/processes/`. */
-  async startBackground(sessionId: string, spec: { command: string; cwd: string; root: string }): Promise<JobInfo> {
+  async startBackground(sessionId: string, spec: { command: string; root: string } & CommandPlace): Promise<JobInfo> {
     this.refuseWhenClosed();
     // The process logs hold command output: the state folder's .gitignore keeps them out of git.
     const logDir = processLogDir(spec.root);
     const id = this.newJobId(logDir);
     this.reservedIds.add(id);
+    let launch: Launch | undefined;
     try {
+      launch = await this.launch(spec.command, spec);
       const job = await BackgroundJob.start({
         id,
         sessionId,
@@ -176,15 +237,25 @@ export class ProcessManager {
         baseEnv: this.options.baseEnv,
         killGraceMs: this.options.killGraceMs,
         marker: this.owner.token(id),
+        program: launchLine(launch),
       });
-      const entry = { job, root: spec.root };
+      const entry = { job, root: spec.root, launch };
+      void job.leaderExited.then(() => entry.launch.release());
       this.jobs.set(id, entry);
       // stopAll may have run while it started: it must not outlive the server.
       if (this.closed) await job.stop("the server shut down");
       return this.describe(entry);
+    } catch (err) {
+      launch?.release();
+      throw err;
     } finally {
       this.reservedIds.delete(id);
     }
+  }
+
+  /** Sentences about what the sandbox refused a job, read from output of it. */
+  explainJob(sessionId: string, id: string, output: string): string[] {
+    return this.entry(sessionId, id).launch.explain(output);
   }
 
   /** The session's background jobs, oldest first. */
@@ -273,7 +344,7 @@ export class ProcessManager {
     return entry;
   }
 
-  private describe({ job, root }: JobEntry): JobInfo {
+  private describe({ job, root, launch }: JobEntry): JobInfo {
     const rel = path.relative(root, job.logPath);
     return {
       id: job.id,
@@ -282,6 +353,7 @@ export class ProcessManager {
       status: job.status(),
       startedAt: job.startedAt,
       log: rel.startsWith("..") ? job.logPath : rel.split(path.sep).join("/"),
+      sandbox: describeOutcome(launch.outcome),
     };
   }
 
@@ -315,4 +387,13 @@ function processLogDir(root: string): string {
 export function processManagerFrom(services: Record<string, unknown>): ProcessManager | undefined {
   const candidate = services[PROCESSES_SERVICE];
   return candidate instanceof ProcessManager ? candidate : undefined;
+}
+
+/**
+ * A launch as the runner starts it. On Linux the sandbox's PID namespace ends everything inside
+ * with the shell; on macOS processes are not contained by the kernel, so leftovers are looked for.
+ */
+function launchLine(launch: Launch): LaunchLine {
+  const contained = launch.outcome.sandboxed && process.platform === "linux";
+  return { file: launch.file, args: launch.args, env: launch.env, contained };
 }

@@ -12,7 +12,7 @@ import { commandEnv } from "./env.js";
 import { DEFAULT_KILL_GRACE_MS } from "./kill.js";
 import { carriesToken, markEnv, MarkerOwner } from "./marker.js";
 import { OutputBuffer } from "./output-buffer.js";
-import { shellInvocation } from "./shell.js";
+import { shellLine, type LaunchLine } from "./shell.js";
 import { terminateTree, type StopReport } from "./stop-tree.js";
 import { leftoversAlive, type TreeSpec } from "./tree.js";
 
@@ -40,7 +40,13 @@ export interface RunOptions {
    * The process manager passes one; a command run on its own gets one of its own.
    */
   marker?: string;
+  /**
+   * The program line that runs the shell, when not the shell itself: the sandbox's
+   * (exec/sandbox/), with variables it adds.
+   */
+  program?: LaunchLine;
 }
+
 
 /** How a command ended. */
 export interface CommandResult {
@@ -90,11 +96,11 @@ export async function startCommand(options: RunOptions): Promise<RunningCommand>
 
   // Loaded here, not at module top: server start-up should not pay for execa.
   const { execa } = await loadExeca();
-  const shell = shellInvocation(options.command);
+  const program = options.program ?? shellLine(options.command);
   const token = options.marker ?? standaloneToken();
-  const child = execa(shell.file, shell.args, {
+  const child = execa(program.file, program.args, {
     cwd: options.cwd,
-    env: markEnv(commandEnv(options.baseEnv ?? process.env, options.envDeny), token),
+    env: markEnv({ ...commandEnv(options.baseEnv ?? process.env, options.envDeny), ...program.env }, token),
     extendEnv: false,
     // No stdin: a command that prompts gets EOF instead of hanging the turn.
     stdin: "ignore",
@@ -152,7 +158,7 @@ export async function startCommand(options: RunOptions): Promise<RunningCommand>
     await within(streamsClosed, 100);
     let strays: StopReport | undefined;
     const ranMs = Date.now() - startedAt;
-    if (!killing && child.pid !== undefined && process.platform !== "win32" && leftoversAlive(tree, child.pid, ranMs)) {
+    if (!killing && !program.contained && child.pid !== undefined && process.platform !== "win32" && leftoversAlive(tree, child.pid, ranMs)) {
       // A foreground command's tree ends with it: leftovers (daemons included) would outlive the
       // turn unseen.
       strays = await terminateTree(tree, grace);
@@ -190,6 +196,7 @@ function standaloneToken(): string {
   standaloneOwner ??= new MarkerOwner();
   return standaloneOwner.token(`run-${++standaloneCount}`);
 }
+
 
 /** Runs a command to its end. */
 export async function runCommand(options: RunOptions): Promise<CommandResult> {

@@ -26,3 +26,21 @@ export function shellInvocation(command: string, platform: NodeJS.Platform = pro
   }
   return { file: "/bin/sh", args: ["-c", `exec 2>&1; ${command}`], mergesStderr: true };
 }
+
+/** A program line that runs a command's shell, and whether the kernel contains what it starts. */
+export interface LaunchLine {
+  file: string;
+  args: readonly string[];
+  env?: Record<string, string>;
+  /**
+   * Everything it starts ends with it (a sandbox's own PID namespace, `--die-with-parent`): no
+   * leftovers to look for once the shell exits.
+   */
+  contained: boolean;
+}
+
+/** The platform's shell running `command`, uncontained. */
+export function shellLine(command: string): LaunchLine {
+  const shell = shellInvocation(command);
+  return { file: shell.file, args: shell.args, contained: false };
+}

@@ -8,7 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { groupAlive, signalGroup, signalPid, sleepSync } from "./kill.js";
 import { procAvailable, readProcStat } from "./proc-table.js";
-import { findMembers, type Member, type TreeSpec } from "./tree.js";
+import { findMembers, isSandboxProcess, type Member, type TreeSpec } from "./tree.js";
 
 /** A process still alive after the stop, and why it could not be stopped. */
 export interface Survivor {
@@ -129,7 +129,7 @@ class Census {
 
   report(escalated: boolean): StopReport {
     const alive = new Set(this.alive.map((m) => m.pid));
-    const stopped = [...this.seen.values()].filter((m) => !alive.has(m.pid));
+    const stopped = [...this.seen.values()].filter((m) => !alive.has(m.pid) && !isSandboxProcess(m));
     return {
       counted: true,
       stopped: stopped.map((m) => m.pid),

@@ -23,6 +23,17 @@ export interface Member {
   pgrp: number;
   /** It had left the tree's process groups (setsid, setpgid, a daemon's double fork). */
   outsideGroups: boolean;
+  /** Its command name (`comm`). */
+  name: string;
+}
+
+/**
+ * Whether a member is the sandbox itself (exec/sandbox/: bwrap outside and as the namespace's
+ * first process) rather than something the command started: stopped with the rest, never
+ * counted in what a stop says it ended.
+ */
+export function isSandboxProcess(member: Member): boolean {
+  return member.name === "bwrap";
 }
 
 /** Whether Linux's /proc shows process `pid` carrying a marker the spec claims. */
@@ -42,7 +53,7 @@ export function findMembers(spec: TreeSpec): Member[] | undefined {
   const inGroups = (p: ProcEntry) => spec.groups.includes(p.pgrp);
   const seeds = live.filter((p) => inGroups(p) || carriesMarker(p.pid, spec));
   const members = withDescendants(seeds, live);
-  return members.map((p) => ({ pid: p.pid, pgrp: p.pgrp, outsideGroups: !inGroups(p) }));
+  return members.map((p) => ({ pid: p.pid, pgrp: p.pgrp, outsideGroups: !inGroups(p), name: p.name }));
 }
 
 /** `seeds` and every process below them in the parent tree of `live`. */

