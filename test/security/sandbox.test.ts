@@ -7,11 +7,13 @@
  * unprivileged user (sandbox-unprivileged.test.ts).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { commandTools } from "../../server/src/tools/commands/command-tools.js";
+import { gitReadTool } from "../../server/src/tools/git/git-read.js";
+import { gitWriteTool } from "../../server/src/tools/git/git-write.js";
 import { fakeHome, sandboxFor, SECRET, skipWithoutSandbox, type FakeHome } from "../helpers/sandbox.js";
 import { REQUIRE_ALL } from "../helpers/xvfb.js";
 import { fakeToolSetup, textOf, type FakeToolSetup } from "../unit/exec/fake-context.js";
@@ -106,6 +108,37 @@ describe.skipIf(noSandbox)("the sandbox around execute_command", () => {
       expect(requests).toBe(0);
     } finally {
       server.close();
+    }
+  });
+});
+
+describe.skipIf(noSandbox)("git_read and git_write in the sandbox", () => {
+  it("commit in a worktree (its git folders outside the project), while a program the repository's config names stays contained", async () => {
+    const home = fakeHome();
+    const main = path.join(home.home, "main");
+    const worktree = path.join(home.home, "wt");
+    const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8" });
+    git(home.home, "init", "-q", "-b", "main", main);
+    for (const [k, v] of [["user.name", "Ada"], ["user.email", "ada@example.com"], ["commit.gpgsign", "false"]]) git(main, "config", k!, v!);
+    git(main, "commit", "-q", "--allow-empty", "-m", "first");
+    git(main, "worktree", "add", "-q", "-b", "topic", worktree);
+    // A clean filter is a program git runs on `add`: the repository's config chooses it.
+    const planted = path.join(home.home, "planted");
+    git(main, "config", "filter.evil.clean", `sh -c 'echo ran > filter-ran; echo x > ${planted}; cat'`);
+    writeFileSync(path.join(worktree, ".gitattributes"), "*.txt filter=evil\n");
+    writeFileSync(path.join(worktree, "a.txt"), "hello\n");
+    const setup = fakeToolSetup({ root: worktree, sandbox: sandboxFor(home.home) });
+    try {
+      const add = await gitWriteTool.execute({ action: "add", paths: ["a.txt", ".gitattributes"] }, setup.context());
+      expect(textOf(add)).not.toMatch(/failed/);
+      const commit = await gitWriteTool.execute({ action: "commit", message: "inside" }, setup.context());
+      expect(textOf(commit)).toMatch(/^Committed [0-9a-f]+ by Ada <ada@example.com>: inside/);
+      expect(existsSync(path.join(worktree, "filter-ran"))).toBe(true);
+      expect(existsSync(planted)).toBe(false);
+      expect(textOf(await gitReadTool.execute({ action: "log" }, setup.context()))).toContain("inside");
+    } finally {
+      setup.dispose();
+      home.dispose();
     }
   });
 });

@@ -96,6 +96,8 @@ export function createRuntime(options: {
     root: options.root,
     logger,
     book,
+    // MCP servers with `sandbox = true` start in the commands' sandbox.
+    sandbox: builtins.processes.sandbox,
     agent: () => agent!,
   });
   agent = new Agent({

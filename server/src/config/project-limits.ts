@@ -51,6 +51,7 @@ export function limitProjectLayer(layer: ConfigFile, base: Config): LimitedLayer
   limitOutside(values, base, drop);
   limitExec(values, base, drop);
   limitMcpTools(values, drop);
+  limitMcpSandbox(values, base, drop);
   limitMcpSignIn(values, drop);
   return { values, ignored, approvalNeeded: projectLaunchedServers(values) };
 }
@@ -75,6 +76,15 @@ function limitMcpSignIn(values: ConfigFile, drop: (key: string, why: string) => 
     if (table.oauth?.client_secret_env === undefined) continue;
     drop(`[mcp_servers.${server}.oauth] client_secret_env`, "a project cannot choose which of your environment's secrets is sent when signing in");
     delete table.oauth.client_secret_env;
+  }
+}
+
+/** A project may put an MCP server into the sandbox, never take one of yours out of it. */
+function limitMcpSandbox(values: ConfigFile, base: Config, drop: (key: string, why: string) => void): void {
+  for (const [server, table] of Object.entries(values.mcp_servers ?? {})) {
+    if (table.sandbox !== false || base.mcp_servers[server]?.sandbox !== true) continue;
+    drop(`[mcp_servers.${server}] sandbox = false`, "a project cannot take an MCP server out of the sandbox");
+    delete table.sandbox;
   }
 }
 

@@ -71,6 +71,12 @@ export const mcpServerTable = z
     enabled_tools: optional(z.array(z.string()), "array of strings", "Only these tools, by the RAW name the server advertises.", "all"),
     disabled_tools: optional(z.array(z.string()), "array of strings", "Leave these tools out (RAW names).", "`[]`"),
     defer: optional(z.boolean(), "boolean", "`false` advertises this server's tools directly even while `mcp_defer_tools` is on.", "`true`"),
+    sandbox: optional(
+      z.boolean(),
+      "boolean",
+      "`true` starts this local server in the commands' sandbox (docs/safety.md#the-sandbox): it may write only in the project and a private /tmp, cannot read credentials, and reaches the network only as `[exec] network` allows. `[exec] sandbox` applies (`required`: it does not start without the sandbox). A project may set it, never unset yours.",
+      "`false`",
+    ),
     startup_timeout_s: optional(
       z.number().positive(),
       "number",

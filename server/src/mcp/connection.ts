@@ -5,6 +5,8 @@
  * a stop leaves behind is found by its containment marker and ended.
  */
 import { carriesToken, type MarkerOwner } from "../exec/marker.js";
+import type { Launch, Sandbox } from "../exec/sandbox/sandbox.js";
+import { describeOutcome } from "../exec/sandbox/settings.js";
 import { terminateTree, type StopReport } from "../exec/stop-tree.js";
 import type { Logger } from "../util/log.js";
 import { VERSION } from "../version.js";
@@ -41,6 +43,10 @@ export interface RestartPolicy {
 /** What a connection needs. */
 export interface ConnectionDeps {
   logger: Logger;
+  /** The project root: what a sandboxed server may write. */
+  root: string;
+  /** Where a local server with `sandbox = true` starts. */
+  sandbox?: Sandbox;
   /** Makes the containment token of each start (the manager's marker owner). */
   owner: MarkerOwner;
   /** How long a stdio server may leave `server/discover` unanswered before it counts as 2025-11-25. */
@@ -60,6 +66,8 @@ const STOP_GRACE_MS = 1000;
 /** One server's connection. */
 export class McpConnection {
   state: ServerState = "stopped";
+  /** Ends what the sandbox set up for the running start (its network proxy). */
+  private releaseLaunch: (() => void) | undefined;
   /** Why the server is failed, restarting or not approved. */
   error: string | undefined;
   listing: ServerListing | undefined;
@@ -157,7 +165,9 @@ export class McpConnection {
     try {
       const sdk = await loadSdk();
       const auth = this.spec.oauthEnabled && this.deps.auth ? await this.deps.auth.provider(this.spec) : undefined;
-      const built = buildTransport(sdk, this.spec, token, this.deps.logger, process.env, auth);
+      const launch = await this.sandboxLaunch();
+      this.releaseLaunch = launch?.release;
+      const built = buildTransport(sdk, this.spec, token, this.deps.logger, process.env, auth, launch);
       this.stderr = built.stderr;
       client = new sdk.client.Client({ name: "agent-lsp", version: VERSION }, this.clientOptions());
       this.client = client;
@@ -286,7 +296,21 @@ export class McpConnection {
     await Promise.race([closing, delay(300)]);
     const report = token ? await terminateTree({ groups: [], marked: (v) => carriesToken(v, token) }, STOP_GRACE_MS) : undefined;
     await Promise.race([closing, delay(3000)]);
+    this.releaseLaunch?.();
+    this.releaseLaunch = undefined;
     return report;
+  }
+
+  /**
+   * The sandbox's program line for a local server that opts in (`sandbox = true`); undefined for
+   * the others. Throws when `[exec] sandbox = "required"` and it cannot run (the start fails).
+   */
+  private async sandboxLaunch(): Promise<Launch | undefined> {
+    if (this.spec.transport !== "stdio" || !this.spec.sandbox) return undefined;
+    if (!this.deps.sandbox) throw new Error("sandbox = true, but this agent-lsp has no sandbox to start it in");
+    const launch = await this.deps.sandbox.launch({ file: this.spec.command!, args: this.spec.args, cwd: this.spec.cwd ?? process.cwd(), root: this.deps.root, sharesSession: true });
+    if (!launch.outcome.sandboxed) this.deps.logger.warn(`mcp ${this.spec.name}: sandbox = true, but it starts ${describeOutcome(launch.outcome)}`);
+    return launch;
   }
 }
 

@@ -9,6 +9,7 @@
  */
 import type { Config } from "../config/schema.js";
 import { MarkerOwner } from "../exec/marker.js";
+import type { Sandbox } from "../exec/sandbox/sandbox.js";
 import { terminateTreeSync, type StopReport } from "../exec/stop-tree.js";
 import { Bm25Index } from "../util/bm25.js";
 import type { Logger } from "../util/log.js";
@@ -37,6 +38,8 @@ export interface McpManagerDeps {
   config(): Config;
   root: string;
   logger: Logger;
+  /** Where local servers with `sandbox = true` start (the commands' sandbox); they fail to start without one. */
+  sandbox?: Sandbox;
   /**
    * Asks the user whether a server a project file defines may start with its exact command line
    * (recorded once approved). Resolves undefined when it may, else the reason it may not.
@@ -155,6 +158,8 @@ export class McpManager {
       const connection = new McpConnection(spec, {
         logger: this.deps.logger,
         owner: this.owner,
+        root: this.deps.root,
+        ...(this.deps.sandbox ? { sandbox: this.deps.sandbox } : {}),
         discoverTimeoutMs: this.deps.config().mcp.discover_timeout_s * 1000,
         onChange: (c) => this.changed(c),
         auth: this.auth,

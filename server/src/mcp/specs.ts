@@ -33,6 +33,8 @@ export interface McpServerSpec {
   disabledTools: string[];
   /** Whether this server's tools are deferred behind discovery. */
   defer: boolean;
+  /** A local server that starts in the commands' sandbox (`sandbox = true`). */
+  sandbox: boolean;
   startupTimeoutMs: number;
   toolTimeoutMs: number;
   /** Per RAW tool name. */
@@ -93,6 +95,7 @@ function toSpec(name: string, table: McpServerTable, config: Config, root: strin
     ...(table.enabled_tools ? { enabledTools: table.enabled_tools } : {}),
     disabledTools: table.disabled_tools ?? [],
     defer: config.mcp_defer_tools && (table.defer ?? true),
+    sandbox: Boolean(table.command) && table.sandbox === true,
     startupTimeoutMs: (table.startup_timeout_s ?? DEFAULT_STARTUP_TIMEOUT_S) * 1000,
     toolTimeoutMs: (table.tool_timeout_s ?? DEFAULT_TOOL_TIMEOUT_S) * 1000,
     tools: Object.fromEntries(

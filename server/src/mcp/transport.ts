@@ -53,16 +53,25 @@ export type TransportAuth = import("@modelcontextprotocol/client").OAuthClientPr
  * Builds the transport for `spec`; `marker` is the containment token of this start. `auth` signs
  * the requests of a remote server that uses OAuth.
  */
-export function buildTransport(sdk: Sdk, spec: McpServerSpec, marker: string, log: Logger, env: NodeJS.ProcessEnv = process.env, auth?: TransportAuth): BuiltTransport {
+export function buildTransport(
+  sdk: Sdk,
+  spec: McpServerSpec,
+  marker: string,
+  log: Logger,
+  env: NodeJS.ProcessEnv = process.env,
+  auth?: TransportAuth,
+  launch?: { file: string; args: readonly string[]; env: Record<string, string> },
+): BuiltTransport {
   if (spec.transport === "http") return { transport: httpTransport(sdk, spec, env, auth) };
   const inherited = env[MARKER_VAR];
   const marked = markEnv(inherited ? { [MARKER_VAR]: inherited } : {}, marker);
   const transport = new sdk.stdio.StdioClientTransport({
-    command: spec.command!,
-    args: spec.args,
+    // A server that opts into the sandbox starts as the sandbox's program line, which runs it.
+    command: launch?.file ?? spec.command!,
+    args: launch ? [...launch.args] : spec.args,
     // The SDK adds the few variables a program needs (PATH, HOME, ...): servers do not get the
     // editor's whole environment, and with it the provider keys, unless the config says so.
-    env: { ...spec.env, ...marked },
+    env: { ...spec.env, ...launch?.env, ...marked },
     ...(spec.cwd ? { cwd: spec.cwd } : {}),
     stderr: "pipe",
   });

@@ -12,12 +12,14 @@
  *   orphan           starts a detached grandchild (setsid) and writes both pids to $MCP_TEST_LOG
  *   many             $MCP_TEST_TOOLS tools (default 1000) with varied names and descriptions (benchmarks)
  *   garbage          the tool "garbage" writes a line that is not JSON instead of its answer
+ *   probe            notes to $MCP_TEST_LOG its pid and whether it could write $MCP_PROBE_WRITE and
+ *                    read $MCP_PROBE_READ (the sandbox's tests)
  *
  * Every mode also serves the tool "echo" ({text}) so a test can see it working; any other mode
  * (say "echo-only") serves only that.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const mode = process.argv[2] ?? "silent-discover";
@@ -108,6 +110,19 @@ if (mode === "orphan") {
   note(`server ${process.pid} grandchild ${child.pid}`);
 }
 if (mode === "crash") note(`started ${process.pid}`);
+if (mode === "probe") {
+  const attempt = (what, fn) => {
+    try {
+      fn();
+      note(`${what} ok`);
+    } catch (err) {
+      note(`${what} ${err.code}`);
+    }
+  };
+  note(`pid ${process.pid}`);
+  attempt("write", () => writeFileSync(process.env.MCP_PROBE_WRITE, "planted\n"));
+  attempt("read", () => readFileSync(process.env.MCP_PROBE_READ, "utf8"));
+}
 // Something on stderr, as real servers print banners: it belongs in agent-lsp's log.
 process.stderr.write(`hostile server ${mode} starting\n`);
 

@@ -5,6 +5,7 @@
  * servers start (`$/progress`) and whenever one changes (a `status` update).
  */
 import type { Config } from "../../config/schema.js";
+import type { Sandbox } from "../../exec/sandbox/sandbox.js";
 import type { Editor } from "../../editor/editor.js";
 import type { SessionEvents } from "../../editor/session-events.js";
 import type { StopReport } from "../../exec/stop-tree.js";
@@ -30,6 +31,8 @@ import type { SlashCommands } from "../commands/slash-commands.js";
 
 /** What the wiring is built from. */
 export interface McpWiringDeps {
+  /** The sandbox of local servers that opt in (`[mcp_servers.NAME] sandbox = true`). */
+  sandbox?: Sandbox;
   editor: Editor;
   events: SessionEvents;
   registry: ToolRegistry;
@@ -64,6 +67,7 @@ export class McpWiring {
       config: deps.config,
       root: deps.root,
       logger: deps.logger,
+      ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
       approve: (spec, need) =>
         approval.approve({ name: spec.name, launchLine: spec.launchLine, source: spec.projectSource! }, { sessionId: need.sessionId, root: deps.root }, need.signal ?? new AbortController().signal),
       // The first 401 of a server never signed in to: the sign-in runs through the session's editor.

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { defineTool, ToolError } from "../define-tool.js";
-import { checkPaths, checkRef, gitOutput } from "./git-run.js";
+import { checkPaths, checkRef, gitOutput, gitPlace } from "./git-run.js";
 import { describeState, repoState } from "./git-status.js";
 
 const ACTIONS = ["status", "diff", "log", "show", "blame", "branch"] as const;
@@ -63,9 +63,9 @@ export const gitReadTool = defineTool({
   },
   title: (i) => `git ${i.action}${i.ref ? ` ${i.ref}` : ""}${i.paths?.length ? ` -- ${i.paths.join(" ")}` : ""}`,
   async execute(i, ctx) {
-    const root = ctx.workspace.root;
-    if (i.action === "status") return describeState(await repoState(root, ctx.signal));
-    const out = await gitOutput(root, ARGS[i.action](i), ctx.signal);
+    const place = gitPlace(ctx);
+    if (i.action === "status") return describeState(await repoState(place));
+    const out = await gitOutput(place, ARGS[i.action](i));
     return out.trim() ? out : emptyAnswer(i);
   },
 });

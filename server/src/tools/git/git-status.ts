@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { gitOutput } from "./git-run.js";
+import { gitOutput, type GitPlace } from "./git-run.js";
 
 /** One changed path. */
 export interface ChangedFile {
@@ -34,10 +34,11 @@ export interface RepoState {
 }
 
 /** Reads the repository's state. */
-export async function repoState(cwd: string, signal: AbortSignal): Promise<RepoState> {
-  const out = await gitOutput(cwd, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal"], signal);
+export async function repoState(place: GitPlace): Promise<RepoState> {
+  const cwd = place.root;
+  const out = await gitOutput(place, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal"]);
   const state = parseStatus(out);
-  const gitDir = path.resolve(cwd, (await gitOutput(cwd, ["rev-parse", "--git-dir"], signal)).trim());
+  const gitDir = path.resolve(cwd, (await gitOutput(place, ["rev-parse", "--git-dir"])).trim());
   const operation = operationIn(gitDir);
   return operation ? { ...state, operation } : state;
 }

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { defineTool, ToolError } from "../define-tool.js";
-import { checkPaths, checkRef, gitOutput, runGit } from "./git-run.js";
+import { checkPaths, checkRef, gitOutput, gitPlace, runGit } from "./git-run.js";
 import { describeState, isDirty, repoState, type RepoState } from "./git-status.js";
 
 const ACTIONS = ["add", "commit", "switch", "checkout", "stash", "stash_pop", "restore"] as const;
@@ -71,15 +71,15 @@ export const gitWriteTool = defineTool({
     }
   },
   async execute(i, ctx) {
-    const root = ctx.workspace.root;
     const args = argsOf(i);
-    const before = await repoState(root, ctx.signal);
+    const place = gitPlace(ctx);
+    const before = await repoState(place);
     refuseUnsafe(i, before);
-    const run = await runGit(root, args, ctx.signal);
-    const after = await repoState(root, ctx.signal);
+    const run = await runGit(place, args);
+    const after = await repoState(place);
     const said = [run.stdout.trim(), run.stderr.trim()].filter(Boolean).join("\n");
     if (run.exitCode !== 0) throw new ToolError(`${commandLine(args)} failed (exit ${run.exitCode}):\n${said || "(git said nothing)"}\n\nNow:\n${describeState(after)}`);
-    const commit = i.action === "commit" ? `Committed ${(await gitOutput(root, ["log", "-1", "--format=%h by %an <%ae>: %s"], ctx.signal)).trim()}\n` : "";
+    const commit = i.action === "commit" ? `Committed ${(await gitOutput(place, ["log", "-1", "--format=%h by %an <%ae>: %s"])).trim()}\n` : "";
     return `${commit}${said ? `${said}\n` : ""}\nNow:\n${describeState(after)}`;
   },
 });
