@@ -21,6 +21,7 @@ const benches: [string, Bench | undefined][] = [
   ["files", await optional("./files.ts", "benchFiles")],
   ["ignore", await optional("./ignore.ts", "benchIgnore")],
   ["commands", await optional("./commands.ts", "benchCommands")],
+  ["sandbox", await optional("./sandbox.ts", "benchSandbox")],
   ["mcp", await optional("./mcp.ts", "benchMcp")],
   ["large diff", await optional("./large-diff.ts", "benchLargeDiff")],
   ["events", await optional("./events.ts", "benchEvents")],

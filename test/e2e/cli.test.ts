@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempProject } from "../helpers/agent-setup.js";
 import { startFakeProvider, type FakeProvider } from "../helpers/fake-provider/index.js";
+import { sandboxMissing } from "../helpers/sandbox.js";
 import { BINARY } from "../helpers/spawn-server.js";
 
 const exec = promisify(execFile);
@@ -116,6 +117,22 @@ describe("agent-lsp CLI", () => {
     expect(res.stdout).toMatch(/ok\s+anthropic: key set/);
     expect(res.stdout).toContain("holds an API key and is readable by other users");
     expect(res.stdout).not.toContain("sk-ant-in-a-file-000");
+  });
+
+  it("doctor says whether commands run in the sandbox here, and fails when it is required and cannot run", async () => {
+    const works = sandboxMissing() === undefined;
+    const res = await cli(["doctor"]);
+    expect(res.stdout).toMatch(works ? /Sandbox:\n {2}ok {6}bwrap \(\S+\) works here: commands run sandboxed \(\[exec\] sandbox = "auto"\)\n {10}network: none/ : /Sandbox:\n {2}missing /);
+    const withoutBwrap = (process.env.PATH ?? "").split(path.delimiter).filter((dir) => !existsSync(path.join(dir, "bwrap"))).join(path.delimiter);
+    mkdirSync(path.join(home, ".config", "agent-lsp"), { recursive: true });
+    writeFileSync(path.join(home, ".config", "agent-lsp", "config.toml"), '[exec]\nsandbox = "required"\n');
+    try {
+      const required = await cli(["doctor"], { PATH: withoutBwrap });
+      expect(required.stdout).toContain('\nERROR [exec] sandbox = "required" and the sandbox cannot run here (bwrap is not installed (install the bubblewrap package)): every command will be refused');
+      expect(required.code).toBe(1);
+    } finally {
+      rmSync(path.join(home, ".config", "agent-lsp"), { recursive: true, force: true });
+    }
   });
 
   it("doctor says the language tools come only with an editor that serves them, and Helix and plain clients get none", async () => {

@@ -9,6 +9,7 @@ import { LANGUAGE_TOOLS } from "../tools/language/language-tools.js";
 import { createImageGenerator } from "../providers/image-generation.js";
 import { liveReport } from "./doctor-live.js";
 import { shellParserReport } from "./doctor-shell.js";
+import { sandboxReport } from "./doctor-sandbox.js";
 import { createHeadlessRuntime } from "./headless-runtime.js";
 import { CLI_NEED, reportLogger, statusLine } from "./mcp.js";
 
@@ -49,6 +50,7 @@ async function doctorReport(root: string): Promise<string[]> {
     out.push(`ERROR ${(err as Error).message}`);
   }
   out.push("", "Commands:", ...(await shellParserReport()));
+  out.push(...(await sandboxReport(loaded.config)));
   out.push("", "Outside tools:", ...outsideToolStatus(loaded.config).map((l) => `  ${l}`), `  ${imageToolStatus(loaded.config)}`);
   out.push("", "Language tools:", ...languageToolStatus().map((l) => `  ${l}`));
   const { runtime } = createHeadlessRuntime({ quiet: true, interactive: Boolean(process.stdin.isTTY) }, reportLogger());

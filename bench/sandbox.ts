@@ -1,0 +1,70 @@
+/**
+ * What the sandbox adds to a command: execute_command "true" end to end through the tool layer
+ * with `[exec] sandbox = "auto"` (bwrap: its namespaces, mounts and covers), beside the same call
+ * with the sandbox off, interleaved in the same run. Target: at most 15 ms more. Skipped (a line
+ * saying why) where the sandbox cannot run.
+ */
+import { pathToFileURL } from "node:url";
+import { sandboxAvailability } from "../server/src/exec/sandbox/probe.js";
+import { commandTools } from "../server/src/tools/commands/command-tools.js";
+import { sandboxFor } from "../test/helpers/sandbox.js";
+import { fakeToolSetup, type FakeToolSetup } from "../test/unit/exec/fake-context.js";
+
+const RUNS = 30;
+const WARMUP = 5;
+
+/** Lines `name value unit`. */
+export async function benchSandbox(): Promise<string[]> {
+  const available = await sandboxAvailability();
+  if (!available.works) return [`sandbox.skipped 0 (${available.why})`];
+  const sandboxed = fakeToolSetup({ sandbox: sandboxFor("/nonexistent-home") });
+  const plain = fakeToolSetup();
+  const tool = commandTools.find((t) => t.name === "execute_command")!;
+  const run = (setup: FakeToolSetup, expected: RegExp) => async () => {
+    const result = await tool.execute({ command: "true" }, setup.context());
+    const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+    if (result.isError || !expected.test(text)) throw new Error(`execute_command "true" did not run as expected: ${text}`);
+  };
+  const inside = run(sandboxed, /sandboxed\)/);
+  const outside = run(plain, /not sandboxed/);
+  try {
+    for (let i = 0; i < WARMUP; i++) {
+      await inside();
+      await outside();
+    }
+    // Interleaved, so drift in machine load hits both alike.
+    const insideMs: number[] = [];
+    const outsideMs: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      insideMs.push(await time(inside));
+      outsideMs.push(await time(outside));
+    }
+    const s = median(insideMs);
+    const o = median(outsideMs);
+    return [
+      `sandbox.execute_command_true_sandboxed ${s.toFixed(2)} ms`,
+      `sandbox.execute_command_true_unsandboxed ${o.toFixed(2)} ms`,
+      `sandbox.added ${(s - o).toFixed(2)} ms`,
+      `sandbox.ratio ${(s / o).toFixed(2)} x`,
+    ];
+  } finally {
+    sandboxed.dispose();
+    plain.dispose();
+  }
+}
+
+async function time(fn: () => Promise<void>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const line of await benchSandbox()) process.stdout.write(`${line}\n`);
+}
