@@ -8,7 +8,7 @@
  */
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { ensureStateFolder } from "../../util/state-folder.js";
+import { ensureStateFolder, STATE_DIR } from "../../util/state-folder.js";
 
 /** The mounts of one launch. */
 export interface Layout {
@@ -51,15 +51,18 @@ export function sandboxLayout(root: string, hidden: readonly string[]): Layout {
 
 /**
  * The state folder `.agent-lsp/`, created when missing so it can be mounted read-only (a command
- * must not be the one to create it); undefined when the project cannot hold it (a read-only
- * checkout, where no command can write it either).
+ * must not be the one to create it); undefined when it is no folder: a read-only checkout (no
+ * command can write there either), or a link or file agent-lsp refuses to use (its target, if
+ * outside the project, is read-only like everything else).
  */
 function stateFolderOf(root: string): string | undefined {
   try {
-    return realpathSync.native(ensureStateFolder(root));
+    ensureStateFolder(root);
   } catch {
-    return undefined;
+    // Said by agent-lsp's own writes there; the folder is judged as it is below.
   }
+  const dir = path.join(root, STATE_DIR);
+  return lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? realOrSelf(dir) : undefined;
 }
 
 /** A repository folder commands may write in, and what inside it stays read-only. */
