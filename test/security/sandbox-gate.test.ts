@@ -30,13 +30,23 @@ function sandboxedGate(mode: SafetyMode, env: NodeJS.ProcessEnv = {}): CommandGa
 }
 
 describe.skipIf(skipWithoutSandbox())("ask mode on top of the sandbox", () => {
-  it("a remembered program runs unasked inside the sandbox, and there a credential stays unreadable", async () => {
+  it("a remembered program runs unasked inside the sandbox", async () => {
+    const g = sandboxedGate("ask");
+    await g.remember("cat");
+    writeFileSync(path.join(g.root, "notes.txt"), "plain notes\n");
+    const ran = await g.run("cat notes.txt");
+    expect(ran.prompts).toBe(0);
+    expect(ran.text).toMatch(/^Exit code: 0 \([\d.]+ s, sandboxed\)\n\nplain notes/);
+  });
+
+  it("a credential is still asked about, and even with a Yes the sandbox keeps it unreadable", async () => {
     const g = sandboxedGate("ask");
     await g.remember("cat");
     const key = path.join(g.home, ".ssh", "id_rsa");
+    g.editor.answers.push({ optionId: "allow_once" });
     const ran = await g.run(`cat ${key}`);
-    expect(ran.prompts).toBe(0);
-    expect(ran.text).toMatch(/sandboxed\)/);
+    expect(ran.prompts).toBe(1);
+    expect(ran.summary).toMatch(/^Read a credential (file|folder)/);
     expect(ran.text).not.toContain(SECRET);
     expect(ran.text).toContain(`The sandbox refused ${key}: it is hidden from commands`);
   });
