@@ -19,6 +19,7 @@ import { REQUIRE_ALL } from "../helpers/xvfb.js";
 import { fakeToolSetup, textOf, type FakeToolSetup } from "../unit/exec/fake-context.js";
 
 const executeCommand = commandTools.find((t) => t.name === "execute_command")!;
+const backgroundProcess = commandTools.find((t) => t.name === "background_process")!;
 const noSandbox = skipWithoutSandbox();
 
 /** Runs `command` through execute_command in `setup`; the result's text. */
@@ -77,6 +78,16 @@ describe.skipIf(noSandbox)("the sandbox around execute_command", () => {
     expect(text).toContain("committed");
     expect(text).toMatch(/The sandbox refused \S+\/\.git\/hooks\/pre-commit: it stays read-only in the sandbox/);
     expect(text).toMatch(/The sandbox refused \S+\/\.agent-lsp\/approvals\.toml: it stays read-only/);
+  });
+
+  it("a background job's refusals are said when its output is read", async () => {
+    const outside = path.join(home.home, "from-the-job");
+    const started = textOf(await executeCommand.execute({ command: `echo x > ${outside}; echo written`, mode: "background" }, setup.context()));
+    expect(started).toMatch(/^Started bg-\d+ in the background \(log: \S+; sandboxed\)\./);
+    const id = /bg-\d+/.exec(started)![0];
+    const waited = textOf(await backgroundProcess.execute({ action: "wait", id, timeout_secs: 30 }, setup.context()));
+    expect(waited).toContain(`The sandbox refused ${outside}: the sandbox lets commands write only inside the project`);
+    expect(existsSync(outside)).toBe(false);
   });
 
   it("gives the command its own PID namespace: /proc and ps see only its own processes", async () => {

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { describeStop, describeWaitEnd, formatJobList, formatJobOutput } from "../../exec/format.js";
-import { UnknownProcessError } from "../../exec/processes.js";
+import { UnknownProcessError, type ProcessManager } from "../../exec/processes.js";
 import { defineTool, errorResult, ToolError } from "../define-tool.js";
 import { requireProcessManager } from "./execute-command.js";
 
@@ -58,13 +58,13 @@ export const backgroundProcessTool = defineTool({
       switch (i.action) {
         case "read": {
           const output = await processes.read(ctx.sessionId, id);
-          return formatJobOutput(processes.info(ctx.sessionId, id), output, "");
+          return formatJobOutput(processes.info(ctx.sessionId, id), output, refusals(processes, ctx.sessionId, id, output.text));
         }
         case "wait": {
           const pattern = i.pattern === undefined ? undefined : compilePattern(i.pattern);
           const timeoutSecs = i.timeout_secs ?? DEFAULT_WAIT_SECS;
           const { end, output } = await processes.wait(ctx.sessionId, id, { pattern, timeoutMs: timeoutSecs * 1000, signal: ctx.signal });
-          const heading = describeWaitEnd(end, i.pattern, timeoutSecs);
+          const heading = [describeWaitEnd(end, i.pattern, timeoutSecs), refusals(processes, ctx.sessionId, id, output.text)].filter(Boolean).join("\n");
           return formatJobOutput(processes.info(ctx.sessionId, id), output, heading);
         }
         case "stop": {
@@ -80,6 +80,11 @@ export const backgroundProcessTool = defineTool({
     }
   },
 });
+
+/** What the sandbox refused the job, read from the output handed over (empty when nothing). */
+function refusals(processes: ProcessManager, sessionId: string, id: string, output: string): string {
+  return processes.explainJob(sessionId, id, output).join("\n");
+}
 
 function compilePattern(pattern: string): RegExp {
   try {
