@@ -4,6 +4,7 @@
  * with the sandbox off, interleaved in the same run. Target: at most 15 ms more. Skipped (a line
  * saying why) where the sandbox cannot run.
  */
+import os from "node:os";
 import { pathToFileURL } from "node:url";
 import { sandboxAvailability } from "../server/src/exec/sandbox/probe.js";
 import { commandTools } from "../server/src/tools/commands/command-tools.js";
@@ -46,6 +47,8 @@ export async function benchSandbox(): Promise<string[]> {
       `sandbox.execute_command_true_unsandboxed ${o.toFixed(2)} ms`,
       `sandbox.added ${(s - o).toFixed(2)} ms`,
       `sandbox.ratio ${(s / o).toFixed(2)} x`,
+      // bwrap's namespaces and mounts cost more on a busy machine: the load says how busy it was.
+      `sandbox.load_average ${os.loadavg()[0]!.toFixed(1)} (1 min, ${os.cpus().length} cores)`,
     ];
   } finally {
     sandboxed.dispose();
