@@ -7,7 +7,7 @@
  * unprivileged user (sandbox-unprivileged.test.ts).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -212,6 +212,26 @@ describe.skipIf(noSandbox || noCurl)('[exec] network = "allow_hosts": through th
     const text = await run(setup, `curl -sS --noproxy '*' http://127.0.0.1:${server.port}/ || echo direct-failed`);
     expect(text).toContain("direct-failed");
     expect(server.requests()).toBe(0);
+  });
+});
+
+describe.skipIf(noSandbox)("a project inside agent-lsp's own state folder (<state>/no-project)", () => {
+  it("is writable, and nothing else of the state folder can be read", async () => {
+    const home = fakeHome();
+    const state = path.join(home.home, ".local", "state", "agent-lsp");
+    const project = path.join(state, "no-project");
+    mkdirSync(project, { recursive: true });
+    writeFileSync(path.join(state, "approvals.key"), `${SECRET}\n`);
+    const setup = fakeToolSetup({ root: project, sandbox: sandboxFor(home.home) });
+    try {
+      const text = await run(setup, `echo made > made.txt; cat ${path.join(state, "approvals.key")}; ls ${state}`);
+      expect(readFileSync(path.join(project, "made.txt"), "utf8")).toBe("made\n");
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain("approvals.key\n");
+    } finally {
+      setup.dispose();
+      home.dispose();
+    }
   });
 });
 

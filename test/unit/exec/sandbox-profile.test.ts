@@ -16,6 +16,7 @@ const layout: Layout = {
   readOnly: ["/p/.agent-lsp", "/repo/.git/hooks", "/repo/.git/config"],
   hiddenDirs: ["/home/u/.ssh"],
   hiddenFiles: ["/home/u/.netrc"],
+  hiddenAround: [],
 };
 
 describe("bwrapArgs", () => {
@@ -30,6 +31,12 @@ describe("bwrapArgs", () => {
     expect(args).toEqual(expect.arrayContaining(["--unshare-pid", "--unshare-net", "--unshare-ipc", "--die-with-parent"]));
     expect(args).not.toContain("--cap-drop");
     expect(args.slice(-9)).toEqual(["--setenv", "TMPDIR", "/tmp", "--chdir", "/p/sub", "--", "/bin/sh", "-c", "exec 2>&1; make"]);
+  });
+
+  it("empties a hidden folder that holds the project before binding the project back into it", () => {
+    const around = { ...layout, writable: ["/state/agent-lsp/no-project"], hiddenAround: ["/state/agent-lsp"] };
+    const args = bwrapArgs({ ...base, layout: around, isRoot: false }).join(" ");
+    expect(args).toContain("--tmpfs /tmp --tmpfs /state/agent-lsp --bind /state/agent-lsp/no-project /state/agent-lsp/no-project");
   });
 
   it("drops every capability as root, and starts a session of its own when asked", () => {

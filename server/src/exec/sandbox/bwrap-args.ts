@@ -2,7 +2,8 @@
  * The bubblewrap command line of one launch (pure: the layout in, the arguments out). bwrap
  * applies its options in order, so the order is the profile:
  * 1. the whole machine read-only, a fresh /dev and /proc (its own PID namespace), a private /tmp;
- * 2. the writable folders bound over it, then the read-only places inside them again;
+ * 2. the writable folders bound over it (a hidden folder that holds one emptied first, so only
+ *    that folder comes back inside it), then the read-only places inside them again;
  * 3. the hidden places covered by an empty folder or file that nobody may read (mode 000);
  * 4. the namespaces: PID (so /proc and `ps` show only the command's own processes), network (no
  *    interface but loopback), IPC; `--die-with-parent`, so nothing inside outlives the launch;
@@ -36,6 +37,7 @@ export interface BwrapPlan {
 export function bwrapArgs(plan: BwrapPlan): string[] {
   const { layout } = plan;
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  for (const dir of layout.hiddenAround) args.push("--tmpfs", dir);
   for (const dir of layout.writable) args.push("--bind", dir, dir);
   for (const p of layout.readOnly) args.push("--ro-bind", p, p);
   for (const dir of layout.hiddenDirs) args.push("--ro-bind", plan.emptyDir, dir);

@@ -48,7 +48,8 @@ export function explainDenials(output: string, context: DenialContext): string[]
 
 /** Why reading `abs` is refused, when it is a hidden place. */
 function hiddenReason(abs: string, layout: Layout): string | undefined {
-  const hidden = layout.hiddenFiles.includes(abs) || layout.hiddenDirs.some((d) => isInside(d, abs));
+  const around = layout.hiddenAround.some((d) => isInside(d, abs)) && !layout.writable.some((w) => isInside(w, abs));
+  const hidden = around || layout.hiddenFiles.includes(abs) || layout.hiddenDirs.some((d) => isInside(d, abs));
   return hidden ? "it is hidden from commands (credentials, agent-lsp's own settings and state, and [policy] sensitive_paths are never readable in the sandbox)." : undefined;
 }
 

@@ -19,6 +19,11 @@ export interface Layout {
   /** Folders and files covered by an empty, unreadable one. */
   hiddenDirs: string[];
   hiddenFiles: string[];
+  /**
+   * Hidden folders that hold a writable one (a project in agent-lsp's own state folder, as
+   * `<state>/no-project` is): emptied first, so that only the writable folder comes back inside.
+   */
+  hiddenAround: string[];
 }
 
 /**
@@ -40,13 +45,14 @@ export function sandboxLayout(root: string, hidden: readonly string[]): Layout {
   }
   const hiddenDirs: string[] = [];
   const hiddenFiles: string[] = [];
+  const hiddenAround: string[] = [];
   for (const place of [...hidden, ...SYSTEM_SECRETS]) {
     const real = realIfExists(place);
-    // A sensitive folder holding the project itself stays: the project is what commands work on.
-    if (!real || writable.some((w) => isInside(real, w))) continue;
-    (isDirectory(real) ? hiddenDirs : hiddenFiles).push(real);
+    if (!real) continue;
+    if (writable.some((w) => isInside(real, w))) hiddenAround.push(real);
+    else (isDirectory(real) ? hiddenDirs : hiddenFiles).push(real);
   }
-  return { writable, readOnly: unique(readOnly), hiddenDirs: unique(hiddenDirs), hiddenFiles: unique(hiddenFiles) };
+  return { writable, readOnly: unique(readOnly), hiddenDirs: unique(hiddenDirs), hiddenFiles: unique(hiddenFiles), hiddenAround: unique(hiddenAround) };
 }
 
 /**

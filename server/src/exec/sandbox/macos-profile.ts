@@ -22,12 +22,13 @@ export interface SeatbeltPlan {
 export function seatbeltProfile(plan: SeatbeltPlan): string {
   const { layout } = plan;
   const writable = [...layout.writable, ...plan.tempDirs, "/private/tmp"];
-  const lines = [
-    "(version 1)",
-    "(allow default)",
+  const lines = ["(version 1)", "(allow default)"];
+  // A hidden folder that holds the project: closed first, the project opened again inside it.
+  if (layout.hiddenAround.length) lines.push(`(deny file-read* ${layout.hiddenAround.map(subpath).join(" ")})`, `(allow file-read* ${layout.writable.map(subpath).join(" ")})`);
+  lines.push(
     "(deny file-write*)",
     `(allow file-write* ${[...writable.map(subpath), '(literal "/dev/null")', '(regex #"^/dev/tty")', '(regex #"^/dev/fd/")'].join(" ")})`,
-  ];
+  );
   if (layout.readOnly.length) lines.push(`(deny file-write* ${layout.readOnly.map(subpath).join(" ")})`);
   const hidden = [...layout.hiddenDirs.map(subpath), ...layout.hiddenFiles.map(literal)];
   if (hidden.length) lines.push(`(deny file-read* file-write* ${hidden.join(" ")})`);
