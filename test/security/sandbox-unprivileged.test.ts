@@ -21,6 +21,8 @@ function cannotSwitch(): string | undefined {
   if (process.getuid?.() !== 0) return "only root can run a suite as another user";
   if (spawnSync("id", ["-u", USER]).status !== 0) return `there is no user ${USER} (useradd -m ${USER})`;
   if (spawnSync("sh", ["-c", "command -v setpriv"]).status !== 0) return "setpriv is missing (util-linux)";
+  const reads = spawnSync("setpriv", ["--reuid", USER, "--regid", USER, "--init-groups", "--", "test", "-r", path.join(REPO, "package.json")]);
+  if (reads.status !== 0) return `${USER} cannot read the clone at ${REPO} (every folder above it needs o+x, as .ci/run gives)`;
   return undefined;
 }
 
