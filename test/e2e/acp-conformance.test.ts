@@ -6,7 +6,7 @@
  * empty sessions listed, and a failed turn's error said once.
  */
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -96,6 +96,34 @@ describe("ACP: slash commands", () => {
     expect(lead.stopReason).toBe("end_turn");
     expect(messageText(h!)).toMatch(/\/undo/);
     expect(fake!.requests).toHaveLength(0);
+  });
+});
+
+describe("ACP: a command that sends a message", () => {
+  it("takes the prompt's other blocks as its context, and is answered as the turn it runs, cancel included", async () => {
+    const sessionId = await start();
+    mkdirSync(path.join(root, ".agent-lsp", "workflows"), { recursive: true });
+    writeFileSync(path.join(root, ".agent-lsp", "workflows", "review.md"), "# Review\n1. Read the file given.\n");
+    writeFileSync(path.join(root, "a.ts"), "export const reviewed = 1;\n");
+    const link = { type: "resource_link" as const, uri: pathToFileURL(path.join(root, "a.ts")).href, name: "a.ts" };
+    fake!.enqueue({ text: "Looks fine.", usage: { input: 700, output: 9 } });
+    const answer = await h!.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/review closely" }, link, { type: "text", text: "Mind the exports." }] });
+    expect(answer.stopReason).toBe("end_turn");
+    expect((answer._meta as { agentLsp: { usage: { inputTokens: number } } }).agentLsp.usage.inputTokens).toBe(700);
+    const sent = JSON.stringify(fake!.requests[0]!.body.messages);
+    expect(sent).toContain("1. Read the file given.");
+    expect(sent).toContain("export const reviewed = 1;");
+    expect(sent).toContain("Mind the exports.");
+    // The transcript shows the command's message with the file as an attachment.
+    const shown = h!.updatesOf("user_message_chunk").map((u) => u.content);
+    expect(shown.some((c) => c.type === "text" && c.text.includes("Mind the exports."))).toBe(true);
+    expect(shown.some((c) => c.type === "resource_link" && c.uri === link.uri)).toBe(true);
+
+    fake!.enqueue({ toolCalls: [{ name: "execute_command", input: { command: "sleep 30" } }] });
+    const running = h!.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/review" }] });
+    await waitFor(() => h!.updatesOf("tool_call_update").some((u) => u.status === "in_progress"), 15_000);
+    await h!.agent.notify("session/cancel", { sessionId });
+    expect((await running).stopReason).toBe("cancelled");
   });
 });
 

@@ -2,10 +2,13 @@
  * `session/prompt`: a slash command or a turn, answered as the spec orders it. Every update of the
  * turn (a cancelled tool's last status, the usage) goes out before the answer, also after a
  * cancel; a turn that fails is answered with the error once (its error notice is not also sent);
- * a mode the turn changed (`/mode`, a plan approved) is told as the client follows modes.
+ * a mode the turn changed (`/mode`, a plan approved) is told as the client follows modes. A
+ * command that sends a message (a workflow, a skill, an MCP prompt) is a turn too, with the
+ * prompt's other blocks as its context; other commands answer at once.
  */
 import type * as acp from "@agentclientprotocol/sdk";
-import type { Agent } from "../agent/agent.js";
+import type { Agent, TurnOutcome } from "../agent/agent.js";
+import { ZERO_USAGE } from "../vocabulary/messages.js";
 import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
 import type { StopReason } from "../protocol/schemas.js";
 import type { AcpClient } from "./connection.js";
@@ -36,21 +39,45 @@ export async function runPrompt(client: AcpClient, agent: Agent, params: acp.Pro
 async function answer(client: AcpClient, agent: Agent, params: acp.PromptRequest): Promise<acp.PromptResponse> {
   const slash = slashCommandOf(params.prompt);
   // The session's project may add commands (its workflows and skills).
-  if (slash && client.built()!.commands.find(slash.command, agent.get(params.sessionId))) {
-    const { message } = await agent.command(params.sessionId, slash.command, slash.args);
-    const unused = slash.context.length ? `\n\n(${slash.context.length} other part${slash.context.length === 1 ? "" : "s"} of the prompt went with /${slash.command}, which takes none.)` : "";
-    client.notify(params.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: message + unused } });
-    return { stopReason: "end_turn" };
+  const command = slash && client.built()!.commands.find(slash.command, agent.get(params.sessionId));
+  if (slash && command) {
+    if (!command.takesContext) return runPlainCommand(client, agent, params.sessionId, slash);
+    // A command that sends a message is a turn: answered as one, its other blocks with it.
+    return answerTurn(client, params.sessionId, async () => {
+      const ran = await agent.command(params.sessionId, slash.command, slash.args, { context: toPromptBlocks(slash.context) });
+      if (ran.turn) return ran.turn;
+      // It answered without sending anything (a usage line for a missing argument).
+      client.notify(params.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: ran.message } });
+      const ended: TurnOutcome = { stopReason: "end_turn", usage: ZERO_USAGE };
+      return { outcome: ended, settled: Promise.resolve(ended) };
+    });
   }
-  client.holdErrors(params.sessionId);
-  let outcome;
-  try {
+  return answerTurn(client, params.sessionId, async () => {
     const started = await agent.startTurn({ sessionId: params.sessionId, prompt: toPromptBlocks(params.prompt) });
-    outcome = await started.finished;
+    return { outcome: await started.finished, settled: started.settled };
+  });
+}
+
+/** A command that only answers (no turn): its message, and a word on the blocks it could not use. */
+async function runPlainCommand(client: AcpClient, agent: Agent, sessionId: string, slash: { command: string; args: string[]; context: acp.ContentBlock[] }): Promise<acp.PromptResponse> {
+  const { message } = await agent.command(sessionId, slash.command, slash.args);
+  const n = slash.context.length;
+  const unused = n ? `\n\n(${n} other part${n === 1 ? "" : "s"} of the prompt went with /${slash.command}, which takes none.)` : "";
+  client.notify(sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: message + unused } });
+  return { stopReason: "end_turn" };
+}
+
+/** Runs a turn and answers for it: a cancelled turn's updates first, a failed turn as one error. */
+async function answerTurn(client: AcpClient, sessionId: string, run: () => Promise<{ outcome: TurnOutcome; settled: Promise<TurnOutcome> }>): Promise<acp.PromptResponse> {
+  client.holdErrors(sessionId);
+  let outcome: TurnOutcome | undefined;
+  try {
+    const turn = await run();
+    outcome = turn.outcome;
     // ACP: the cancelled turn's updates come before the answer, and its usage is what it used.
-    if (outcome.stopReason === "cancelled") outcome = { ...(await within(started.settled, CANCEL_SETTLE_MS, outcome)), stopReason: "cancelled" as const };
+    if (outcome.stopReason === "cancelled") outcome = { ...(await within(turn.settled, CANCEL_SETTLE_MS, outcome)), stopReason: "cancelled" as const };
   } finally {
-    client.releaseErrors(params.sessionId, outcome?.stopReason === "error" ? outcome.error : undefined);
+    client.releaseErrors(sessionId, outcome?.stopReason === "error" ? outcome.error : undefined);
   }
   // A turn that failed is an error answer, as ACP has no error stop reason; its history stays.
   if (outcome.stopReason === "error") throw new AgentRequestError(ErrorCodes.InternalError, outcome.error ?? "The turn failed.");

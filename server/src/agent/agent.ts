@@ -26,7 +26,8 @@ import { replayHistory } from "./history/replay.js";
 import { callFacts } from "./turn/tool-call-facts.js";
 import { restoreSession, unreadableLinesNote } from "./history/restore-session.js";
 import { newSessionId, Session } from "./session.js";
-import type { SlashCommands } from "./commands/slash-commands.js";
+import type { CommandInput, CommandRun, SlashCommands } from "./commands/slash-commands.js";
+import { runCommand } from "./commands/run-command.js";
 import { runTurn, type TurnDeps } from "./turn/turn.js";
 import { compactNow } from "./compaction/compact-now.js";
 import { requestFrame, type RequestFrame } from "./turn/request-frame.js";
@@ -262,21 +263,9 @@ export class Agent {
     return { sessionId, mode: session.mode, model };
   }
 
-  /** Runs a slash command. */
-  async command(sessionId: string, command: string, args: string[] = []): Promise<{ message: string }> {
-    const session = this.get(sessionId);
-    // An MCP prompt's command exists once its server is ready.
-    if (!this.deps.commands.find(command, session)) await this.deps.prepareTools?.(sessionId);
-    const cmd = this.deps.commands.find(command, session);
-    if (!cmd) {
-      throw new AgentRequestError(ErrorCodes.InvalidParams, `Unknown command "${command}". Available:\n${this.deps.commands.help(session)}`);
-    }
-    try {
-      return { message: await cmd.run(args, session) };
-    } catch (err) {
-      if (err instanceof AgentRequestError) throw err;
-      throw new AgentRequestError(ErrorCodes.RequestFailed, `/${cmd.name} failed: ${(err as Error).message}`);
-    }
+  /** Runs a slash command; `input.context` goes with a command that sends a message. */
+  command(sessionId: string, command: string, args: string[] = [], input: CommandInput = {}): Promise<CommandRun> {
+    return runCommand({ commands: this.deps.commands, prepare: (id) => this.deps.prepareTools?.(id) }, this.get(sessionId), command, args, input);
   }
 
   /** Every slash command (built-in and MCP) with its arguments, for editors that complete them. */

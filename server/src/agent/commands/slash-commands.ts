@@ -2,10 +2,25 @@
  * Slash commands (`agent/command`): a table of handlers other parts of the server add to, so
  * /undo lives with checkpoints and /logs with processes, not here.
  */
+import type { PromptContentBlock } from "../../protocol/schemas.js";
 import type { Session } from "../session.js";
+import type { TurnOutcome } from "../agent.js";
 
-/** A slash command handler. Returns the message shown to the user; throw to report failure. */
-export type SlashHandler = (args: string[], session: Session) => Promise<string>;
+/** What a command is given beside its words. */
+export interface CommandInput {
+  /** The prompt's other parts (files, pictures, text) sent with the command; only a command that `takesContext` gets them. */
+  context?: PromptContentBlock[];
+}
+
+/** What a command that sent a message did: its message, and the turn it ran. */
+export interface CommandRun {
+  message: string;
+  /** How the command's turn ended, and when its loop finished after a cancel (see StartedTurn). */
+  turn?: { outcome: TurnOutcome; settled: Promise<TurnOutcome> };
+}
+
+/** A slash command handler. Returns the message shown to the user (or a {@link CommandRun}); throw to report failure. */
+export type SlashHandler = (args: string[], session: Session, input: CommandInput) => Promise<string | CommandRun>;
 
 /** One argument of a command, as `agent/listCommands` describes it. */
 export interface CommandArgument {
@@ -21,6 +36,8 @@ export interface SlashCommand {
   summary: string;
   /** Its arguments; read from `usage` (`<required>`, `[optional]`) when not given. */
   arguments?: CommandArgument[];
+  /** Whether it sends a message to the model, to which the prompt's other parts are added. */
+  takesContext?: boolean;
   run: SlashHandler;
 }
 

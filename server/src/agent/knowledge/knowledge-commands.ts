@@ -13,8 +13,8 @@ import { skillInstructions } from "../../tools/knowledge/skill-run.js";
 import type { ToolServices } from "../../tools/types.js";
 import type { Agent } from "../agent.js";
 import { knowledgeContextLines } from "./knowledge.js";
-import type { Session } from "../session.js";
 import type { SlashCommand, SlashCommands } from "../commands/slash-commands.js";
+import { sendAsUser } from "../commands/send-as-user.js";
 
 /** Adds /rules and the per-project workflow and skill commands. */
 export function addKnowledgeCommands(commands: SlashCommands, agent: Agent, events: SessionEvents, services: ToolServices): void {
@@ -30,22 +30,16 @@ export function addKnowledgeCommands(commands: SlashCommands, agent: Agent, even
   ]);
 }
 
-/** Sends the user's text as their message and runs the turn; says how it ended when not normally. */
-async function sendAsUser(agent: Agent, events: SessionEvents, session: Session, text: string): Promise<string> {
-  events.emit(session.id, { kind: "user_message", text });
-  const end = await agent.prompt({ sessionId: session.id, prompt: text });
-  return end.stopReason === "end_turn" ? "" : `Stopped: ${end.stopReason}${end.error ? ` (${end.error})` : ""}.`;
-}
-
 function workflowCommand(workflow: Workflow, agent: Agent, events: SessionEvents): SlashCommand {
   return {
     name: workflow.name,
     usage: `${workflow.name} [notes]`,
     summary: `${workflow.summary} (workflow)`,
-    async run(args, session) {
+    takesContext: true,
+    async run(args, session, { context }) {
       const { file, steps } = readWorkflow(session.root, workflow.name);
       const notes = args.length ? `\n\nNotes: ${args.join(" ")}` : "";
-      return sendAsUser(agent, events, session, `Follow the workflow "${workflow.name}" (${file}):\n\n${steps.trimEnd()}${notes}`);
+      return sendAsUser(agent, events, session, `Follow the workflow "${workflow.name}" (${file}):\n\n${steps.trimEnd()}${notes}`, context);
     },
   };
 }
@@ -59,14 +53,15 @@ function skillCommand(skill: Skill, agent: Agent, events: SessionEvents, service
     name: `skill:${skill.name}`,
     usage: `skill:${skill.name} [task]`,
     summary: `${skill.description} (skill${skill.source === "project" ? ", project" : ""})`,
-    async run(args, session) {
+    takesContext: true,
+    async run(args, session, { context }) {
       const task = args.join(" ");
-      if (skill.run !== "main") return sendAsUser(agent, events, session, `Run the skill "${skill.name}" with skill_run${task ? ` for this task: ${task}` : ""}.`);
+      if (skill.run !== "main") return sendAsUser(agent, events, session, `Run the skill "${skill.name}" with skill_run${task ? ` for this task: ${task}` : ""}.`, context);
       const approver = skillApproverFrom(services);
       if (!approver && skill.source === "project") throw new Error(`The project skill "${skill.name}" needs your approval, and this server cannot ask for it.`);
       const refusal = await approver?.approve(skill, { sessionId: session.id, root: session.root }, new AbortController().signal);
       if (refusal) throw new Error(refusal);
-      return sendAsUser(agent, events, session, `Follow the instructions of the skill "${skill.name}"${task ? ` for: ${task}` : ""}.\n\n${skillInstructions(skill)}`);
+      return sendAsUser(agent, events, session, `Follow the instructions of the skill "${skill.name}"${task ? ` for: ${task}` : ""}.\n\n${skillInstructions(skill)}`, context);
     },
   };
 }
