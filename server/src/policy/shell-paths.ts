@@ -5,9 +5,9 @@
  * link's target, not next to the link). Words only the shell can expand (`$VAR`, `~bob`) are
  * "unknown"; globs are kept as patterns under the deepest folder they name.
  */
+import { lstatSync, realpathSync } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
-import { realpathOfNearest } from "../workspace/paths.js";
 import { expandHome } from "./command-line.js";
 
 /** What a word names: one path, a glob under a folder, or something only the shell knows. */
@@ -54,10 +54,33 @@ async function physicalPath(cwd: string, target: string, follow: boolean): Promi
   let current = path.isAbsolute(target) ? path.parse(target).root : cwd;
   for (const segment of target.split("/")) {
     if (segment === "" || segment === ".") continue;
-    current = segment === ".." ? path.dirname(await realpathOfNearest(current)) : path.join(current, segment);
+    current = segment === ".." ? path.dirname(nearestReal(current)) : path.join(current, segment);
   }
-  if (follow) return realpathOfNearest(current);
-  return path.join(await realpathOfNearest(path.dirname(current)), path.basename(current));
+  if (follow) return nearestReal(current);
+  return path.join(nearestReal(path.dirname(current)), path.basename(current));
+}
+
+/**
+ * `realpathOfNearest`, synchronously: a command's words are mostly names that do not exist (a
+ * pattern, a subcommand), and asking the thread pool (and building an error) for each made a
+ * decision wait several times longer than these few system calls take.
+ */
+function nearestReal(abs: string): string {
+  const tail: string[] = [];
+  for (let head = abs; ; ) {
+    if (lstatSync(head, { throwIfNoEntry: false })) {
+      try {
+        const real = realpathSync(head);
+        return tail.length ? path.join(real, ...tail.reverse()) : real;
+      } catch {
+        // A dangling link or a loop: resolved as far as it goes, like a missing name.
+      }
+    }
+    const parent = path.dirname(head);
+    if (parent === head) return abs;
+    tail.push(path.basename(head));
+    head = parent;
+  }
 }
 
 /** A glob, with the folder part before its first wildcard resolved like any path. */
