@@ -7,6 +7,7 @@
  * tools and MCP tools alike. A fake home holds the credentials; the safety check is scripted.
  */
 import { mkdirSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { callOf, capability, never } from "../unit/policy/setup.js";
@@ -41,6 +42,7 @@ describe("with cat, grep and git remembered, a credential read is asked as one",
     ["by ~", () => "cat ~/.ssh/id_rsa", "Read a credential file: ~/.ssh/id_rsa"],
     ["by $HOME", () => "cat $HOME/.aws/credentials", "Read a credential file: ~/.aws/credentials"],
     ["by ${HOME} in quotes", () => 'cat "${HOME}/.aws/credentials"', "Read a credential file: ~/.aws/credentials"],
+    ["by ~USER", () => `cat ~${os.userInfo().username}/.ssh/id_rsa`, "Read a credential file: ~/.ssh/id_rsa"],
     ["a system file", () => "cat /etc/shadow", "Read a system file: /etc/shadow"],
     ["by a glob", () => "cat ~/.ss?/id_rsa", "~/.ssh"],
     ["by a glob through the project's link", () => "cat */id_rsa", "Read a credential file: ~/.ssh/id_rsa"],

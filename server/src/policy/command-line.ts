@@ -6,6 +6,7 @@
  * them in (`flow`: what runs surely, maybe, in a subshell, in a loop). The floors and the approval
  * rules read commands through this; nothing here runs anything.
  */
+import os from "node:os";
 import { parseShell } from "./shell/parser.js";
 import { readTree } from "./shell/syntax.js";
 
@@ -140,9 +141,25 @@ export function cdTarget(cmd: SimpleCommand, home: string): string | undefined {
   return target === undefined ? home : expandHome(target, home);
 }
 
-/** `~`, `$HOME` and `${HOME}` at the start of a word, expanded. */
+/** `~`, `~USER` (the user agent-lsp runs as), `$HOME` and `${HOME}` at the start of a word, expanded. */
 export function expandHome(word: string, home: string): string {
+  const user = currentUser();
+  if (user && word.startsWith(`~${user}`) && /^(\/|$)/.test(word.slice(user.length + 1))) return home + word.slice(user.length + 1);
   return word.replace(/^(~|\$HOME|\$\{HOME\})(?=\/|$)/, home);
+}
+
+let userName: string | null | undefined;
+
+/** The login name of the user agent-lsp runs as (`~me/.ssh` is `~/.ssh`); null when the system cannot say. */
+function currentUser(): string | null {
+  if (userName === undefined) {
+    try {
+      userName = os.userInfo().username || null;
+    } catch {
+      userName = null;
+    }
+  }
+  return userName;
 }
 
 /** The last path segment of a program name (`/usr/bin/rm` -> `rm`). */

@@ -21,6 +21,7 @@ const DENIED: [string, FloorName][] = [
   ["rm -rf /", "rm_root"],
   ["rm -rf /*", "rm_root"],
   ["rm -fr ~", "rm_root"],
+  [`rm -rf ~${os.userInfo().username}`, "rm_root"],
   ["rm -r -f $HOME", "rm_root"],
   ['rm --recursive --force "${HOME}/"', "rm_root"],
   ["sudo rm -rf --no-preserve-root /", "rm_root"],
