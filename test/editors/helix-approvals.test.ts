@@ -95,7 +95,7 @@ function approvalCases(editor: HelixEditor): void {
     expect(await hx.quit()).toBe(true);
   });
 
-  it('a question with choices that also takes your own words: the chat file\'s block beside 25.07\'s box; a dismissed box leaves the block', { timeout: TIMEOUT }, async () => {
+  it('a question with choices that also takes your own words: the chat file\'s block beside 25.07\'s box, announced as a question; a dismissed box leaves the block', { timeout: TIMEOUT }, async () => {
     const { hx, fake } = await start(editor, { servers: ["agent-lsp"], agentConfig: { editor: { approvals: "message" } } });
     fake.enqueue({ toolCalls: [{ name: "ask_user_question", input: { question: "Which database?", choices: ["Postgres", "SQLite"] } }] }, { text: "Noted." });
     await hx.sendKeys("j");
@@ -104,6 +104,9 @@ function approvalCases(editor: HelixEditor): void {
       await hx.waitForScreen((s) => s.includes("│ Which database? │") && /^\s+SQLite\s*$/m.test(s), { what: "the question's box with its choices" });
       await hx.escape(); // the box dismissed: the question still waits in the chat file
     }
+    // Announced as what it is: a question, not an approval.
+    await hx.waitForScreen((s) => messageRow(s).includes("agent-lsp: a question for you (see .agent-lsp/chat.md)"), { what: "the question announced in the message line" });
+    expect(hx.serverMessages("window/showMessage").map((m) => m.params.message).join("\n")).not.toMatch(/approval needed/);
     await hx.workspaceCommand("agent.openChat");
     await hx.waitForScreen((s) => /### Question \(#[0-9a-f]{8}\): Which database\?/.test(s) && /chat\.md/.test(s), { what: "the question's block in the chat buffer" });
     await hx.sendKeys("g", "e");
