@@ -50,7 +50,9 @@ describe("project-defined MCP servers", () => {
     projectWithServer();
     const first = await run("Start it");
     expect(asked(first)).toHaveLength(1);
-    expect(asked(first)[0]!.params.message).toContain(`${process.execPath} ${server.args!.join(" ")}`);
+    const message = asked(first)[0]!.params.message as string;
+    expect(message).toContain(`\n  program: ${JSON.stringify(process.execPath)}\n`);
+    server.args!.forEach((arg, i) => expect(message).toContain(`\n  argument ${i + 1}: ${JSON.stringify(arg)}\n`));
     expect(toolNames(first)).toContain("mcp__local__echo");
     const file = readFileSync(approvalsPath(root), "utf8");
     expect(file).toMatch(/\[\[mcp_server\]\]\nname = "local"\ncommand = ".+"\nsig = "[0-9a-f]{64}"/);

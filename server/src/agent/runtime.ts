@@ -4,6 +4,7 @@
  */
 import type { Config } from "../config/schema.js";
 import type { Editor } from "../editor/editor.js";
+import { withCleanPrompts } from "../editor/prompt-text.js";
 import { createPolicyGate, PolicyGate } from "../policy/gate.js";
 import { ApprovalBook } from "../policy/rule-book.js";
 import { SkillApproval } from "../policy/skill-approval.js";
@@ -60,19 +61,21 @@ export function createRuntime(options: {
   /** Where start-up housekeeping reports; stderr when not given. */
   logger?: Logger;
 }): Runtime {
+  // Every prompt any part of the core asks is cleaned on its way out (editor/prompt-text.ts).
+  const editor = withCleanPrompts(options.editor);
   const registry = new ToolRegistry();
   const services: ToolServices = {};
   const commands = new SlashCommands();
   const events = new SessionEvents();
   const builtins = registerBuiltinTools(registry, services, commands, options.config);
   // Only what the editor's own language servers can answer (its declared capability).
-  registerLanguageTools(registry, options.editor);
+  registerLanguageTools(registry, editor);
   // The gate's classifier calls the session's model through the agent, built just below.
   let agent: Agent | undefined;
   const gate =
     options.gate ??
     createPolicyGate({
-      editor: options.editor,
+      editor,
       events,
       config: options.config,
       complete: (request, signal) => {
@@ -84,10 +87,10 @@ export function createRuntime(options: {
       history: (sessionId) => agent?.all().find((s) => s.id === sessionId)?.history ?? [],
     });
   const logger = options.logger ?? new FileLogger();
-  const book = gate instanceof PolicyGate ? gate.book : userApprovalBook(options.editor);
-  services[SKILL_APPROVAL_SERVICE] = new SkillApproval(options.editor, book) satisfies SkillApprover;
+  const book = gate instanceof PolicyGate ? gate.book : userApprovalBook(editor);
+  services[SKILL_APPROVAL_SERVICE] = new SkillApproval(editor, book) satisfies SkillApprover;
   const mcp = new McpWiring({
-    editor: options.editor,
+    editor,
     events,
     registry,
     commands,
@@ -101,7 +104,7 @@ export function createRuntime(options: {
     agent: () => agent!,
   });
   agent = new Agent({
-    editor: options.editor,
+    editor,
     events,
     registry,
     gate,

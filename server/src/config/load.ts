@@ -68,7 +68,24 @@ export function loadConfig(options: {
   addJsonServers(config, json, options.root);
   const fromProject = projectServers(layers, json, options.root, config);
   if (Object.keys(fromProject).length) config.mcpProjectServers = fromProject;
+  const replaced = replacedUserServers(fromProject, [...layers, ...json.map(jsonLayer)], options.root);
+  if (Object.keys(replaced).length) config.mcpReplacedServers = replaced;
   return { config, layers: [...layers, ...json.map(jsonLayer)], errors };
+}
+
+/**
+ * Of the servers a project file decides, those the user defines too (in their config file, their
+ * mcp.json or their editor's settings), by name, with where: the project's takes their place
+ * (and, for a TOML table, keeps the user's keys it does not set, such as `env`).
+ */
+function replacedUserServers(fromProject: Record<string, string>, layers: ConfigLayer[], root: string | undefined): Record<string, string> {
+  const users = layers.filter((l) => root === undefined || (l.source !== projectConfigPath(root) && !isProjectFile(l.source, root)));
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(fromProject)) {
+    const mine = users.find((l) => l.values.mcp_servers?.[name] !== undefined);
+    if (mine) out[name] = mine.source;
+  }
+  return out;
 }
 
 /**

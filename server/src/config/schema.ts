@@ -99,6 +99,11 @@ export type Config = z.output<typeof configSchema> & {
    * Set by loadConfig; not a config key.
    */
   mcpProjectServers?: Record<string, string>;
+  /**
+   * Of those, the ones that take the place of a server of the same name the user defined (in
+   * their config file, mcp.json or editor settings), with where the user's is. Set by loadConfig.
+   */
+  mcpReplacedServers?: Record<string, string>;
 };
 
 /** Every key optional, at any depth: what one layer (a file, initializationOptions) may hold. */

@@ -1,7 +1,9 @@
 /**
  * The headless Editor: the terminal is the editor. Text streams to stdout, tool activity is
  * summarised on stderr (or everything goes out as JSON lines), and permission prompts are asked
- * on the terminal when there is one.
+ * on the terminal when there is one. What reaches the terminal has its escape sequences made
+ * visible (prompt-text.ts): a tool call's title or the model's words carrying `\x1b[8m` would
+ * otherwise hide the prompt printed after them.
  */
 import { createInterface } from "node:readline/promises";
 import { phaseReportLine, type PlanEntry, type SessionUpdate } from "../protocol/updates.js";
@@ -9,6 +11,7 @@ import type { SessionEvents } from "./session-events.js";
 import type { ApplyEditResult, OpenDocument, SaveResult } from "./document-host.js";
 import type { Editor } from "./editor.js";
 import type { PermissionAnswer, PermissionRequest, ProgressHandle, Question } from "./session-ui.js";
+import { visibleText } from "./prompt-text.js";
 
 /** How the headless editor behaves. */
 export interface HeadlessOptions {
@@ -102,7 +105,8 @@ export class HeadlessEditor implements Editor {
     const indent = update.parentToolCallId ? "  " : "";
     switch (update.kind) {
       case "text":
-        this.out.write(update.text);
+        // Piped, the answer is data and goes out as written; on a terminal it is shown.
+        this.out.write((this.out as { isTTY?: boolean }).isTTY ? visibleText(update.text) : update.text);
         this.endsWithNewline = update.text.endsWith("\n");
         break;
       case "tool_call":
@@ -160,7 +164,7 @@ export class HeadlessEditor implements Editor {
   }
 
   private line(text: string): void {
-    this.err.write(`${text}\n`);
+    this.err.write(`${visibleText(text)}\n`);
   }
 
   private async askOnTerminal(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {

@@ -6,6 +6,7 @@
 import path from "node:path";
 import type { Config, McpServerTable } from "../config/schema.js";
 import type { PolicyClass } from "../vocabulary/policy.js";
+import type { McpLaunch } from "../vocabulary/mcp-launch.js";
 
 /** Seconds a server may take to start before it counts as failed, when its table does not say. */
 const DEFAULT_STARTUP_TIMEOUT_S = 30;
@@ -13,19 +14,10 @@ const DEFAULT_STARTUP_TIMEOUT_S = 30;
 const DEFAULT_TOOL_TIMEOUT_S = 120;
 
 /** One configured server, ready to start. */
-export interface McpServerSpec {
+export interface McpServerSpec extends McpLaunch {
   /** The name in the config (`[mcp_servers.NAME]`). */
   name: string;
   transport: "stdio" | "http";
-  command?: string;
-  args: string[];
-  env: Record<string, string>;
-  /** Absolute (a relative `cwd` is taken from the project root). */
-  cwd?: string;
-  url?: string;
-  headers: Record<string, string>;
-  /** Header name -> environment variable holding its value. */
-  envHeaders: Record<string, string>;
   enabled: boolean;
   /** RAW tool names to keep (all when absent). */
   enabledTools?: string[];
@@ -48,6 +40,8 @@ export interface McpServerSpec {
   oauth?: { clientId?: string; clientSecretEnv?: string; callbackPort?: number; scopes?: string[] };
   /** The project file that set its launch, when one did: it starts only once approved. */
   projectSource?: string;
+  /** Where the user's own server of the same name is defined, when the project's replaces it. */
+  replaces?: string;
   /** What runs (or where requests go), as the user approves it: env, command, args, cwd or url, headers. */
   launchLine: string;
 }
@@ -107,6 +101,8 @@ function toSpec(name: string, table: McpServerTable, config: Config, root: strin
   };
   const source = config.mcpProjectServers?.[name];
   if (source) spec.projectSource = source;
+  const mine = source ? config.mcpReplacedServers?.[name] : undefined;
+  if (mine) spec.replaces = mine;
   spec.launchLine = launchLine(spec);
   return spec;
 }

@@ -59,21 +59,31 @@ const HEADER = [
 /** What loading found. */
 export interface LoadedApprovals {
   rules: ApprovalRule[];
+  /** The signatures of those rules' entries (the approvals ledger compares them with what it wrote). */
+  signatures: string[];
   /** Entries without a valid signature: kept in the file, granting nothing. */
   unsigned: Entry[];
+  /** Of those, the entries signed for an earlier generation: revoked since, and brought back with an old file. */
+  revoked: Entry[];
   /** Set when the file exists but could not be used (it is then ignored, not overwritten). */
   error?: string;
 }
 
-/** Reads a project's remembered approvals, keeping only entries signed with `key`; a missing file is none. */
-export async function loadApprovals(root: string, key: Buffer | undefined): Promise<LoadedApprovals> {
+/**
+ * Reads a project's remembered approvals, keeping only entries signed with `key` for the
+ * project's current approvals `generation` (approvals-ledger.ts); a missing file is none.
+ */
+export async function loadApprovals(root: string, key: Buffer | undefined, generation = 0): Promise<LoadedApprovals> {
   const file = approvalsPath(root);
   const read = await readApprovalsFile(file);
-  if ("error" in read) return { rules: [], unsigned: [], error: read.error };
+  if ("error" in read) return { rules: [], signatures: [], unsigned: [], revoked: [], error: read.error };
   const realRoot = await realRootOf(root);
   const entries = entriesOf(read.data, (dir) => path.resolve(root, dir));
-  const signed = entries.filter((e) => key !== undefined && e.raw.sig !== undefined && verifyEntry(key, signedFields(realRoot, root, e.rule), e.raw.sig));
-  return { rules: signed.map((e) => e.rule), unsigned: entries.filter((e) => !signed.includes(e)) };
+  const signedFor = (e: Entry, g: number) => key !== undefined && e.raw.sig !== undefined && verifyEntry(key, signedFields(realRoot, root, e.rule, g), e.raw.sig);
+  const signed = entries.filter((e) => signedFor(e, generation));
+  const unsigned = entries.filter((e) => !signed.includes(e));
+  const revoked = unsigned.filter((e) => Array.from({ length: generation }, (_, g) => g).some((g) => signedFor(e, g)));
+  return { rules: signed.map((e) => e.rule), signatures: signed.map((e) => e.raw.sig!), unsigned, revoked };
 }
 
 /** Reads the user's pre-approvals for a project: `~/` is the home folder, other relative dirs the project. */
@@ -84,15 +94,21 @@ export async function loadUserApprovals(file: string, root: string, home: string
   return { rules: entriesOf(read.data, resolveDir).map((e) => e.rule) };
 }
 
-/** Writes the signed rules of the project, keeping the unsigned entries as they were (temp file then rename). */
-export async function saveApprovals(root: string, key: Buffer, rules: readonly ApprovalRule[], unsigned: readonly Entry[] = []): Promise<void> {
+/**
+ * Writes the signed rules of the project for approvals `generation`, keeping the unsigned entries
+ * as they were (temp file then rename). Returns the signatures written.
+ */
+export async function saveApprovals(root: string, key: Buffer, rules: readonly ApprovalRule[], unsigned: readonly Entry[] = [], generation = 0): Promise<string[]> {
   const file = approvalsPath(root);
   ensureStateFolder(root);
   const realRoot = await realRootOf(root);
   const out: Record<string, Record<string, string>[]> = {};
+  const signatures: string[] = [];
   for (const r of rules) {
     const { table, raw } = toEntry(root, r);
-    (out[table] ??= []).push({ ...raw, sig: signEntry(key, signedFields(realRoot, root, r)) });
+    const sig = signEntry(key, signedFields(realRoot, root, r, generation));
+    signatures.push(sig);
+    (out[table] ??= []).push({ ...raw, sig });
   }
   for (const e of unsigned) (out[e.table] ??= []).push(e.raw);
   try {
@@ -101,6 +117,7 @@ export async function saveApprovals(root: string, key: Buffer, rules: readonly A
   } catch (err) {
     throw asStateError(err, `Could not write ${file}`);
   }
+  return signatures;
 }
 
 async function readApprovalsFile(file: string): Promise<{ data: FileData } | { error: string }> {
@@ -148,13 +165,17 @@ function toEntry(root: string, r: ApprovalRule): { table: keyof FileData; raw: R
   }
 }
 
-/** What a signature covers: the project (by its real path) and the entry as stored. */
-function signedFields(realRoot: string, root: string, rule: ApprovalRule): string[] {
+/**
+ * What a signature covers: the project (by its real path), its approvals generation (from the
+ * first revocation on; generation 0 signs as before generations existed) and the entry as stored.
+ */
+function signedFields(realRoot: string, root: string, rule: ApprovalRule, generation: number): string[] {
   const { table, raw } = toEntry(root, rule);
-  return [realRoot, table, ...Object.entries(raw).map(([k, v]) => `${k}=${v}`)];
+  return [realRoot, ...(generation > 0 ? [`generation=${generation}`] : []), table, ...Object.entries(raw).map(([k, v]) => `${k}=${v}`)];
 }
 
-async function realRootOf(root: string): Promise<string> {
+/** The project's real path (what signatures and the approvals ledger name it by). */
+export async function realRootOf(root: string): Promise<string> {
   return realpath(root).catch(() => path.resolve(root));
 }
 

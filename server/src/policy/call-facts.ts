@@ -7,6 +7,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { expandPathInput, isInside } from "../workspace/paths.js";
 import type { ToolDescriptor } from "../vocabulary/policy.js";
+import { URL_PATTERN } from "../editor/prompt-text.js";
 
 /** Input fields that name a file or folder. */
 const PATH_FIELDS = ["path", "file_path", "cwd", "directory", "dir"] as const;
@@ -48,10 +49,29 @@ export async function folderOf(abs: string): Promise<string> {
   return st?.isDirectory() ? abs : path.dirname(abs);
 }
 
-/** Text on one line (newlines shown as ⏎), cut to `max` characters. */
+/**
+ * Text on one line (newlines shown as ⏎), cut to about `max` characters, but never a web address:
+ * every address in it is kept whole, only the text around them is cut (a URL cut at the 171st
+ * character hid the data it carried). The prompt wraps long addresses (editor/prompt-text.ts).
+ */
 export function oneLine(text: string, max = 200): string {
   const flat = text.replace(/\r?\n/g, " ⏎ ").replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  if (flat.length <= max) return flat;
+  let budget = max - 1;
+  let out = "";
+  let at = 0;
+  const keep = (part: string) => {
+    if (budget > 0) out += part.length > budget ? `${part.slice(0, budget)}…` : part;
+    else if (part && !out.endsWith("…")) out += "…";
+    budget -= part.length;
+  };
+  for (const m of flat.matchAll(URL_PATTERN)) {
+    keep(flat.slice(at, m.index));
+    out += m[0];
+    at = m.index + m[0].length;
+  }
+  keep(flat.slice(at));
+  return out;
 }
 
 /** A path as the user knows it: relative inside the project, absolute outside. */

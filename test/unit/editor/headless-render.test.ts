@@ -8,8 +8,8 @@ import { HeadlessEditor } from "../../../server/src/editor/headless.js";
 import { SessionEvents } from "../../../server/src/editor/session-events.js";
 import type { SessionUpdate } from "../../../server/src/protocol/updates.js";
 
-function printed(updates: SessionUpdate[]): { stdout: string; stderr: string } {
-  const stdout = new PassThrough();
+function printed(updates: SessionUpdate[], terminal = false): { stdout: string; stderr: string } {
+  const stdout = Object.assign(new PassThrough(), terminal ? { isTTY: true } : {});
   const stderr = new PassThrough();
   const out: string[] = [];
   const err: string[] = [];
@@ -57,5 +57,18 @@ describe("the headless CLI", () => {
     ]);
     expect(stdout).toBe("");
     expect(stderr).toBe("→ Subagent: look\n  → Read a.ts\n  ✓ 1 line\n");
+  });
+
+  it("shows escape sequences in what reaches the terminal, so a title cannot hide the prompt after it", () => {
+    const esc = "\u001b";
+    const updates: SessionUpdate[] = [
+      { kind: "tool_call", id: "t1", name: "execute_command", title: `Run ls ${esc}[8m`, input: {}, status: "pending" },
+      { kind: "text", text: `done${esc}[2K\r\n` },
+    ];
+    const shown = printed(updates, true);
+    expect(shown.stderr).toBe("→ Run ls \\x1b[8m\n");
+    expect(shown.stdout).toBe("done\\x1b[2K\r\n");
+    // Piped to a file or a program, the answer is data: it goes out as the model wrote it.
+    expect(printed(updates).stdout).toBe(`done${esc}[2K\r\n`);
   });
 });

@@ -69,7 +69,11 @@ export class McpWiring {
       logger: deps.logger,
       ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
       approve: (spec, need) =>
-        approval.approve({ name: spec.name, launchLine: spec.launchLine, source: spec.projectSource! }, { sessionId: need.sessionId, root: deps.root }, need.signal ?? new AbortController().signal),
+        approval.approve(
+          { name: spec.name, launchLine: spec.launchLine, source: spec.projectSource!, launch: spec, ...(spec.replaces ? { replaces: spec.replaces } : {}) },
+          { sessionId: need.sessionId, root: deps.root },
+          need.signal ?? new AbortController().signal,
+        ),
       // The first 401 of a server never signed in to: the sign-in runs through the session's editor.
       signIn: (spec, need) => signInFromEditor(signInDeps, spec, need.sessionId, need.signal),
     });
