@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import type * as acp from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { spawnAcp, userConfigHome, type AcpHarness } from "../helpers/acp-client.js";
 import { fakeProviderOptions, tempProject } from "../helpers/agent-setup.js";
@@ -107,7 +108,7 @@ describe("ACP: a command that sends a message", () => {
     writeFileSync(path.join(root, "a.ts"), "export const reviewed = 1;\n");
     const link = { type: "resource_link" as const, uri: pathToFileURL(path.join(root, "a.ts")).href, name: "a.ts" };
     fake!.enqueue({ text: "Looks fine.", usage: { input: 700, output: 9 } });
-    const answer = await h!.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/review closely" }, link, { type: "text", text: "Mind the exports." }] });
+    const answer = (await h!.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/review closely" }, link, { type: "text", text: "Mind the exports." }] })) as acp.PromptResponse;
     expect(answer.stopReason).toBe("end_turn");
     expect((answer._meta as { agentLsp: { usage: { inputTokens: number } } }).agentLsp.usage.inputTokens).toBe(700);
     const sent = JSON.stringify(fake!.requests[0]!.body.messages);
