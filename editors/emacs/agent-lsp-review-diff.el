@@ -24,6 +24,8 @@
   "A vector: for each hunk of the file shown, `take', `leave' or nil.")
 (defvar-local agent-lsp--decisions-of nil
   "The review and file index the decisions are for: (REVIEW . INDEX).")
+(defvar-local agent-lsp--shown-whole nil
+  "The indexes of the hunks shown whole, past `agent-lsp-review-max-lines'.")
 
 ;;; The mode
 
@@ -40,6 +42,7 @@
     (define-key map "!" #'agent-lsp-review-accept-always)
     (define-key map "R" #'agent-lsp-review-reject)
     (define-key map "W" #'agent-lsp-review-reject-why)
+    (define-key map "+" #'agent-lsp-review-show-hunk)
     (define-key map "o" #'agent-lsp-review-proposal)
     (define-key map "q" #'agent-lsp-review-reject)
     (define-key map (kbd "C-g") #'agent-lsp-review-reject)
@@ -70,15 +73,15 @@ with words the agent reads.
 (defun agent-lsp--review-keys-line (review)
   "The key help line of REVIEW."
   (concat "a take this change · r leave it out · n/p next/previous · RET finish the file"
-          " · o the whole proposal\n"
+          " · + show this change whole · o the whole proposal\n"
           "A accept all"
           (if (agent-lsp--review-offers-p review "allow_always") " · ! accept all, don't ask again" "")
           " · R or q reject all · W reject, telling the agent why"))
 
 (defvar agent-lsp-review-max-lines 2000
   "Lines of changes the review shows in full; later hunks show their header.
-A file's whole proposal is one key away in the review:
-\\<agent-lsp-review-mode-map>\\[agent-lsp-review-proposal].")
+In the review, \\<agent-lsp-review-mode-map>\\[agent-lsp-review-show-hunk] shows the change at point whole, and
+\\[agent-lsp-review-proposal] the file's whole proposal.")
 
 (defun agent-lsp--review-insert-line (type text)
   "Insert the line TEXT, of TYPE (?+, ?- or ?\\s), with its face."
@@ -104,9 +107,9 @@ Show at most BUDGET of its lines; return how many it showed."
     (dolist (c (plist-get hunk :before)) (agent-lsp--review-insert-line ?\s c))
     (dolist (l lines) (agent-lsp--review-insert-line (car l) (cdr l)))
     (when (< (length lines) total)
-      (insert (propertize (format "  … %d more line%s not shown: %s shows the whole proposal\n"
+      (insert (propertize (format "  … %d more line%s not shown: %s\n"
                                   (- total (length lines)) (if (= (- total (length lines)) 1) "" "s")
-                                  (substitute-command-keys "\\<agent-lsp-review-mode-map>\\[agent-lsp-review-proposal]"))
+                                  (substitute-command-keys "\\<agent-lsp-review-mode-map>\\[agent-lsp-review-show-hunk] shows this change whole, \\[agent-lsp-review-proposal] the whole proposal"))
                           'face 'shadow)))
     (when lines (dolist (c (plist-get hunk :after)) (agent-lsp--review-insert-line ?\s c)))
     (put-text-property start (point) 'agent-lsp-hunk i)
@@ -129,7 +132,10 @@ Show at most BUDGET of its lines; return how many it showed."
                     (cl-count 'take agent-lsp--decisions) (length hunks))
             (propertize (concat (agent-lsp--review-keys-line review) "\n\n") 'face 'shadow))
     (cl-loop for hunk in hunks for i from 0
-             do (setq budget (- budget (agent-lsp--review-insert-hunk hunk i (aref agent-lsp--decisions i) budget))))
+             do (if (memq i agent-lsp--shown-whole)
+                    ;; Asked for: shown whole, out of the budget of the rest.
+                    (agent-lsp--review-insert-hunk hunk i (aref agent-lsp--decisions i) most-positive-fixnum)
+                  (setq budget (- budget (agent-lsp--review-insert-hunk hunk i (aref agent-lsp--decisions i) budget)))))
     (set-buffer-modified-p nil)
     (goto-char (point-min))
     (forward-line (1- line))))
@@ -175,6 +181,7 @@ Return the window."
                    (eql (cdr agent-lsp--decisions-of) (agent-lsp--review-index review)))
         (setq agent-lsp--this-review review
               agent-lsp--decisions-of (cons review (agent-lsp--review-index review))
+              agent-lsp--shown-whole nil
               agent-lsp--decisions (make-vector (length (plist-get (agent-lsp--review-file review) :hunks))
                                                 nil))
         (goto-char (point-min))
@@ -241,6 +248,16 @@ Files already finished keep the hunks taken."
   "Reject the whole change."
   (interactive)
   (agent-lsp--review-reject agent-lsp--this-review))
+
+(defun agent-lsp-review-show-hunk ()
+  "Show the whole change at point, even past `agent-lsp-review-max-lines'."
+  (interactive)
+  (let ((i (agent-lsp--review-hunk-at)))
+    (if (not i)
+        (user-error "No hunk here: move to one with n or p")
+      (cl-pushnew i agent-lsp--shown-whole)
+      (agent-lsp--review-render)
+      (agent-lsp--review-goto-hunk i))))
 
 (defun agent-lsp-review-proposal ()
   "Show the whole proposal for the file under review, in a buffer of its own."

@@ -28,9 +28,10 @@
 FILES are plists (:uri :name :old :new :hunks); RESULTS the text each
 file finished so far gets; CLOSE-VIEW closes whatever shows it; BLOCK
 is its block in the chat; STYLE the view the user reviews it in.  WORK
-reads the files' hunks; PREPARED is non-nil once it is done."
+reads the files' hunks; PREPARED is non-nil once it is done, FAILED the
+error message when it could not be done."
   conn params reply title files (index 0) results buffer finished action close-view block style
-  work prepared)
+  work prepared failed)
 
 (defvar agent-lsp--reviews nil
   "The reviews waiting for an answer.")
@@ -63,13 +64,19 @@ It returns non-nil once every file has its hunks."
         (setq files (cdr files) builder nil))
       (null files))))
 
-(defun agent-lsp--review-prepare (review ready)
+(defun agent-lsp--review-prepare (review ready failed)
   "Read the hunks of REVIEW's files (in slices when large); then call READY.
-A failure is shown, and the review can still be accepted or rejected whole."
+When that fails, call FAILED with the error message: the review can
+still be accepted or rejected whole."
   (setf (agent-lsp--review-work review)
         (agent-lsp-work-start (agent-lsp--review-prepare-step review)
                               (lambda (_) (setf (agent-lsp--review-prepared review) t) (funcall ready))
-                              (lambda (why) (message "agent-lsp: the review could not be prepared: %s" why)))))
+                              (lambda (why) (setf (agent-lsp--review-failed review) why) (funcall failed why)))))
+
+(defun agent-lsp--review-failure (review)
+  "What to tell the user whose REVIEW could not be read, or nil."
+  (let ((why (agent-lsp--review-failed review)))
+    (and why (format "the changes could not be read for review (%s): A accepts them whole, R rejects them" why))))
 
 (defun agent-lsp--review-file (review)
   "The file of REVIEW being reviewed."

@@ -33,9 +33,10 @@
 (defun agent-lsp--review-show (review &optional style)
   "Show REVIEW's current file in STYLE (`diff' or `ediff'), selected.
 STYLE defaults to the one the user reviews it in, else `agent-lsp-review-style'."
-  (if (not (agent-lsp--review-prepared review))
-      (message "agent-lsp: still reading the change; A accepts it and R rejects it meanwhile")
-    (agent-lsp--review-show-ready review style)))
+  (cond ((agent-lsp--review-failed review) (message "agent-lsp: %s" (agent-lsp--review-failure review)))
+        ((not (agent-lsp--review-prepared review))
+         (message "agent-lsp: still reading the change; A accepts it and R rejects it meanwhile"))
+        (t (agent-lsp--review-show-ready review style))))
 
 (defun agent-lsp--review-show-ready (review style)
   "Show REVIEW, whose hunks are read, in STYLE (see `agent-lsp--review-show')."
@@ -81,6 +82,17 @@ STYLE defaults to the one the user reviews it in, else `agent-lsp-review-style'.
       (setf (agent-lsp--review-style review) 'diff)
       (agent-lsp--review-show-diff review))))
 
+(defun agent-lsp--review-when-failed (review)
+  "The hunks of REVIEW could not be read: say so in the chat and in its block.
+The review still waits for an answer: a failure is never a No."
+  (unless (agent-lsp--review-finished review)
+    (let ((why (agent-lsp--review-failure review)))
+      (message "agent-lsp: %s" why)
+      (agent-lsp--review-note review why)
+      (agent-lsp-waiting-set-lines (agent-lsp--review-block review)
+                                   (mapcar (lambda (f) (format "  %s (not readable for review)" (plist-get f :name)))
+                                           (agent-lsp--review-files review))))))
+
 (defun agent-lsp--review-choices (review)
   "The answers of REVIEW's block: (KEY LABEL FUNCTION) each."
   (let ((act (lambda (fn) (lambda (_block) (funcall fn review)))))
@@ -116,7 +128,8 @@ closes the review."
                                      (agent-lsp-waiting-done (agent-lsp--review-block review)
                                                              (concat "(no longer asked: " (agent-lsp--review-title review) ")"))))
     ;; At once for a small change; in slices, the block saying so, for a large one.
-    (agent-lsp--review-prepare review (lambda () (agent-lsp--review-when-ready review)))
+    (agent-lsp--review-prepare review (lambda () (agent-lsp--review-when-ready review))
+                               (lambda (_why) (agent-lsp--review-when-failed review)))
     review))
 
 (defun agent-lsp-review-close-session (conn session-id)

@@ -152,6 +152,30 @@ emacsSuite((editor, { spec, specLogged }) => {
     expect(readFileSync(project.file("app.txt"), "utf8")).toBe(`${TEN.join("\n")}\n`);
   });
 
+  it("review: past the lines the review shows, a change shows its header; + shows it whole and it can be taken", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "app.txt": `${TEN.join("\n")}\n` });
+    fake.enqueue(...twoHunksThenAnother().slice(0, 3));
+    await spec("review-test.el", "agent-lsp-review-show-hunk", { fake, project, safety: "ask" });
+    // The model learns the change it was shown whole went in and the other was left out.
+    expect(lastMessage(fake, 2)).toContain("line 9 changed");
+    expect(lastMessage(fake, 2)).toMatch(/line 2[^\n]*declined|declined[^\n]*line 2/i);
+  });
+
+  it("review: a change that cannot be read for review says so in the chat and its block, still waits, and A accepts it whole", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "app.txt": "one\ntwo\n" });
+    fake.enqueue({ toolCalls: [{ name: "edit_file", input: { path: "app.txt", target_content: "two", replacement_content: "TWO" } }] }, { text: "Changed." });
+    await spec("review-test.el", "agent-lsp-review-unreadable", { fake, project, safety: "ask" });
+    expect(lastMessage(fake, 1)).not.toMatch(/declin|reject/i);
+  });
+
+  it("review: C-c C-w in ediff rejects with words the model gets", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "app.txt": "one\ntwo\n" });
+    fake.enqueue({ toolCalls: [{ name: "edit_file", input: { path: "app.txt", target_content: "two", replacement_content: "TWO" } }] }, { text: "Will keep it lower case." });
+    await spec("review-test.el", "agent-lsp-review-ediff-reject-why", { fake, project, safety: "ask" });
+    expect(lastMessage(fake, 1)).toContain("keep it lower case");
+    expect(readFileSync(project.file("app.txt"), "utf8")).toBe("one\ntwo\n");
+  });
+
   it("review: a two-file change is reviewed file after file; accept all takes the rest; killing the review rejects", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "a.txt": `${TEN.join("\n")}\n`, "b.txt": "alpha\nbeta\ngamma\n" });
     const patch = ["*** Begin Patch", "*** Update File: a.txt", "@@", " line 1", "-line 2", "+line 2 changed", " line 3", "@@", " line 8", "-line 9", "+line 9 changed", " line 10",

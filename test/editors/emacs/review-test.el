@@ -198,4 +198,72 @@ An ediff that cannot start shows the diff review instead, and never answers No."
         (agent-lsp-test-wait-idle)
         (should (string-search "line five" (agent-lsp-test-text buf)))))))
 
+;;; Large reviews: a change past the lines shown, a change that cannot be read
+
+(ert-deftest agent-lsp-review-show-hunk ()
+  "Past `agent-lsp-review-max-lines' a change shows its header; + shows it whole, and it can be taken."
+  (setq agent-lsp-review-max-lines 1)
+  (let ((buf (agent-lsp-test-visit "app.txt")))
+    (agent-lsp-test-start-chat)
+    (agent-lsp-test-wait-open buf)
+    (agent-lsp-test-send "Change lines 2 and 9")
+    (agent-lsp-test-wait-review "app.txt")
+    (with-current-buffer (agent-lsp-test-review-buffer)
+      (should (string-search "-line 2\n" (buffer-string)))
+      (should-not (string-search "+line 2 changed" (buffer-string)))
+      (should-not (string-search "+line 9 changed" (buffer-string)))
+      (should (string-search "2 more lines not shown: + shows this change whole" (buffer-string))))
+    (agent-lsp-test-review-key "n")
+    (agent-lsp-test-review-key "+")
+    (with-current-buffer (agent-lsp-test-review-buffer)
+      (should (eql (agent-lsp--review-hunk-at) 1))
+      (should (string-search "-line 9\n+line 9 changed\n" (buffer-string)))
+      ;; The first change still shows its one line: only the change asked for is whole.
+      (should-not (string-search "+line 2 changed" (buffer-string))))
+    (agent-lsp-test-review-key "a")
+    (agent-lsp-test-review-key "RET")
+    (agent-lsp-test-chat-has "Changed what you accepted.")
+    (agent-lsp-test-wait-idle)
+    (let ((lines (split-string (agent-lsp-test-text buf) "\n")))
+      (should (equal (nth 1 lines) "line 2"))
+      (should (equal (nth 8 lines) "line 9 changed")))))
+
+(ert-deftest agent-lsp-review-unreadable ()
+  "A change whose hunks cannot be read is said to be so, still waits, and A accepts it whole."
+  (advice-add 'agent-lsp-hunks-step :override (lambda (&rest _) (error "Garbled hunk")))
+  (let ((buf (agent-lsp-test-visit "app.txt")))
+    (agent-lsp-test-start-chat)
+    (agent-lsp-test-wait-open buf)
+    (agent-lsp-test-send "Change two")
+    (let ((block (agent-lsp-test-block "app.txt (not readable for review)")))
+      (should (string-search "the changes could not be read for review (Garbled hunk)" (agent-lsp-test-chat-text)))
+      (should-not (agent-lsp-test-review-buffer))
+      ;; v cannot open it: it says why, and the block still waits.
+      (agent-lsp-test-press "v")
+      (should-not (agent-lsp-test-review-buffer))
+      (should-not (agent-lsp--waiting-done block))
+      (agent-lsp-test-press "A"))
+    (agent-lsp-test-chat-has "Changed.")
+    (agent-lsp-test-wait-idle)
+    (should (string-search "✓ Accepted: edit_file" (agent-lsp-test-chat-text)))
+    (should (equal (agent-lsp-test-text buf) "one\nTWO\n"))))
+
+(ert-deftest agent-lsp-review-ediff-reject-why ()
+  "C-c C-w in ediff's control buffer rejects the change with words the model gets."
+  (let ((buf (agent-lsp-test-visit "app.txt")) (before (agent-lsp-test-ediff-leftovers)))
+    (agent-lsp-test-start-chat)
+    (agent-lsp-test-wait-open buf)
+    (agent-lsp-test-send "Change two")
+    (agent-lsp-test-block "edit_file: app.txt")
+    (agent-lsp-test-press "e")
+    (agent-lsp-test-wait "the ediff session" #'agent-lsp-test-ediff-control)
+    (agent-lsp-test-with-reason "keep it lower case"
+      (agent-lsp-test-ediff-key "C-c C-w"))
+    (agent-lsp-test-chat-has "Will keep it lower case.")
+    (agent-lsp-test-wait-idle)
+    (should (string-search "you said: \"keep it lower case\"" (agent-lsp-test-chat-text)))
+    (should-not (agent-lsp-test-ediff-control))
+    (agent-lsp-test-wait "ediff's buffers gone" (lambda () (equal (agent-lsp-test-ediff-leftovers) before)))
+    (should (equal (agent-lsp-test-text buf) "one\ntwo\n"))))
+
 ;;; review-test.el ends here
