@@ -7,10 +7,11 @@
  * unprivileged user (sandbox-unprivileged.test.ts).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { sandboxLayout } from "../../server/src/exec/sandbox/layout.js";
 import { commandTools } from "../../server/src/tools/commands/command-tools.js";
 import { gitReadTool } from "../../server/src/tools/git/git-read.js";
 import { gitWriteTool } from "../../server/src/tools/git/git-write.js";
@@ -62,6 +63,30 @@ describe.skipIf(noSandbox)("the sandbox around execute_command", () => {
     expect(text).toMatch(/The sandbox refused \S*\.ssh\S*: it is hidden from commands/);
     // Outside the sandbox the files are there and readable: the sandbox is what hid them.
     expect(readFileSync(home.sshKey, "utf8")).toContain(SECRET);
+  });
+
+  it("covers a credential closed to this user only as root (each cover is a mount every command waits for); either way it stays unreadable", async () => {
+    const aws = path.join(home.home, ".aws");
+    const pypirc = path.join(home.home, ".pypirc");
+    mkdirSync(aws);
+    writeFileSync(path.join(aws, "credentials"), `${SECRET}\n`);
+    writeFileSync(pypirc, `${SECRET}\n`);
+    chmodSync(aws, 0o000);
+    chmodSync(pypirc, 0o000);
+    try {
+      const layout = sandboxLayout(setup.root, [aws, pypirc, home.sshKey]);
+      const asRoot = process.getuid?.() === 0;
+      expect(layout.hiddenDirs.includes(aws)).toBe(asRoot);
+      expect(layout.hiddenFiles.includes(pypirc)).toBe(asRoot);
+      // Open to the user: covered whoever runs it.
+      expect(layout.hiddenFiles).toContain(home.sshKey);
+      const text = await run(setup, `cat ${aws}/credentials; cat ${pypirc}; ls ${aws}`);
+      expect(text).toMatch(/^Exit code: [1-9]\d* \([\d.]+ s, sandboxed\)/);
+      expect(text).not.toContain(SECRET);
+    } finally {
+      chmodSync(aws, 0o700);
+      chmodSync(pypirc, 0o600);
+    }
   });
 
   it("keeps .git/hooks, .git/config and .agent-lsp read-only while git itself works", async () => {

@@ -20,14 +20,17 @@ const layout: Layout = {
 };
 
 describe("bwrapArgs", () => {
-  const base = { layout, cwd: "/p/sub", emptyDir: "/t/empty-dir", emptyFile: "/t/empty-file", newSession: false, command: ["/bin/sh", "-c", "exec 2>&1; make"] };
+  const base = { layout, cwd: "/p/sub", emptyFile: "/t/empty-file", newSession: false, command: ["/bin/sh", "-c", "exec 2>&1; make"] };
 
   it("mounts in the order that makes the profile: read-only disk, writable folders, read-only places in them, then the covers", () => {
     const args = bwrapArgs({ ...base, isRoot: false });
     const at = (a: string, b: string) => args.findIndex((x, i) => x === a && args[i + 1] === b);
     expect(args.slice(0, 9)).toEqual(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]);
     expect(at("--bind", "/p")).toBeLessThan(at("--ro-bind", "/p/.agent-lsp"));
-    expect(at("--ro-bind", "/repo/.git/config")).toBeLessThan(at("--ro-bind", "/t/empty-dir"));
+    expect(at("--ro-bind", "/repo/.git/config")).toBeLessThan(at("--tmpfs", "/home/u/.ssh"));
+    // A hidden folder gets an empty tmpfs nobody may read, of one page; a hidden file an empty file.
+    expect(args.join(" ")).toContain("--perms 000 --size 4096 --tmpfs /home/u/.ssh");
+    expect(args.join(" ")).toContain("--ro-bind /t/empty-file /home/u/.netrc");
     expect(args).toEqual(expect.arrayContaining(["--unshare-pid", "--unshare-net", "--unshare-ipc", "--die-with-parent"]));
     expect(args).not.toContain("--cap-drop");
     expect(args.slice(-9)).toEqual(["--setenv", "TMPDIR", "/tmp", "--chdir", "/p/sub", "--", "/bin/sh", "-c", "exec 2>&1; make"]);

@@ -1,16 +1,15 @@
 /**
  * The server's private sandbox folder (one per process, in the system's temporary folder, mode
- * 700): the empty folder and the empty file that cover hidden places (mode 000, so a read is
- * refused rather than finding nothing), and the network proxy's sockets. Removed at exit.
+ * 700): the empty file that covers hidden files (mode 000, so a read is refused rather than
+ * finding nothing), and the network proxy's sockets. Removed at exit.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
 /** The private folder's parts. */
 export interface Covers {
   folder: string;
-  emptyDir: string;
   emptyFile: string;
 }
 
@@ -20,13 +19,10 @@ let made: Covers | undefined;
 export function sandboxCovers(): Covers {
   if (made) return made;
   const folder = mkdtempSync(path.join(os.tmpdir(), "agent-lsp-sandbox-"));
-  const emptyDir = path.join(folder, "empty-dir");
   const emptyFile = path.join(folder, "empty-file");
-  mkdirSync(emptyDir);
   writeFileSync(emptyFile, "");
-  chmodSync(emptyDir, 0o000);
   chmodSync(emptyFile, 0o000);
-  made = { folder, emptyDir, emptyFile };
+  made = { folder, emptyFile };
   process.once("exit", () => {
     try {
       rmSync(folder, { recursive: true, force: true });

@@ -6,7 +6,7 @@
  * runs later outside the sandbox), and the places hidden altogether. Every path is the real one:
  * mounts follow no symlink a command could swap.
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { ensureStateFolder, STATE_DIR } from "../../util/state-folder.js";
 
@@ -46,11 +46,12 @@ export function sandboxLayout(root: string, hidden: readonly string[]): Layout {
   const hiddenDirs: string[] = [];
   const hiddenFiles: string[] = [];
   const hiddenAround: string[] = [];
+  const isRoot = process.getuid?.() === 0;
   for (const place of [...hidden, ...SYSTEM_SECRETS]) {
     const real = realIfExists(place);
     if (!real) continue;
     if (writable.some((w) => isInside(real, w))) hiddenAround.push(real);
-    else (isDirectory(real) ? hiddenDirs : hiddenFiles).push(real);
+    else if (isRoot || openToUs(real)) (isDirectory(real) ? hiddenDirs : hiddenFiles).push(real);
   }
   return { writable, readOnly: unique(readOnly), hiddenDirs: unique(hiddenDirs), hiddenFiles: unique(hiddenFiles), hiddenAround: unique(hiddenAround) };
 }
@@ -140,6 +141,24 @@ function existing(paths: string[]): string[] {
     const real = realIfExists(p);
     return real ? [real] : [];
   });
+}
+
+/**
+ * Whether this user (not root) can read `p`, write it (a socket is used by writing), or search it
+ * if a folder. A command runs as the same user on a read-only disk, so a place closed to the user
+ * (/etc/shadow, another user's home) is closed to it already and needs no cover: each cover is a
+ * mount that every command waits for.
+ */
+function openToUs(p: string): boolean {
+  const can = (mode: number) => {
+    try {
+      accessSync(p, mode);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return can(constants.R_OK) || can(constants.W_OK) || (isDirectory(p) && can(constants.X_OK));
 }
 
 /** The real path of `p`, or undefined when nothing is there (checked first: a thrown error costs more than the stat). */

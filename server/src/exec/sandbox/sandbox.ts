@@ -106,7 +106,6 @@ export class Sandbox {
     const args = bwrapArgs({
       layout,
       cwd: request.cwd,
-      emptyDir: covers.emptyDir,
       emptyFile: covers.emptyFile,
       isRoot: process.getuid?.() === 0,
       ...(proxySocket ? { proxySocket } : {}),
