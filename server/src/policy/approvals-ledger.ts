@@ -10,7 +10,7 @@
  * (the restored file's) then grants nothing.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /** The record of one project. */
@@ -62,8 +62,14 @@ export async function writeLedger(stateDir: string, realRoot: string, ledger: Le
   }
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
-  await writeFile(temp, `${JSON.stringify({ root: realRoot, ...ledger }, null, 2)}\n`, { flag: "wx", mode: 0o600 });
-  await rename(temp, file);
+  try {
+    await writeFile(temp, `${JSON.stringify({ root: realRoot, ...ledger }, null, 2)}\n`, { flag: "wx", mode: 0o600 });
+    await rename(temp, file);
+  } catch (err) {
+    // A full disk leaves no half-written temp file behind.
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw err;
+  }
 }
 
 /** True when an entry agent-lsp wrote is no longer among the file's signatures: it was revoked. */

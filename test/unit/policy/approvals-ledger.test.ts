@@ -3,13 +3,14 @@
  * never goes back, a record that cannot be read grants nothing and is never saved over, and an
  * entry revoked then approved again is written once.
  */
-import { copyFileSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { approvalsPath } from "../../../server/src/policy/approvals-file.js";
 import { LedgerMovedOn, ledgerPath, readLedger, writeLedger } from "../../../server/src/policy/approvals-ledger.js";
 import { ApprovalBook } from "../../../server/src/policy/rule-book.js";
 import type { ApprovalRule } from "../../../server/src/policy/rules.js";
+import { fill, MOUNT_PROBLEM, mountTmpfs } from "../../helpers/mounts.js";
 import { tempRoot } from "./setup.js";
 
 function userPlaces(root: string) {
@@ -60,5 +61,19 @@ describe("the approvals record", () => {
     await book.remember({ sessionId: "c", root }, [MAKE], true);
     expect(await book.covers({ sessionId: "d", root }, MAKE, true)).toBe(true);
     expect(readFileSync(approvalsPath(root), "utf8").match(/^\[\[program\]\]$/gm)).toHaveLength(1);
+  });
+
+  it.skipIf(MOUNT_PROBLEM !== undefined)("on a full disk fails with ENOSPC and leaves no temp file behind", async () => {
+    const root = realpathSync(tempRoot());
+    const stateDir = userPlaces(root).stateDir;
+    const folder = path.dirname(ledgerPath(stateDir, root));
+    const unmount = mountTmpfs(folder, "64k");
+    try {
+      fill(folder);
+      await expect(writeLedger(stateDir, root, { generation: 1, entries: ["a".repeat(64)] })).rejects.toMatchObject({ code: "ENOSPC" });
+      expect(readdirSync(folder)).toEqual(["filler"]);
+    } finally {
+      unmount();
+    }
   });
 });
