@@ -24,6 +24,7 @@ const benches: [string, Bench | undefined][] = [
   ["sandbox", await optional("./sandbox.ts", "benchSandbox")],
   ["mcp", await optional("./mcp.ts", "benchMcp")],
   ["large diff", await optional("./large-diff.ts", "benchLargeDiff")],
+  ["tool input", await optional("./tool-input.ts", "benchToolInput")],
   ["events", await optional("./events.ts", "benchEvents")],
   ["web", await optional("./web.ts", "benchWeb")],
   ["computer", await optional("./computer.ts", "benchComputer")],

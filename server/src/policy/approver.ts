@@ -15,6 +15,7 @@ import { describeRule, ruleCovers, type ApprovalRule, type Scope } from "./rules
 import type { SensitivePlaces } from "./sensitive.js";
 import { guardScopes, ruleIsUsable } from "./sensitive-scopes.js";
 import type { GateCall, GateSession } from "./types.js";
+import { boundedInput } from "../util/bounded-input.js";
 
 /** One action to decide. */
 export interface Proposal {
@@ -132,7 +133,7 @@ export class Approver {
         {
           sessionId: p.session.sessionId,
           requestId: newRequestId(),
-          toolCall: { id: p.call.id, name: p.call.name, title: p.call.title, input: p.call.input, ...p.call.facts },
+          toolCall: { id: p.call.id, name: p.call.name, title: p.call.title, input: boundedInput(p.call.input), ...p.call.facts },
           summary: promptSummary(p),
           rememberable: p.scopes.some((s) => s.rule !== undefined),
           ...(p.diff ? { diff: p.diff } : {}),

@@ -12,6 +12,7 @@ import { summarize } from "../turn/tool-runner.js";
 import { isCheckpoint } from "../compaction/checkpoint.js";
 import { compactionUpdate } from "../compaction/compaction.js";
 import { reportUpdate } from "../../tools/session/report-updates.js";
+import { boundedInput } from "../../util/bounded-input.js";
 
 /** How a replayed call is described: its title and facts, as the live call had them. */
 export type DescribeCall = (name: string, input: unknown) => { title: string; facts: ToolCallFacts } | undefined;
@@ -71,7 +72,7 @@ function replayMessage(session: Session, msg: Message, events: SessionEvents, de
       else {
         const live = describe(b.name, b.input);
         const facts = live?.facts ?? callFacts(undefined, b.input, session.root);
-        events.emit(sessionId, { kind: "tool_call", id: b.id, name: b.name, title: live?.title ?? b.name, input: b.input, status: "pending", ...facts, ...modelFacts(b) });
+        events.emit(sessionId, { kind: "tool_call", id: b.id, name: b.name, title: live?.title ?? b.name, input: boundedInput(b.input), status: "pending", ...facts, ...modelFacts(b) });
         // A report or a result shows as itself again, as it did live.
         const report = reportUpdate(b.name, b.input);
         if (report) events.emit(sessionId, report);

@@ -9,6 +9,7 @@ import { parsePatch } from "../../edits/patch-parse.js";
 import type { FileDiff, ToolCallFacts, ToolCallLocation } from "../../protocol/updates.js";
 import type { Capability } from "../../tools/types.js";
 import type { ToolCallBlock } from "../../vocabulary/messages.js";
+import { boundedInput } from "../../util/bounded-input.js";
 
 
 /** Input fields that name a file or folder. */
@@ -34,7 +35,7 @@ export function callFacts(capability: Capability | undefined, input: unknown, ro
  */
 export function modelFacts(call: ToolCallBlock): Pick<ToolCallFacts, "modelName" | "modelInput"> {
   if (call.native?.kind === undefined) return {};
-  return { modelName: call.native.name, modelInput: call.native.input };
+  return { modelName: call.native.name, modelInput: boundedInput(call.native.input) };
 }
 
 /** Splits a unified diff of several files into one diff per file (a note before a header goes with it). */

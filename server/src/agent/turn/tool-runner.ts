@@ -18,6 +18,7 @@ import { callFacts, fileDiffs, modelFacts } from "./tool-call-facts.js";
 import { withEditDiagnostics } from "../../tools/language/edit-diagnostics.js";
 import { configFrom } from "../../tools/tool-config.js";
 import { profileAdmits, type ToolProfile } from "../../tools/profiles.js";
+import { boundedInput } from "../../util/bounded-input.js";
 
 /** What running tools needs. */
 export interface ToolRunnerDeps {
@@ -246,7 +247,7 @@ export function toGateSession(session: Session): GateSession {
 }
 
 function announce(events: SessionEvents, session: Session, call: ToolCallBlock, title: string, facts: ToolCallFacts = {}): void {
-  events.emit(session.id, { kind: "tool_call", id: call.id, name: call.name, title, input: call.input, status: "pending", ...facts });
+  events.emit(session.id, { kind: "tool_call", id: call.id, name: call.name, title, input: boundedInput(call.input), status: "pending", ...facts });
 }
 
 function finish(events: SessionEvents, session: Session, id: string, result: ToolResult): void {
