@@ -40,13 +40,16 @@ the result, or an `agent-lsp--pending' to answer later.")
   "Make HANDLER receive the server's METHOD notifications."
   (setf (alist-get method agent-lsp--notification-handlers) handler))
 
-(cl-defstruct (agent-lsp--pending (:constructor agent-lsp--answer-later (start refusal)))
+(cl-defstruct (agent-lsp--pending (:constructor agent-lsp--answer-later (start refusal &optional asks)))
   "A reply given later.
 START is called from a timer with a function that sends the answer
 \(its optional second argument: an error plist to send instead);
-REFUSAL is the answer that means No, sent when START quits or fails,
-when the server withdraws the request, or when the prompt is abandoned."
-  start refusal (answered nil) (cancel nil) id)
+REFUSAL is the answer that means No, sent when START quits, when the
+server withdraws the request, or when the prompt is abandoned.  When
+START fails, REFUSAL is sent too, unless ASKS: the request asks the
+user, who was never asked, so the failure goes back as an error the
+server reports as one (never as the user's No)."
+  start refusal asks (answered nil) (cancel nil) id)
 
 (defun agent-lsp--dispatch-request (conn method params)
   "Answer the server's METHOD request with PARAMS on CONN."
@@ -95,11 +98,18 @@ With ERROR, a JSON-RPC error plist, send that instead."
         (funcall (agent-lsp--pending-start pending)
                  (lambda (result &optional error) (agent-lsp--reply conn pending result error))))
     (quit (agent-lsp--refuse conn pending))
-    (error
-     (message "agent-lsp: %s" (error-message-string err))
-     (agent-lsp--log "answering request %s failed: %s"
-                     (agent-lsp--pending-id pending) (error-message-string err))
-     (agent-lsp--refuse conn pending))))
+    (error (agent-lsp--pending-failed conn pending (error-message-string err)))))
+
+(defun agent-lsp--pending-failed (conn pending why)
+  "PENDING on CONN could not be answered (WHY): say so, and answer it."
+  (message "agent-lsp: %s" why)
+  (agent-lsp--log "answering request %s failed: %s" (agent-lsp--pending-id pending) why)
+  (if (not (agent-lsp--pending-asks pending))
+      (agent-lsp--refuse conn pending)
+    (agent-lsp--reply conn pending nil (list :code -32603 :message (concat "Emacs could not ask the user: " why)))
+    (let ((cancel (agent-lsp--pending-cancel pending)))
+      (setf (agent-lsp--pending-cancel pending) nil)
+      (when cancel (ignore-errors (funcall cancel))))))
 
 (defun agent-lsp--on-cleanup (pending function)
   "Call FUNCTION when PENDING is refused or withdrawn (closes its user interface)."

@@ -127,7 +127,7 @@ PENDING is the request: when the server withdraws it, the block closes."
                (if (and (> (length (plist-get params :files)) 0) (fboundp 'agent-lsp-review-start))
                    (agent-lsp-review-start conn params reply pending)
                  (agent-lsp-ask-permission conn params reply pending))))
-           (list :optionId "reject")))
+           (list :optionId "reject") t))
     pending))
 
 ;;; Questions
@@ -175,7 +175,7 @@ PENDING is the request: when the server withdraws it, the block closes."
   (let ((pending nil))
     (setq pending (agent-lsp--answer-later
                    (lambda (reply) (agent-lsp-ask-question conn params (agent-lsp--answering params reply) pending))
-                   nil))
+                   nil t))
     pending))
 
 (defun agent-lsp--handle-message-request (conn params)
@@ -191,7 +191,7 @@ PENDING is the request: when the server withdraws it, the block closes."
                          :allowFreeText :json-false)
               (lambda (answer) (funcall reply (and answer (list :title (plist-get answer :answer)))))
               pending))
-           nil))
+           nil t))
     pending))
 
 ;;; Messages and progress

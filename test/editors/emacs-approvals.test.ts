@@ -48,6 +48,13 @@ emacsSuite((editor, { spec, specLogged }) => {
     expect(lastMessage(fake, 1)).toMatch(/declined/i);
   });
 
+  it("permission: an approval Emacs fails to show reaches the model as that failure, not as the user's No", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "x\n" });
+    fake.enqueue(run("echo never-asked"), { text: "Could not ask." });
+    await spec("permission-test.el", "agent-lsp-permission-cannot-ask", { fake, project, safety: "ask" });
+    expect(lastMessage(fake, 1)).toContain("could not show the prompt: Emacs could not ask the user: No room for the block");
+  });
+
   it("permission: 40 y typed into a code buffer (and yes in the chat's prompt) while an approval waits never answer it", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "main.py": "print('hi')\n", "notes.txt": "x\n" });
     fake.enqueue(run("ls -la"), { text: "Not run." });

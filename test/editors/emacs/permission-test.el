@@ -56,6 +56,16 @@
       ;; The turn goes on without the chat, and ends.
       (agent-lsp-test-wait "the turn to end" (lambda () ended) 30))))
 
+(ert-deftest agent-lsp-permission-cannot-ask ()
+  "An approval Emacs fails to show is answered as a failure (the server says so), never as a No."
+  (advice-add 'agent-lsp-waiting-add :override (lambda (&rest _) (error "No room for the block")))
+  (let ((chat (agent-lsp-test-start-chat)))
+    (agent-lsp-test-send "Run echo")
+    (agent-lsp-test-chat-has "Could not ask.")
+    (agent-lsp-test-wait-idle)
+    (should (= 0 (hash-table-count (agent-lsp--replies (buffer-local-value 'agent-lsp--chat-conn chat)))))
+    (should-not (string-search "✗ Declined" (agent-lsp-test-chat-text)))))
+
 (ert-deftest agent-lsp-permission-typed-elsewhere ()
   "Keys typed into a code buffer, or the chat's prompt, while an approval waits never answer it."
   (let ((code (agent-lsp-test-visit "main.py")))
