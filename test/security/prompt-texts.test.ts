@@ -162,4 +162,17 @@ describe("an MCP server the project defines", () => {
     expect(question).toContain(`It REPLACES your own server "gh" (defined in ${mine})`);
     expect(question).toContain("It would receive: environment variable GH_TOKEN.");
   });
+
+  it.each([
+    ['command = "node"\nenv_vars = ["AWS_SECRET_ACCESS_KEY"]', '  environment: "AWS_SECRET_ACCESS_KEY", passed on from yours', "environment variable AWS_SECRET_ACCESS_KEY (your $AWS_SECRET_ACCESS_KEY)"],
+    ['url = "https://collect.example/mcp"\nbearer_token_env_var = "GH_TOKEN"', '  header "Authorization": Bearer and the value of $GH_TOKEN', "header Authorization (your $GH_TOKEN)"],
+  ])("names the variables of yours that Codex's keys would hand it: %s", async (table, part, credential) => {
+    const root = project();
+    mkdirSync(path.join(root, ".agent-lsp"), { recursive: true });
+    writeFileSync(path.join(root, ".agent-lsp", "config.toml"), `[mcp_servers.up]\n${table}\n`);
+    h = await startAgentHarness({ root, options: { tools: { provider_native: false }, mcp: { discover_timeout_s: 0.3 } } });
+    const question = await launchQuestion();
+    expect(question.split("\n")).toContain(part);
+    expect(question).toContain(`It would receive: ${credential}.`);
+  });
 });

@@ -10,6 +10,7 @@ import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import type { z } from "zod";
 import { stateFolder } from "../util/state-folder.js";
+import { foreignKeyHint, readCodexMcpKeys } from "./foreign-mcp-keys.js";
 import { projectMcpJsonPath, readMcpJson, userMcpJsonPath, type McpJsonFile } from "./mcp-json.js";
 import { limitProjectLayer } from "./project-limits.js";
 import { userConfigDir } from "./user-dirs.js";
@@ -184,28 +185,35 @@ function validateLayer(source: string, raw: unknown, errors: string[]): ConfigLa
     errors.push(`${source}: expected a table of settings, got ${describeType(raw)}`);
     return { source, found: true, values: {} };
   }
-  let candidate = structuredClone(raw) as Record<string, unknown>;
+  const notes: string[] = [];
+  let candidate = readCodexMcpKeys(structuredClone(raw) as Record<string, unknown>, notes);
+  for (const note of notes) errors.push(`${source}: ${note}`);
   for (let attempt = 0; attempt < 50; attempt++) {
     const parsed = configFileSchema.safeParse(candidate);
     if (parsed.success) return { source, found: true, values: parsed.data };
     for (const issue of parsed.error.issues) {
+      if (issue.code === "unrecognized_keys") {
+        // One line a key, each with its hint, so two unknown keys never read as one path.
+        for (const key of issue.keys) {
+          errors.push(`${source}: ${describeUnknownKey([...issue.path, key])}`);
+          candidate = dropPath(candidate, [...issue.path, key]);
+        }
+        continue;
+      }
       errors.push(`${source}: ${describeIssue(issue, candidate)}`);
-      candidate = dropPath(candidate, issueKeyPath(issue));
+      candidate = dropPath(candidate, issue.path);
     }
   }
   return { source, found: true, values: {} };
 }
 
-/** The key path an issue is about (an unknown key names itself). */
-function issueKeyPath(issue: z.core.$ZodIssue): PropertyKey[] {
-  if (issue.code === "unrecognized_keys") return [...issue.path, issue.keys[0] ?? ""];
-  return issue.path;
+/** An unknown key, with what to write instead when another agent spells it so. */
+function describeUnknownKey(path: PropertyKey[]): string {
+  const hint = foreignKeyHint(path);
+  return `unknown key ${path.join(".")}${hint ? ` (${hint})` : ""}`;
 }
 
 function describeIssue(issue: z.core.$ZodIssue, values: Record<string, unknown>): string {
-  if (issue.code === "unrecognized_keys") {
-    return `unknown key ${[...issue.path, ...issue.keys].join(".")}`;
-  }
   const key = issue.path.join(".") || "(top level)";
   const actual = describeType(getPath(values, issue.path));
   if (issue.code === "invalid_type") return `key ${key}: expected ${issue.expected}, got ${actual}`;

@@ -1,13 +1,16 @@
 /**
  * The `mcpServers` JSON files other agents use (`<project>/.mcp.json`, `~/.config/agent-lsp/mcp.json`),
- * read into the same shape as a `[mcp_servers.NAME]` table. Keys that belong to other agents
- * (`alwaysAllow`, `autoApprove`, ...) are ignored; a key agent-lsp would need but cannot honour
- * (an SSE-only server) is an error that names the file and the server.
+ * read into the same shape as a `[mcp_servers.NAME]` table, in Claude Code's spelling or Gemini
+ * CLI's (`httpUrl`, `includeTools`, `excludeTools`, `timeout` in ms). Keys that belong to other
+ * agents (`alwaysAllow`, `autoApprove`, ...) are ignored; Gemini's `trust` is ignored with a note
+ * saying what to write instead; a key agent-lsp would need but cannot honour (an SSE-only server)
+ * is an error that names the file and the server.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { McpServerTable } from "./schema.js";
 import { expandEnvRefs, expandRecord } from "./env-expand.js";
+import { foreignKeyHint } from "./foreign-mcp-keys.js";
 import { userConfigDir } from "./user-dirs.js";
 
 /** Where the user's own `mcpServers` file lives. */
@@ -53,7 +56,9 @@ export function readMcpJson(file: string, errors: string[], env: NodeJS.ProcessE
   }
   const servers: Record<string, McpServerTable> = {};
   for (const [name, entry] of Object.entries(table)) {
-    const converted = convertEntry(entry, env);
+    const notes: string[] = [];
+    const converted = convertEntry(entry, env, notes);
+    for (const note of notes) errors.push(`${file}: mcpServers.${name}: ${note}`);
     if (typeof converted === "string") errors.push(`${file}: mcpServers.${name}: ${converted}`);
     else servers[name] = converted;
   }
@@ -63,9 +68,10 @@ export function readMcpJson(file: string, errors: string[], env: NodeJS.ProcessE
 /**
  * One `mcpServers` entry as a TOML table, or why it cannot be. `${VAR}` and `${VAR:-default}` in
  * command, args, env, url and headers are expanded from `env`; a variable that is not set and has
- * no default keeps the server from starting, with a sentence naming it.
+ * no default keeps the server from starting, with a sentence naming it. Keys read but not honoured
+ * are said in `notes`.
  */
-export function convertEntry(entry: unknown, env: NodeJS.ProcessEnv = process.env): McpServerTable | string {
+export function convertEntry(entry: unknown, env: NodeJS.ProcessEnv = process.env, notes: string[] = []): McpServerTable | string {
   if (!isObject(entry)) return "expected an object";
   const type = entry.type;
   if (type === "sse") return 'type "sse" (the old HTTP+SSE transport) is not supported; use the server\'s Streamable HTTP address';
@@ -98,6 +104,16 @@ export function convertEntry(entry: unknown, env: NodeJS.ProcessEnv = process.en
   assign(out, "cwd", str("cwd"));
   assign(out, "url", str("url"));
   assign(out, "headers", record("headers"));
+  // Gemini CLI's spellings: httpUrl is its Streamable HTTP address, timeout is per request in ms.
+  if (entry.httpUrl !== undefined && out.url !== undefined) problems.push('give "url" or "httpUrl", not both');
+  else assign(out, "url", str("httpUrl"));
+  assign(out, "enabled_tools", strings("includeTools"));
+  assign(out, "disabled_tools", strings("excludeTools"));
+  if (entry.timeout !== undefined) {
+    if (typeof entry.timeout === "number" && entry.timeout > 0) out.tool_timeout_s = entry.timeout / 1000;
+    else problems.push("timeout must be a positive number of milliseconds");
+  }
+  if (entry.trust !== undefined) notes.push(`ignored "trust": ${foreignKeyHint(["mcp_servers", "", "trust"])}`);
   if (entry.disabled === true) out.enabled = false;
   if (problems.length) return problems.join("; ");
   if (!out.command === !out.url) return 'needs exactly one of "command" (a local server) or "url" (a remote one)';

@@ -22,7 +22,7 @@ export interface LimitedLayer {
 }
 
 /** The keys of an MCP server table that decide what runs, and where requests and secrets go. */
-const MCP_LAUNCH_KEYS = ["command", "args", "env", "cwd", "url", "headers", "env_headers"] as const;
+const MCP_LAUNCH_KEYS = ["command", "args", "env", "env_vars", "cwd", "url", "headers", "env_headers", "bearer_token_env_var"] as const;
 
 /** Per-tool classes that would let a project's MCP tool run with fewer questions than the default. */
 const WIDENING_TOOL_CLASSES = new Set(["read_only", "read_write"]);

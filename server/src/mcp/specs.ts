@@ -67,8 +67,10 @@ export function serverSpecs(config: Config, root: string): { specs: McpServerSpe
 
 function tableProblem(table: McpServerTable): string | undefined {
   if (!table.command === !table.url) return 'needs exactly one of "command" (a local server) or "url" (a remote one)';
-  if (table.url && (table.args || table.env || table.cwd)) return '"args", "env" and "cwd" belong to a local server (command), not to one with a "url"';
-  if (table.command && (table.headers || table.env_headers)) return '"headers" and "env_headers" belong to a remote server (url), not to one with a "command"';
+  if (table.url && (table.args || table.env || table.env_vars || table.cwd)) return '"args", "env", "env_vars" and "cwd" belong to a local server (command), not to one with a "url"';
+  if (table.command && (table.headers || table.env_headers || table.bearer_token_env_var)) {
+    return '"headers", "env_headers" and "bearer_token_env_var" belong to a remote server (url), not to one with a "command"';
+  }
   if (table.url && !/^https?:\/\//i.test(table.url)) return `"url" must be an http(s) address, got ${table.url}`;
   if (table.oauth && !table.url) return '"oauth" belongs to a remote server (url), not to one with a "command"';
   return undefined;
@@ -81,10 +83,12 @@ function toSpec(name: string, table: McpServerTable, config: Config, root: strin
     ...(table.command ? { command: table.command } : {}),
     args: table.args ?? [],
     env: table.env ?? {},
+    envVars: table.env_vars ?? [],
     ...(table.cwd ? { cwd: path.resolve(root, table.cwd) } : {}),
     ...(table.url ? { url: table.url } : {}),
     headers: table.headers ?? {},
     envHeaders: table.env_headers ?? {},
+    ...(table.bearer_token_env_var ? { bearerTokenEnv: table.bearer_token_env_var } : {}),
     enabled: table.enabled ?? true,
     ...(table.enabled_tools ? { enabledTools: table.enabled_tools } : {}),
     disabledTools: table.disabled_tools ?? [],
@@ -109,6 +113,7 @@ function toSpec(name: string, table: McpServerTable, config: Config, root: strin
 
 /** Whether the table sends its own `Authorization` header (literal or from the environment). */
 function sendsAuthorization(table: McpServerTable): boolean {
+  if (table.bearer_token_env_var) return true;
   return [...Object.keys(table.headers ?? {}), ...Object.keys(table.env_headers ?? {})].some((h) => h.toLowerCase() === "authorization");
 }
 
@@ -126,16 +131,21 @@ function oauthOf(o: NonNullable<McpServerTable["oauth"]>): NonNullable<McpServer
  * and the header names (values of literal headers included: they are what is sent) for a remote
  * one. Any change to it is a different line, asked again.
  */
-export function launchLine(spec: Pick<McpServerSpec, "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers" | "envHeaders">): string {
+export function launchLine(
+  spec: Pick<McpServerSpec, "transport" | "command" | "args" | "env" | "envVars" | "cwd" | "url" | "headers" | "envHeaders" | "bearerTokenEnv">,
+): string {
   if (spec.transport === "http") {
     const headers = Object.entries(spec.headers).map(([k, v]) => `${k}: ${v}`);
     const fromEnv = Object.entries(spec.envHeaders).map(([k, v]) => `${k}: $${v}`);
-    const all = [...headers, ...fromEnv].sort();
+    const bearer = spec.bearerTokenEnv ? [`Authorization: Bearer $${spec.bearerTokenEnv}`] : [];
+    const all = [...headers, ...fromEnv, ...bearer].sort();
     return all.length ? `${spec.url} (headers ${all.join("; ")})` : spec.url!;
   }
   const env = Object.entries(spec.env)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => `${k}=${shellWord(v)}`);
+  // Passed on as they are: the line names the variable, so approving it says which one goes.
+  for (const name of [...spec.envVars].sort()) if (!(name in spec.env)) env.push(`${name}=$${name}`);
   const words = [...(env.length ? ["env", ...env] : []), shellWord(spec.command!), ...spec.args.map(shellWord)];
   return `${words.join(" ")}${spec.cwd ? ` (in ${spec.cwd})` : ""}`;
 }

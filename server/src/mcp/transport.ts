@@ -71,7 +71,7 @@ export function buildTransport(
     args: launch ? [...launch.args] : spec.args,
     // The SDK adds the few variables a program needs (PATH, HOME, ...): servers do not get the
     // editor's whole environment, and with it the provider keys, unless the config says so.
-    env: { ...spec.env, ...launch?.env, ...marked },
+    env: { ...passedOn(spec.envVars, env), ...spec.env, ...launch?.env, ...marked },
     ...(spec.cwd ? { cwd: spec.cwd } : {}),
     stderr: "pipe",
   });
@@ -80,12 +80,23 @@ export function buildTransport(
   return { transport, stderr };
 }
 
+/** The named variables that are set in `env`, as they are. */
+function passedOn(names: string[], env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(names.flatMap((name) => (env[name] !== undefined ? [[name, env[name]!]] : [])));
+}
+
 function httpTransport(sdk: Sdk, spec: McpServerSpec, env: NodeJS.ProcessEnv, auth: TransportAuth | undefined) {
   const headers: Record<string, string> = { ...spec.headers };
   for (const [header, variable] of Object.entries(spec.envHeaders)) {
     const value = env[variable];
     if (value === undefined) throw new Error(`env_headers: ${header} comes from $${variable}, which is not set`);
     headers[header] = value;
+  }
+  if (spec.bearerTokenEnv) {
+    const token = env[spec.bearerTokenEnv];
+    if (!token) throw new Error(`bearer_token_env_var: the token comes from $${spec.bearerTokenEnv}, which is not set`);
+    headers.Authorization = `Bearer ${token}`;
+    addSecrets(token);
   }
   // Header values are credentials more often than not: never in a log.
   addSecrets(...Object.values(headers));

@@ -73,6 +73,7 @@ function launchParts(launch: McpLaunch): string[] {
       `address: ${launch.url}`,
       ...Object.entries(launch.headers).map(([k, v]) => `header ${escaped(k)}: ${escaped(v)}`),
       ...Object.entries(launch.envHeaders).map(([k, v]) => `header ${escaped(k)}: the value of $${v}`),
+      ...(launch.bearerTokenEnv ? [`header "Authorization": Bearer and the value of $${launch.bearerTokenEnv}`] : []),
     ];
   }
   return [
@@ -81,6 +82,7 @@ function launchParts(launch: McpLaunch): string[] {
     ...Object.entries(launch.env)
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([k, v]) => `environment: ${escaped(k)}=${escaped(v)}`),
+    ...launch.envVars.filter((k) => !(k in launch.env)).map((k) => `environment: ${escaped(k)}, passed on from yours`),
     ...(launch.cwd ? [`in folder: ${escaped(launch.cwd)}`] : []),
   ];
 }
@@ -89,8 +91,10 @@ function launchParts(launch: McpLaunch): string[] {
 function credentialsLine(launch: McpLaunch): string {
   const given = [
     ...Object.keys(launch.env).map((k) => `environment variable ${k}`),
+    ...launch.envVars.filter((k) => !(k in launch.env)).map((k) => `environment variable ${k} (your $${k})`),
     ...Object.keys(launch.headers).map((k) => `header ${k}`),
     ...Object.entries(launch.envHeaders).map(([k, v]) => `header ${k} (your $${v})`),
+    ...(launch.bearerTokenEnv ? [`header Authorization (your $${launch.bearerTokenEnv})`] : []),
   ];
   return given.length ? `It would receive: ${given.join("; ")}.` : "It is given no environment variables or headers of yours by the configuration.";
 }

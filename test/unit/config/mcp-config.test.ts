@@ -76,7 +76,7 @@ describe("MCP server config", () => {
   it("reports a bad key with the file and the key, keeping the rest", () => {
     const { env, root } = setup({ user: '[mcp_servers.x]\ncommand = "node"\ntimeout = 3\n[mcp]\ndiscovery = "guess"' });
     const { config, errors } = loadConfig({ root, env });
-    expect(errors.sort()).toEqual([`${userConfigPath(env)}: key mcp.discovery: expected one of "mcp_tools", "tool_search", got "guess"`, `${userConfigPath(env)}: unknown key mcp_servers.x.timeout`]);
+    expect(errors.sort()).toEqual([`${userConfigPath(env)}: key mcp.discovery: expected one of "mcp_tools", "tool_search", got "guess"`, `${userConfigPath(env)}: unknown key mcp_servers.x.timeout (write tool_timeout_s, in seconds)`]);
     expect(config.mcp_servers.x).toEqual({ command: "node" });
   });
 

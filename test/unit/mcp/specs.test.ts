@@ -26,11 +26,19 @@ describe("serverSpecs", () => {
     expect(specs[0]).toMatchObject({ defer: false, projectSource: "/p/.mcp.json" });
   });
 
+  it("the approved line names the variables a server gets from the environment and the bearer token's", () => {
+    const { specs } = serverSpecs(config({ gh: { url: "https://h/mcp", bearer_token_env_var: "GH_TOKEN" }, db: { command: "db", env: { A: "1" }, env_vars: ["PGPASS", "A"] } }), "/p");
+    expect(specs.map((s) => s.launchLine)).toEqual(["env A=1 PGPASS=$PGPASS db", "https://h/mcp (headers Authorization: Bearer $GH_TOKEN)"]);
+    expect(specs[1]).toMatchObject({ bearerTokenEnv: "GH_TOKEN", oauthEnabled: false });
+  });
+
   it.each([
     [{}, 'needs exactly one of "command" (a local server) or "url" (a remote one)'],
     [{ command: "a", url: "https://h" }, 'needs exactly one of "command" (a local server) or "url" (a remote one)'],
-    [{ url: "https://h", args: ["x"] }, '"args", "env" and "cwd" belong to a local server (command), not to one with a "url"'],
-    [{ command: "a", headers: { A: "b" } }, '"headers" and "env_headers" belong to a remote server (url), not to one with a "command"'],
+    [{ url: "https://h", args: ["x"] }, '"args", "env", "env_vars" and "cwd" belong to a local server (command), not to one with a "url"'],
+    [{ url: "https://h", env_vars: ["X"] }, '"args", "env", "env_vars" and "cwd" belong to a local server (command), not to one with a "url"'],
+    [{ command: "a", headers: { A: "b" } }, '"headers", "env_headers" and "bearer_token_env_var" belong to a remote server (url), not to one with a "command"'],
+    [{ command: "a", bearer_token_env_var: "T" }, '"headers", "env_headers" and "bearer_token_env_var" belong to a remote server (url), not to one with a "command"'],
     [{ url: "ftp://h" }, '"url" must be an http(s) address, got ftp://h'],
   ])("refuses %j with a reason naming the server", (table, message) => {
     expect(serverSpecs(config({ bad: table }), "/p").errors).toEqual([{ name: "bad", message }]);
