@@ -18,6 +18,7 @@ const benches: [string, Bench | undefined][] = [
   ["cold start", benchColdStart],
   ["idle rss", benchIdleRss],
   ["loop overhead", () => benchLoopOverhead()],
+  ["session new", await optional("./session-new.ts", "benchSessionNew")],
   ["files", await optional("./files.ts", "benchFiles")],
   ["ignore", await optional("./ignore.ts", "benchIgnore")],
   ["commands", await optional("./commands.ts", "benchCommands")],
