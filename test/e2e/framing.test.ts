@@ -28,7 +28,7 @@ describe("initialize on stdio", () => {
     await stillServes();
     const answers = s.messages.filter((m) => m.id === 1 && m.method === undefined);
     expect(answers).toHaveLength(1);
-    expect(answers[0].result.capabilities).toEqual(serverCapabilities());
+    expect(answers[0].result.capabilities).toEqual(serverCapabilities({ capabilities: {} }));
     expect(answers[0].result.serverInfo.name).toBe("agent-lsp");
   });
 });

@@ -5,6 +5,7 @@
  * also takes the user's own words keeps the chat file's block beside Helix 25.07's message box.
  */
 import { expect, it } from "vitest";
+import { goToText } from "./helix-chat.js";
 import { APPROVAL_BLOCK, FIX_EDIT, FIX_TITLE, MATH_JS, selectWarnedLine, TIMEOUT, useHelix } from "./helix-flows.js";
 import { describeEachHelix, findHelixes, messageRow, type HelixEditor, type HelixSession } from "./helix-harness.js";
 
@@ -33,7 +34,7 @@ function approvalCases(editor: HelixEditor): void {
     // What a user typing into the editor sends meanwhile: moves, Enter, y, n, Escape.
     for (const key of ["j", "Enter", "y", "n", "Escape", "k", "Enter", "q", "Escape"]) await hx.sendKeys(key);
     // Helix handles keys in order: once the menu asked for below is up, every stray key was read.
-    await hx.sendKeys("g", "e");
+    await goToText(hx, `_#${id} waits`);
     await hx.openCodeActions("Approve");
     await hx.escape();
     expect(settled(await hx.capture(), id)).toBe(false);
@@ -51,11 +52,11 @@ function approvalCases(editor: HelixEditor): void {
     const { hx, fake } = await start(editor, { safety: "ask", agentConfig: { approval_timeout_s: 8 } });
     fake.enqueue(FIX_EDIT, { text: "Not fixed." });
     const id = await fixUntilBlock(hx);
-    await hx.sendKeys("g", "e");
+    await goToText(hx, `_#${id} waits`);
     // The menu is opened while the block waits and its entry picked once the block timed out and
     // the turn has ended (so the turn's own end is not what the message line shows last).
     await hx.pickCodeAction("Approve", async () => {
-      await hx.waitForLog(new RegExp(`_#${id}: No answer`), "the block's timeout written into the chat file", 30_000);
+      await hx.waitForLog(new RegExp(`_#${id}: no answer`, "i"), "the block's timeout written into the chat file", 30_000);
       await hx.waitForLog(/"method":"window\/showMessage".*finished, but 1 step did not happen/, "the turn's end");
     });
     await hx.waitForScreen((s) => /not waiting|no longer waiting/.test(messageRow(s)) && messageRow(s).includes(id), { what: "the late pick said in the message line" });
@@ -75,7 +76,7 @@ function approvalCases(editor: HelixEditor): void {
       // 25.01 answers window/showMessageRequest with MethodNotFound: the block instead.
       const id = APPROVAL_BLOCK.exec(await hx.waitForScreen((s) => APPROVAL_BLOCK.test(s) && /chat\.md/.test(s), { what: "the approval block in the chat buffer" }))![1]!;
       expect(hx.serverMessages("window/showMessageRequest")).toHaveLength(1);
-      await hx.sendKeys("g", "e");
+      await goToText(hx, `_#${id} waits`);
       await hx.pickCodeAction("Reject");
       await hx.waitForScreen((s) => settled(s, id) && /finished, but 1 step did not happen/.test(messageRow(s)), { what: "the block rejected and the turn's end" });
       expect(await hx.quit()).toBe(true);
@@ -108,8 +109,8 @@ function approvalCases(editor: HelixEditor): void {
     await hx.waitForScreen((s) => messageRow(s).includes("agent-lsp: a question for you (see .agent-lsp/chat.md)"), { what: "the question announced in the message line" });
     expect(hx.serverMessages("window/showMessage").map((m) => m.params.message).join("\n")).not.toMatch(/approval needed/);
     await hx.workspaceCommand("agent.openChat");
-    await hx.waitForScreen((s) => /### Question \(#[0-9a-f]{8}\): Which database\?/.test(s) && /chat\.md/.test(s), { what: "the question's block in the chat buffer" });
-    await hx.sendKeys("g", "e");
+    const question = await hx.waitForScreen((s) => /### Question \(#[0-9a-f]{8}\): Which database\?/.test(s) && /chat\.md/.test(s), { what: "the question's block in the chat buffer" });
+    await goToText(hx, `_#${/### Question \(#([0-9a-f]{8})\)/.exec(question)![1]} waits`);
     await hx.pickCodeAction("SQLite");
     await hx.waitForScreen((s) => /answered "SQLite"/.test(s), { what: "the block answered" });
     await fake.waitForRequests(2, 20_000);

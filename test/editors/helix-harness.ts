@@ -88,6 +88,8 @@ export interface HelixOptions {
   fake: FakeProvider;
   /** Project files, by path relative to the project. */
   files?: Record<string, string>;
+  /** An existing project folder to use (kept when the session ends: a second Helix can open it). */
+  project?: string;
   /** Files Helix opens at start (relative to the project). */
   open?: string[];
   /** The servers of the test language (javascript), in order. Default: test-lint, agent-lsp. */
@@ -125,7 +127,7 @@ export class HelixSession {
   /** Writes the project and config, then starts `hx -v` on `open` in tmux; resolves once Helix draws. */
   static async start(options: HelixOptions): Promise<HelixSession> {
     const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), "agent-lsp-helix-")));
-    const project = path.join(base, "project");
+    const project = options.project ?? path.join(base, "project");
     const home = path.join(base, "home");
     for (const [rel, text] of Object.entries(options.files ?? {})) writeFile(path.join(project, rel), text);
     for (const [rel, text] of Object.entries(options.homeFiles ?? {})) writeFile(path.join(home, rel), text);

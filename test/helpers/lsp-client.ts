@@ -22,9 +22,11 @@ import {
 /**
  * How the client answers workspace/applyEdit: apply it and report it at once; refuse it; say
  * applied and change nothing; apply it but report it only at `flush()`, like stock eglot (whose
- * version counts every buffer change and must match a versioned edit exactly); or never answer.
+ * version counts every buffer change and must match a versioned edit exactly); never answer;
+ * or, like Vim's ALE, apply it without looking at the version, report the whole new text and
+ * never answer.
  */
-export type ApplyEditMode = "apply" | "refuse" | "lie" | "lazy" | "hang";
+export type ApplyEditMode = "apply" | "refuse" | "lie" | "lazy" | "hang" | "ale";
 
 /** What the client does when asked something. */
 export interface ClientScript {
@@ -60,6 +62,8 @@ export class TestLspClient {
   script: ClientScript = {};
   /** Told of each document's new text (undefined when closed): a second language server follows the buffers. */
   onDocument: ((uri: string, text: string | undefined) => void) | undefined;
+  /** Every document edit applied: the text before it and its edits (to check where edits land). */
+  readonly appliedEdits: { uri: string; before: string; edits: { range: Range; newText: string }[] }[] = [];
   /** Changes a lazy client applied and has not sent yet, by document. */
   private readonly unreported = new Map<string, { range: Range; text: string }[]>();
 
@@ -75,7 +79,12 @@ export class TestLspClient {
     connection.onRequest("workspace/applyEdit", (p: { edit: WorkspaceEdit }, token: CancellationToken) => {
       this.requests.push({ method: "workspace/applyEdit", params: p });
       this.recordCancel("workspace/applyEdit", token);
-      if ((this.script.applyEdit ?? "apply") === "hang") return new Promise(() => undefined);
+      const mode = this.script.applyEdit ?? "apply";
+      if (mode === "hang") return new Promise(() => undefined);
+      if (mode === "ale") {
+        this.applyEdit(p.edit);
+        return new Promise(() => undefined);
+      }
       return this.applyEdit(p.edit);
     });
     connection.onRequest("window/showMessageRequest", async (p: { message: string; actions?: { title: string }[] }, token: CancellationToken) => {
@@ -190,7 +199,7 @@ export class TestLspClient {
     const mode = this.script.applyEdit ?? "apply";
     if (mode === "refuse") return { applied: false, failureReason: "the user said no" };
     if (mode === "lie") return { applied: true };
-    const stale = this.script.strictVersions ? (edit.documentChanges ?? []).find((c) => "textDocument" in c && c.textDocument.version !== null && c.textDocument.version !== this.docs.get(c.textDocument.uri)?.version) : undefined;
+    const stale = this.script.strictVersions && mode !== "ale" ? (edit.documentChanges ?? []).find((c) => "textDocument" in c && c.textDocument.version !== null && c.textDocument.version !== this.docs.get(c.textDocument.uri)?.version) : undefined;
     if (stale) return { applied: false, failureReason: "stale version" };
     for (const change of edit.documentChanges ?? []) {
       if ("textDocument" in change) this.applyDocumentEdit(change, mode === "lazy");
@@ -224,6 +233,13 @@ export class TestLspClient {
     const contentChanges = [...change.edits]
       .sort((a, b) => b.range.start.line - a.range.start.line || b.range.start.character - a.range.start.character)
       .map((e) => ({ range: e.range, text: "newText" in e ? e.newText : "" }));
+    this.appliedEdits.push({ uri: doc.uri, before: doc.getText(), edits: contentChanges.map((c) => ({ range: c.range, newText: c.text })) });
+    if (this.script.applyEdit === "ale") {
+      // ALE sets the buffer's lines and reports the whole text (full sync) when it next lints.
+      const updated = TextDocument.update(doc, contentChanges, doc.version + 1);
+      this.change(doc.uri, updated.getText());
+      return;
+    }
     if (lazy) {
       // eglot: a versioned edit must match the buffer's counter, which counts every change.
       const wanted = change.textDocument.version;

@@ -45,10 +45,15 @@ const userText = (i: number) => JSON.stringify(h.fake.requests[i]!.body.messages
 const executeToEnd = (command: string, args: Record<string, unknown>) => execute(command, [{ ...args, wait: true }]);
 
 describe("code actions", () => {
-  it("advertises the kinds and the commands", async () => {
-    await start();
+  it("advertises the kinds and the commands: all of them to a client with the agent protocol, to others those a palette can run", async () => {
+    await start({ ...defaultCapabilities(), ...LITERALS, experimental: { agent: {} } } as ClientCapabilities);
     expect(h.init.capabilities.codeActionProvider).toMatchObject({ codeActionKinds: expect.arrayContaining(["quickfix", "refactor.rewrite"]) });
     expect(h.init.capabilities.executeCommandProvider?.commands).toEqual(expect.arrayContaining(["agent.fix", "agent.explain", "agent.refactor", "agent.tests"]));
+    await h.dispose();
+    await start();
+    expect(h.init.capabilities.executeCommandProvider?.commands).toEqual(["agent.send", "agent.openChat", "agent.newSession", "agent.cancel"]);
+    // Not listed, still served from the code action that carries the arguments; from a palette, a sentence.
+    await expect(execute("agent.fix", [])).rejects.toMatchObject({ code: -32602, message: 'agent.fix works on a line or a selection of a file: pick "Ask agent to fix" from the code-action menu there.' });
   });
 
   it("offers fix for a diagnostic and explain/refactor/tests for a selection, honouring only", async () => {

@@ -7,7 +7,7 @@
  * second answer dropped) and the agent loads after it.
  */
 import type { FramingError } from "../lsp/framing.js";
-import { serverCapabilities } from "../lsp/capabilities.js";
+import { serverCapabilities, type ClientFacts } from "../lsp/capabilities.js";
 import { MessageSource } from "../lsp/message-source.js";
 import { VERSION } from "../version.js";
 
@@ -22,10 +22,11 @@ export async function runStdioServer(): Promise<void> {
     if (e.notification) process.stderr.write(`agent-lsp: protocol error: ${e.message}\n`);
     else writeEarly({ jsonrpc: "2.0", id: e.id, error: { code: e.code, message: e.message } });
   });
-  const first = (await source.first()) as { id?: number | string; method?: string } | undefined;
+  const first = (await source.first()) as { id?: number | string; method?: string; params?: ClientFacts } | undefined;
   const answered = first?.method === "initialize" && first.id !== undefined ? first.id : undefined;
   if (answered !== undefined) {
-    writeEarly({ jsonrpc: "2.0", id: answered, result: { capabilities: serverCapabilities(), serverInfo: { name: "agent-lsp", version: VERSION } } });
+    const capabilities = serverCapabilities(first?.params ?? {});
+    writeEarly({ jsonrpc: "2.0", id: answered, result: { capabilities, serverInfo: { name: "agent-lsp", version: VERSION } } });
   }
   const [{ startServer }, { installShutdownHooks }] = await Promise.all([import("../lsp/server.js"), import("../exec/shutdown.js")]);
   const server = startServer({ input: source, output: process.stdout, answeredInitializeId: answered });

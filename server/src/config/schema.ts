@@ -56,7 +56,7 @@ export const configSchema = z
       z.number().positive(),
       30,
       "number",
-      "How long the editor may take to answer a `workspace/applyEdit`. After that the request is withdrawn (`$/cancelRequest`) and the model is told that whether the file changed is not known yet; the editor's next report of the file settles it, and the model hears the outcome then.",
+      "How long the editor may take to answer a `workspace/applyEdit`. After that the request is withdrawn (`$/cancelRequest`) and the model is told that whether the file changed is not known yet; the editor's next report of the file settles it, and the model hears the outcome then. The chat file says the editor takes no edit of it after this long (at most 10 s).",
     ),
     mcp_defer_tools: key(
       z.boolean(),

@@ -19,9 +19,25 @@ export interface OpenDocument {
   version: number | null;
 }
 
-/** A whole-text change to one file, or a file operation. URIs are `file://` URIs. */
+/** A position in a document: 0-based line and UTF-16 character, as LSP counts them. */
+export interface DocumentPosition {
+  line: number;
+  character: number;
+}
+
+/** One replacement in a document, for a caller that chose its edits itself. */
+export interface RangeEdit {
+  range: { start: DocumentPosition; end: DocumentPosition };
+  newText: string;
+}
+
+/**
+ * A whole-text change to one file, or a file operation. URIs are `file://` URIs. An edit may
+ * carry the exact `edits` to send (they must turn `oldText` into `newText`); otherwise the host
+ * computes small ones.
+ */
 export type FileChange =
-  | { kind: "edit"; uri: string; version: number | null; oldText: string; newText: string }
+  | { kind: "edit"; uri: string; version: number | null; oldText: string; newText: string; edits?: RangeEdit[] }
   | { kind: "create"; uri: string; text: string; overwrite?: boolean }
   | { kind: "delete"; uri: string }
   | { kind: "rename"; oldUri: string; newUri: string };
@@ -32,6 +48,17 @@ export interface ApplyEditOptions {
   sessionId?: string;
   /** The turn's signal: a cancel withdraws the request to the editor. */
   signal?: AbortSignal;
+  /**
+   * Send it even to an editor that declares it takes no edits (Vim's ALE declares so, then
+   * applies them once it ran a code action, and never answers): the editor's own report of the
+   * document says whether it landed.
+   */
+  evenUndeclared?: boolean;
+  /**
+   * The caller follows the document's later reports itself (the chat file): what a report shows
+   * of the edit after the call returned is news for no one.
+   */
+  quiet?: boolean;
 }
 
 /**

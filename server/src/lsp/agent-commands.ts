@@ -37,6 +37,14 @@ type ActionArgs = z.infer<typeof argsSchema>;
 /** Suggestions offered when agent.refactor has no instruction (buttons on plain clients). */
 const REFACTOR_CHOICES = ["Make it simpler and clearer", "Improve the names", "Split it into smaller functions", "Make it faster"];
 
+/** How the code-action menu names each command, for a sentence that points there. */
+const ACTION_TITLES: Record<string, string> = {
+  "agent.fix": "Ask agent to fix",
+  "agent.explain": "Ask agent: explain",
+  "agent.refactor": "Ask agent to refactor",
+  "agent.tests": "Ask agent: write tests",
+};
+
 /** Longest part of a free prompt shown in a progress title. */
 const PROMPT_TITLE_MAX = 50;
 
@@ -59,7 +67,9 @@ export class AgentCommandRunner {
 
   /** Runs a code-action `command` with its workspace/executeCommand arguments. */
   async run(command: string, rawArgs: unknown[], token?: CancellationToken): Promise<AgentActionResult> {
-    const parsed = argsSchema.safeParse(rawArgs[0] ?? {});
+    // From a palette (no arguments): say where the command works instead of listing what is missing.
+    if (rawArgs[0] === undefined) throw new AgentRequestError(ErrorCodes.InvalidParams, `${command} works on a line or a selection of a file: pick "${ACTION_TITLES[command] ?? command}" from the code-action menu there.`);
+    const parsed = argsSchema.safeParse(rawArgs[0]);
     if (!parsed.success) throw new AgentRequestError(ErrorCodes.InvalidParams, describeParamsError(command, parsed.error));
     const args = parsed.data;
     // A plain client (chat file on) may ask for a fix on a line without diagnostics.
@@ -72,10 +82,11 @@ export class AgentCommandRunner {
     return this.start({ ...task, sessionId, context }, args.wait === true, token);
   }
 
-  /** A free prompt in `sessionId` whose words the chat file shows as `chatText` (null: already there). */
-  chatTurn(sessionId: string, prompt: string, chatText: string | null): Promise<AgentActionResult> {
+  /** A free prompt in `sessionId`, shown as such in the chat file; `draft` when it came from the file's draft. */
+  chatTurn(sessionId: string, prompt: string, draft?: string): Promise<AgentActionResult> {
     this.deps.agent().get(sessionId);
-    return this.start({ sessionId, title: `Agent: ${oneLine(prompt, PROMPT_TITLE_MAX)}`, prompt: async () => prompt, chatText }, false);
+    const request: RunRequest = { sessionId, title: `Agent: ${oneLine(prompt, PROMPT_TITLE_MAX)}`, prompt: async () => prompt, chatText: prompt };
+    return this.start(draft === undefined ? request : { ...request, draft }, false);
   }
 
   /** `agent.prompt` [sessionId, prompt, context?]: a free prompt, optionally about a file and range. */

@@ -36,16 +36,24 @@ export interface ApplyEditContext {
 
 /** Applies `changes` as one workspace/applyEdit. */
 export async function applyWorkspaceEdit(ctx: ApplyEditContext, label: string, changes: FileChange[], options: ApplyEditOptions): Promise<ApplyEditResult> {
-  await awaitEarlierReports(ctx, changes);
+  if (!options.quiet) await awaitEarlierReports(ctx, changes);
   const built = await buildWorkspaceEdit(changes, ctx.documents);
   if ("conflict" in built) return { applied: false, reason: built.conflict };
-  const tracked = built.edited.map((e) => ctx.tracker.begin(e.uri, e.base, e.expected, options.sessionId));
+  const tracked = built.edited.map((e) => ctx.tracker.begin(e.uri, e.base, e.expected, options.sessionId, options.quiet));
   const stopNotice = ctx.waitNotice(options.sessionId);
   const sent = sendWithdrawable(options.signal, ctx.settings.timeoutMs, (token) =>
     ctx.connection.sendRequest(ApplyWorkspaceEditRequest.type, { label, edit: built.edit }, token),
   );
-  const outcome = await sent.outcome;
+  // A report that shows the edit landed settles it as well as an answer: some editors report
+  // first, one (Vim's ALE) never answers. A quiet caller (the chat file) follows the document
+  // itself: any report is enough for it to look again.
+  const reported = options.quiet ? reportedFirst(ctx, tracked) : new Promise<never>(() => undefined);
+  const outcome = await Promise.race([sent.outcome, landedByReport(ctx, tracked), reported]);
   stopNotice();
+  if (outcome.kind === "reported") {
+    for (const edit of tracked) ctx.tracker.refused(edit); // followed by the caller from here
+    return { applied: false, unanswered: true, reason: "The editor reported the document before it answered." };
+  }
   if (outcome.kind === "cancelled" || outcome.kind === "timeout") return unanswered(ctx, tracked, outcome.note, sent.late);
   const answer = readAnswer(outcome);
   if (!answer.applied) {
@@ -56,6 +64,22 @@ export async function applyWorkspaceEdit(ctx: ApplyEditContext, label: string, c
   const reports = await collectReports(ctx, tracked);
   for (const edit of tracked) ctx.tracker.returned(edit);
   return { applied: true, reports };
+}
+
+/** Resolves at the next report of the edited documents: "applied" when it shows the edits, else "reported". */
+function reportedFirst(ctx: ApplyEditContext, tracked: TrackedEdit[]): Promise<RequestOutcome | { kind: "reported" }> {
+  return Promise.race(tracked.map((edit) => ctx.tracker.nextReport(edit.uri))).then(() =>
+    tracked.every((edit) => edit.settlement === "landed") ? { kind: "answer" as const, value: { applied: true } } : { kind: "reported" as const },
+  );
+}
+
+/** Resolves as an "applied" answer once every edited document's report shows the edit; never otherwise. */
+function landedByReport(ctx: ApplyEditContext, tracked: TrackedEdit[]): Promise<RequestOutcome> {
+  return new Promise((resolve) => {
+    void Promise.all(tracked.map((edit) => ctx.tracker.settled(edit))).then((settlements) => {
+      if (tracked.length && settlements.every((s) => s === "landed")) resolve({ kind: "answer", value: { applied: true } });
+    });
+  });
 }
 
 /**

@@ -74,14 +74,18 @@ export function boot(ctx: BootContext): Booted {
     agent: () => runtime.agent,
     log: logger,
     timeoutS: () => editor.approvalTimeoutS,
+    stuckAfterMs: () => editor.applyEditSettings.timeoutMs,
   });
   const setChatMode = (c: ChatFile, on: boolean) => {
+    const was = c.enabled;
     c.enabled = on;
     editor.chatPrompts = on ? c.prompts : undefined;
+    // A chat file left by an earlier run names its session: it goes on where it was.
+    if (on && !was) void c.start();
   };
   setChatMode(chat, chatWanted);
   editor.lateAnswerNote = (_sessionId, text) => {
-    if (chat.enabled) chat.renderer.note(`\n_${text}_\n\n`).catch((err: Error) => logger.warn(`chat file: the late answer's note not written: ${err.message}`));
+    if (chat.enabled) chat.renderer.standalone(`_${text}_\n\n`).catch((err: Error) => logger.warn(`chat file: the late answer's note not written: ${err.message}`));
   };
   // A client of the agent protocol sees the stream as agent/update (how a turn ended is the
   // agent/prompt answer); any other (Helix) would only log each notification as one it ignores.

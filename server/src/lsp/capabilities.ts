@@ -35,8 +35,37 @@ const CODE_ACTION_PROVIDER: CodeActionOptions = {
   resolveProvider: false,
 };
 
-/** Commands advertised in executeCommandProvider. */
+/** Every command the server runs (workspace/executeCommand). */
 export const EXECUTE_COMMANDS = ["agent.newSession", "agent.prompt", "agent.cancel", ...AGENT_ACTION_COMMANDS, ...CHAT_COMMANDS] as const;
+
+/**
+ * The commands a client without the agent protocol can run from its command palette: those that
+ * need no arguments. The others still run from the code actions that carry their arguments.
+ */
+export const PALETTE_COMMANDS = ["agent.send", "agent.openChat", "agent.newSession", "agent.cancel"] as const;
+
+/** What initialize tells about the client, as far as the advertised commands depend on it. */
+export interface ClientFacts {
+  capabilities?: { experimental?: unknown };
+  clientInfo?: { name: string; version?: string };
+}
+
+/**
+ * The commands to advertise: all of them to a client with the agent protocol (its plugin passes
+ * arguments); to others only what their palette can run, plus `agent.prompt` where the palette
+ * passes arguments (Helix from 25.07 on).
+ */
+export function advertisedCommands(client: ClientFacts | undefined): string[] {
+  if (!client || (client.capabilities?.experimental as { agent?: unknown } | undefined)?.agent) return [...EXECUTE_COMMANDS];
+  return [...PALETTE_COMMANDS, ...(passesArguments(client.clientInfo) ? ["agent.prompt"] : [])];
+}
+
+/** Helix 25.07 and later pass `:lsp-workspace-command NAME ARGS` as JSON arguments; 25.01 passes none. */
+function passesArguments(info: ClientFacts["clientInfo"]): boolean {
+  if (info?.name.toLowerCase() !== "helix") return false;
+  const [year, month] = (info.version ?? "").split(".").map(Number);
+  return year !== undefined && month !== undefined && (year > 25 || (year === 25 && month >= 7));
+}
 
 /** Requests served once the agent has loaded (every other method is -32601). */
 export const DEFERRED_REQUESTS = [...CLIENT_REQUESTS, "workspace/executeCommand", "textDocument/codeAction"] as const;
@@ -44,12 +73,12 @@ export const DEFERRED_REQUESTS = [...CLIENT_REQUESTS, "workspace/executeCommand"
 /** Notifications served once the agent has loaded. */
 export const DEFERRED_NOTIFICATIONS = [...CLIENT_NOTIFICATIONS, "workspace/didChangeConfiguration"] as const;
 
-/** The server's capabilities. */
-export function serverCapabilities(): ServerCapabilities {
+/** The server's capabilities for the client that initializes it (its facts decide the advertised commands). */
+export function serverCapabilities(client?: ClientFacts): ServerCapabilities {
   return {
     // 2 = TextDocumentSyncKind.Incremental (a literal: this module must not load the library).
     textDocumentSync: { openClose: true, change: 2 },
-    executeCommandProvider: { commands: [...EXECUTE_COMMANDS] },
+    executeCommandProvider: { commands: advertisedCommands(client) },
     codeActionProvider: CODE_ACTION_PROVIDER,
     experimental: { agent: { version: 1 } },
   };

@@ -81,7 +81,7 @@ function onlyKinds(actions: CodeAction[], only: string[] | undefined): CodeActio
  * execute-commands.ts routes to (one workspace/executeCommand handler serves every command).
  */
 export function registerCodeActions(connection: Connection, agent: () => Agent, editor: CommandEditor, log: Logger, chat?: ChatFile): AgentCommandRunner {
-  const runner = new AgentCommandRunner({ agent, editor, log, ...(chat ? { chat: () => (chat.enabled ? chat.renderer : undefined) } : {}) });
+  const runner = new AgentCommandRunner({ agent, editor, log, ...(chat ? { chat: () => (chat.enabled ? chat : undefined) } : {}) });
   connection.onCodeAction(async (params) => {
     const plain = chat?.enabled === true;
     const inChat = plain && chat.isChat(params.textDocument.uri);

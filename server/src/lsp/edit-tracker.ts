@@ -33,6 +33,8 @@ export interface TrackedEdit {
   readonly base: string;
   readonly expected: string;
   readonly sessionId?: string;
+  /** Its caller follows the document itself: a late settlement is not reported. */
+  readonly quiet?: boolean;
   /** The editor's answer to the request. */
   answer: "waiting" | "applied" | "unanswered";
   /** How a report settled it, once one did. */
@@ -53,14 +55,16 @@ interface Entry {
 /** The edits of every document whose report is still due. */
 export class EditTracker {
   private readonly chains = new Map<string, Entry[]>();
+  /** Who waits for the next report of a document, by document. */
+  private readonly reportWaiters = new Map<string, (() => void)[]>();
   /** A report came after the wait for it had given up: this editor reports late, do not wait. */
   lateReporter = false;
 
   constructor(private readonly onLate: LateSettlement) {}
 
   /** Starts following an edit, before the request goes out (its didChange may come before the answer). */
-  begin(uri: string, base: string, expected: string, sessionId?: string): TrackedEdit {
-    const edit: TrackedEdit = { uri, base, expected, sessionId, answer: "waiting", returned: false };
+  begin(uri: string, base: string, expected: string, sessionId?: string, quiet = false): TrackedEdit {
+    const edit: TrackedEdit = { uri, base, expected, sessionId, quiet, answer: "waiting", returned: false };
     let resolve!: () => void;
     const settled = new Promise<void>((r) => (resolve = r));
     const key = normalizeUri(uri);
@@ -107,6 +111,13 @@ export class EditTracker {
     return edit.settlement !== undefined;
   }
 
+  /** Resolves with how a report settled the edit, once one does. */
+  async settled(edit: TrackedEdit): Promise<Settlement | undefined> {
+    const entry = this.entryOf(edit);
+    if (entry) await entry.settled;
+    return edit.settlement;
+  }
+
   /** What the reports show of an edit so far. */
   report(edit: TrackedEdit): EditReport {
     if (!edit.settlement) return "pending";
@@ -144,6 +155,7 @@ export class EditTracker {
       end: (doc, changes) => {
         const wholeText = changes.some((c) => !("range" in c));
         this.settle(doc.uri, seen, (entry) => (!wholeText || doc.getText() === entry.edit.base ? "skipped" : "unknown"));
+        this.wakeReportWaiters(doc.uri);
       },
     };
   }
@@ -162,6 +174,20 @@ export class EditTracker {
   /** A didClose: the edits not reported by now never will be. */
   closed(uri: string): void {
     this.settle(uri, -1, () => "closed");
+    this.wakeReportWaiters(uri);
+  }
+
+  /** Resolves at the next report (or close) of `uri` that finds an edit of it followed. */
+  nextReport(uri: string): Promise<void> {
+    const key = normalizeUri(uri);
+    return new Promise((resolve) => this.reportWaiters.set(key, [...(this.reportWaiters.get(key) ?? []), resolve]));
+  }
+
+  private wakeReportWaiters(uri: string): void {
+    const key = normalizeUri(uri);
+    const waiters = this.reportWaiters.get(key) ?? [];
+    this.reportWaiters.delete(key);
+    for (const wake of waiters) wake();
   }
 
   /** The index of the last edit after `after` whose result is `text`, else `after`. */
@@ -190,7 +216,7 @@ export class EditTracker {
   private finish(entry: Entry, settlement: Settlement): void {
     entry.edit.settlement = settlement;
     entry.resolve();
-    if (entry.edit.returned) {
+    if (entry.edit.returned && !entry.edit.quiet) {
       if (settlement === "landed" && entry.edit.answer === "applied") this.lateReporter = true;
       this.onLate(entry.edit, settlement);
     }

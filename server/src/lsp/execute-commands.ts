@@ -26,7 +26,7 @@ export function registerExecuteCommands(connection: Connection, agent: () => Age
       if (runs.handles(command)) return await runs.run(command, args, token);
       const inChat = chatOn();
       if (inChat && CHAT_COMMAND_SET.has(command)) {
-        return await runChatCommand(inChat, command, args, (sessionId, prompt, echo) => runs.chatTurn(sessionId, prompt, echo ?? null));
+        return await runChatCommand(inChat, command, args, (sessionId, prompt, draft) => runs.chatTurn(sessionId, prompt, draft));
       }
       switch (command) {
         case "agent.newSession":
@@ -34,7 +34,7 @@ export function registerExecuteCommands(connection: Connection, agent: () => Age
           return inChat ? await inChat.newSession((args[0] as object) ?? {}) : agent().newSession((args[0] as object) ?? {});
         case "agent.prompt":
           // [prompt] alone: a prompt in the chat file's session.
-          if (inChat && args.length === 1 && typeof args[0] === "string") return await runs.chatTurn(inChat.sessionId(), args[0], args[0]);
+          if (inChat && args.length === 1 && typeof args[0] === "string") return await runs.chatTurn(await inChat.sessionId(), args[0]);
           return await runs.prompt(args, token);
         case "agent.cancel": {
           const sessionId = args[0];

@@ -94,7 +94,7 @@ export class LspEditor implements Editor {
   }
 
   async applyEdit(label: string, changes: FileChange[], options: ApplyEditOptions = {}): Promise<ApplyEditResult> {
-    if (this.capabilities.workspace?.applyEdit === false) {
+    if (this.capabilities.workspace?.applyEdit === false && !options.evenUndeclared) {
       return { applied: false, reason: "The editor does not accept workspace/applyEdit." };
     }
     return applyWorkspaceEdit(

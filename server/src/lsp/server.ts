@@ -108,7 +108,7 @@ export function startServer(options: ServerOptions): AgentLspServer {
       logger.warn(refused);
       void connection.sendNotification("window/showMessage", { type: 2, message: `agent-lsp: ${refused}` });
     }
-    return { capabilities: serverCapabilities(), serverInfo: { name: "agent-lsp", version: VERSION } };
+    return { capabilities: serverCapabilities(params), serverInfo: { name: "agent-lsp", version: VERSION } };
   });
 
   const dispatch = async (method: string, params: unknown, token?: unknown) => {

@@ -7,43 +7,13 @@
  */
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { TextEdit } from "vscode-languageserver/node.js";
-import { diffTexts } from "../edits/line-diff.js";
+import { textHunks } from "./text-hunks.js";
 
 /** Edits that transform `oldText` into `newText`, in document order, non-overlapping. */
 export function computeTextEdits(oldText: string, newText: string): TextEdit[] {
   if (oldText === newText) return [];
   const doc = TextDocument.create("file:///x", "plaintext", 0, oldText);
-  const { window, a, b, ops } = diffTexts(oldText, newText, 0);
-  const edits: TextEdit[] = [];
-  let offset = window.start;
-  let ai = 0;
-  let bi = 0;
-  let pending: { start: number; end: number; text: string } | undefined;
-  const flush = () => {
-    if (!pending) return;
-    edits.push({ range: { start: doc.positionAt(pending.start), end: doc.positionAt(pending.end) }, newText: pending.text });
-    pending = undefined;
-  };
-  for (const op of ops) {
-    if (op.kind === "equal") {
-      flush();
-      for (let k = 0; k < op.count; k++) offset += a[ai + k]!.length;
-      ai += op.count;
-      bi += op.count;
-      continue;
-    }
-    pending ??= { start: offset, end: offset, text: "" };
-    if (op.kind === "removed") {
-      for (let k = 0; k < op.count; k++) offset += a[ai + k]!.length;
-      pending.end = offset;
-      ai += op.count;
-    } else {
-      pending.text += b.slice(bi, bi + op.count).join("");
-      bi += op.count;
-    }
-  }
-  flush();
-  return edits;
+  return textHunks(oldText, newText, false).map((h) => ({ range: { start: doc.positionAt(h.start), end: doc.positionAt(h.end) }, newText: h.text }));
 }
 
 /** Applies TextEdits to a text (for verifying and for tests). */

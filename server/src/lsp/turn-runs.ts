@@ -25,10 +25,11 @@ export interface TurnRunsDeps {
   editor: CommandEditor;
   log: Logger;
   /**
-   * The chat file, when it is on: each run's turn is written into it (the prompt under `## You`
-   * unless the prompt came from the file, then the answer under `## Agent`).
+   * The chat file, when it is on: each run's turn is written into a section of its own (the
+   * user's words under `## You`, then the answer under `## Agent`); a prompt taken from the
+   * file's draft (`draft`) leaves the draft.
    */
-  chat?: () => { follow(sessionId: string, prompt?: string): Promise<void>; written(): Promise<void> } | undefined;
+  chat?: () => { follow(sessionId: string, prompt: string, draft?: string): Promise<void>; written(): Promise<void> } | undefined;
 }
 
 /** One run to start. */
@@ -40,8 +41,10 @@ export interface RunRequest {
   prompt(signal: AbortSignal): Promise<string | undefined>;
   asks?: boolean;
   context?: PromptParams["context"];
-  /** What the chat file shows as the user's words: the title by default; null when already there. */
-  chatText?: string | null;
+  /** What the chat file shows as the user's words: the title by default. */
+  chatText?: string;
+  /** The chat file's draft as it was read, when the prompt came from it (it leaves the draft). */
+  draft?: string;
 }
 
 /** How a run ended, with the answer text. */
@@ -115,7 +118,7 @@ export class TurnRuns {
       return { sessionId, stopReason: "cancelled", usage: ZERO_USAGE, answer: "" };
     }
     const chat = this.deps.chat?.();
-    if (chat) await chat.follow(sessionId, request.chatText === null ? undefined : (request.chatText ?? request.title));
+    if (chat) await chat.follow(sessionId, request.chatText ?? request.title, request.draft);
     const progress = this.deps.editor.progress(request.title);
     const watch = watchRun(this.deps.agent().deps.events, sessionId, progress);
     try {

@@ -39,7 +39,7 @@ export async function buildWorkspaceEdit(changes: FileChange[], docs: DocumentLo
   for (const change of changes) {
     if (change.kind !== "edit") continue;
     await pause();
-    textEdits.set(change, computeTextEdits(change.oldText, change.newText));
+    textEdits.set(change, change.edits ?? computeTextEdits(change.oldText, change.newText));
   }
   const documentChanges: NonNullable<WorkspaceEdit["documentChanges"]> = [];
   const edited: EditedDocument[] = [];

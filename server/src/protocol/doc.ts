@@ -84,7 +84,12 @@ change itself.
 
 ## \`workspace/executeCommand\`
 
-For clients without the agent protocol (eglot, Helix), and for the code actions:
+For clients without the agent protocol (eglot, Helix), and for the code actions. A client that
+declares \`experimental.agent\` is told every command in \`executeCommandProvider\`; others only those
+a command palette can run without arguments (\`agent.send\`, \`agent.openChat\`, \`agent.newSession\`,
+\`agent.cancel\`; \`agent.prompt\` too for Helix 25.07 and later, which passes arguments). The others
+still run from the code actions that carry their arguments; called without any, they answer with a
+sentence that points at the menu.
 
 - \`agent.newSession\` \`[{cwd?, mode?, model?}]\` -> \`{sessionId, mode, model}\`.
 - \`agent.prompt\` \`[sessionId, prompt, context?]\`, \`context\` as in \`agent/prompt\` (\`{uri?, range?,
@@ -108,12 +113,17 @@ chat file then uses, \`agent.prompt\` also takes a single \`[prompt]\` (run in t
 into the file), a failing command is also said in \`window/showMessage\`, \`agent.fix\` works without
 \`diagnostics\` (the prompt quotes the line), and these commands serve the file's code actions:
 
-- \`agent.send\` \`[]\`: sends the text under the last \`## You\` of \`.agent-lsp/chat.md\`.
+- \`agent.send\` \`[]\`: sends the draft, the text under the last \`## You\` of \`.agent-lsp/chat.md\`; a
+  draft that starts with \`/\` runs as a slash command, its answer written into the file
+  (docs/any-client.md).
 - \`agent.openChat\` \`[]\` -> \`{shown, uri}\`: creates the file if needed and opens it
   (\`window/showDocument\`).
-- \`agent.addSelection\` \`[{uri, range}]\`: appends \`path:lines\` and the quoted lines to the file.
-- \`agent.answer\` \`[{block, answer}]\`: answers approval or question block \`#block\` (\`allow_once\`,
-  \`allow_always\`, \`reject\`, or a question's choice); \`-32803\` when it no longer waits.
+- \`agent.addSelection\` \`[{uri, range}]\`: adds \`path:lines\` and the quoted lines to the draft.
+- \`agent.answer\` \`[{block, answer?}]\`: answers approval or question block \`#block\` (its random id;
+  \`allow_once\`, \`allow_always\`, \`reject\`, or a question's choice; no \`answer\`: the text written on
+  the block's answer line). A \`reject\` carries that text to the model as the reason. \`-32803\`, and
+  nothing done, when this server is not waiting on that block (settled, from before a restart, or
+  not written by it).
 - \`agent.setMode\` \`[mode]\`, \`agent.command\` \`[command, ...args]\`: the chat session's safety mode
   and slash commands (\`undo\`, \`checkpoints\`...), answered in \`window/showMessage\`.
 

@@ -4,36 +4,42 @@
  * and stay out of the file.
  */
 import { describe, expect, it } from "vitest";
+import type { ApplyEditResult, FileChange, OpenDocument } from "../../../server/src/editor/document-host.js";
 import { SessionEvents } from "../../../server/src/editor/session-events.js";
+import { ChatDocument } from "../../../server/src/lsp/chat/chat-document.js";
 import { ChatRenderer } from "../../../server/src/lsp/chat/chat-renderer.js";
-import type { ChatWriter } from "../../../server/src/lsp/chat/chat-writer.js";
 import type { SessionUpdate } from "../../../server/src/protocol/updates.js";
+import { memoryLogger } from "../../helpers/mcp/servers.js";
 
-/** A writer that keeps the file in memory. */
-function memoryWriter(): ChatWriter & { content: string } {
-  const writer = {
-    content: "",
-    async ensureExists() {},
-    async text() {
-      return writer.content;
+/** An editor that has the chat file open and applies every edit at once. */
+function openEditor(): { host: ConstructorParameters<typeof ChatDocument>[0]["host"]; text(): string } {
+  let doc: OpenDocument = { uri: "file:///p/.agent-lsp/chat.md", text: "", version: 1 };
+  return {
+    host: {
+      readDocument: async () => doc,
+      onDidChange: () => () => undefined,
+      async applyEdit(_label: string, changes: FileChange[]): Promise<ApplyEditResult> {
+        const change = changes[0]!;
+        if (change.kind !== "edit" || change.version !== doc.version) return { applied: false };
+        doc = { ...doc, text: change.newText, version: doc.version! + 1 };
+        return { applied: true };
+      },
     },
-    async append(text: string) {
-      writer.content += text;
-    },
-    async idle() {},
+    text: () => doc.text,
   };
-  return writer as unknown as ChatWriter & { content: string };
 }
 
 async function rendered(updates: SessionUpdate[]): Promise<string> {
   const events = new SessionEvents();
-  const writer = memoryWriter();
-  const renderer = new ChatRenderer(events, writer);
-  await renderer.follow("s");
+  const editor = openEditor();
+  const doc = new ChatDocument({ root: "/p", host: editor.host, log: memoryLogger(), notify: () => undefined, intervalMs: 1 });
+  const renderer = new ChatRenderer(events, doc);
+  await renderer.follow("s", "Go");
   for (const u of updates) events.emit("s", u);
+  await new Promise((r) => setTimeout(r, 0));
   await renderer.written();
   renderer.dispose();
-  return writer.content;
+  return editor.text();
 }
 
 describe("the chat file", () => {

@@ -44,8 +44,7 @@ async function describeContext(context: NonNullable<PromptParams["context"]>, wo
     const resolved = await workspace.resolve(context.uri);
     lines.push(`File: ${resolved.rel}`);
     if (context.range) {
-      const { start, end } = context.range;
-      lines.push(`Range: lines ${start.line + 1}-${end.line + 1}`);
+      lines.push(`Range: ${lineSpan(context.range)}`);
       const selected = await selectedText(workspace, context.uri, context.range).catch(() => undefined);
       if (selected) lines.push("Selected text:", "```", selected, "```");
     }
@@ -57,6 +56,16 @@ async function describeContext(context: NonNullable<PromptParams["context"]>, wo
   }
   lines.push("</editor_context>");
   return lines.join("\n");
+}
+
+/**
+ * The lines a range covers, 1-based, in words. A range that ends at column 0 of a later line
+ * (a whole-line selection: Helix's `x`, Vim's `V`) does not cover that line.
+ */
+export function lineSpan(range: { start: { line: number }; end: { line: number; character: number } }): string {
+  const first = range.start.line + 1;
+  const last = range.end.character === 0 && range.end.line > range.start.line ? range.end.line : range.end.line + 1;
+  return first === last ? `line ${first}` : `lines ${first}-${last}`;
 }
 
 /** The text of `range` in the file (buffer first), by LSP positions. */

@@ -1,18 +1,26 @@
 /**
- * Permission prompts and questions as blocks in the chat file, for clients that cannot answer
- * window/showMessageRequest (Helix 25.01). The block names what is asked; the user answers with
- * a code action on it (chat-actions.ts), which settles the waiting promise here. No answer within
- * the approval timeout, or the turn's cancel, counts as No.
+ * Permission prompts and questions as blocks in the chat file, for clients without agent-lsp's
+ * own review ([editor] approvals). A block is the server's text (its heading with a random id,
+ * the diff or the command, what to do), then one empty line that is the user's (a reason for
+ * Reject, an answer in their own words), then a line the server keeps saying it waits. The user
+ * answers with a code action on the block (chat-actions.ts), which settles the waiting promise
+ * here; no answer within the approval timeout, or the turn's cancel, counts as No. Only blocks
+ * this server wrote and still waits on can be answered: what a block is comes from the server's
+ * record, never from the file's text.
  */
 import { randomBytes } from "node:crypto";
 import type { PermissionAnswer, PermissionOptionId, PermissionRequest, Question } from "../../editor/session-ui.js";
-import { approvalHeading, freeTextHint, questionHeading } from "./chat-text.js";
+import { APPROVAL_HINT, approvalHeading, escapeText, oneLine, outcomeLine, questionHeading, questionHint, waitingLine } from "./chat-text.js";
 
-/** How a block is written and the user told about it. */
+/** How blocks are written and the user told about them. */
 export interface BlockSink {
-  /** Appends the block to the chat file. */
-  write(text: string): Promise<void>;
-  /** Tells the user a block waits (status line, showDocument). */
+  /** Adds a block's pieces at the end of the session's section of the file. */
+  place(sessionId: string, pieces: { key: string; owner: "server" | "user"; text: string }[]): Promise<void>;
+  /** What the user wrote on a block's answer lines. */
+  written(key: string): Promise<string>;
+  /** Ends a block: its answer lines become the server's as they are, its last line says how it ended. */
+  settle(answerKey: string, tailKey: string, tail: string): Promise<void>;
+  /** Tells the user a block waits (message line, status, the file shown). */
   announce(sessionId: string, kind: PendingBlock["kind"]): void;
 }
 
@@ -25,8 +33,11 @@ export interface PendingBlock {
   rememberable: boolean;
   /** Question: the choices, one code action each; none for a free-text answer written under the block. */
   choices: string[];
-  /** Question: an answer written under the block is taken too ("Send answer"). */
+  /** Question: an answer written on the block's answer line is taken too ("Send answer"). */
   freeText: boolean;
+  /** The keys of its pieces in the file: heading and body, answer lines, last line. */
+  pieces: { head: string; answer: string; tail: string };
+  /** Settles it with an answer (an option id, a choice, or the written text). */
   settle(answer: string): void;
 }
 
@@ -37,9 +48,13 @@ export const APPROVAL_ANSWERS: readonly { optionId: PermissionOptionId; title: s
   { optionId: "reject", title: "Reject" },
 ];
 
-/** The blocks waiting for an answer. */
+type Outcome = { kind: "answer"; value: string; written: string } | { kind: "none"; note: string };
+
+/** The blocks waiting for an answer, and how the settled ones ended. */
 export class ChatPrompts {
   private readonly pending = new Map<string, PendingBlock>();
+  /** How each block this server settled ended, by id. */
+  private readonly settled = new Map<string, string>();
 
   constructor(
     private readonly sink: BlockSink,
@@ -51,53 +66,76 @@ export class ChatPrompts {
     return this.pending.get(id);
   }
 
-  /** Writes an approval block and waits for its answer. */
+  /** The waiting block one of whose pieces is `key`. */
+  byPiece(key: string): PendingBlock | undefined {
+    return [...this.pending.values()].find((b) => Object.values(b.pieces).includes(key));
+  }
+
+  /** How the block with `id` ended, when this server wrote and settled it. */
+  outcome(id: string): string | undefined {
+    return this.settled.get(id);
+  }
+
+  /** The id of the settled block one of whose pieces is `key`. */
+  settledByPiece(key: string): string | undefined {
+    const id = /^b-([0-9a-z]+)-/.exec(key)?.[1];
+    return id && this.settled.has(id) ? id : undefined;
+  }
+
+  /** Writes an approval block and waits for its answer; a Reject carries the words written under it. */
   async requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
     const body = request.diff ? `\n\`\`\`diff\n${request.diff.trimEnd()}\n\`\`\`\n` : commandBody(request);
-    const text = (id: string) => `${approvalHeading(id, request.summary)}\n${body}\nPick "Approve", "Approve, don't ask again" or "Reject" (space a) on this block.\n\n`;
-    const answer = await this.wait("approval", text, request.sessionId, signal, { rememberable: request.rememberable !== false, choices: [], freeText: false });
-    if (answer.kind !== "answer") return { optionId: "reject", note: answer.note };
-    const optionId = answer.value as PermissionOptionId;
-    return { optionId };
+    const head = (id: string) => `\n${approvalHeading(id, request.summary)}\n${body}\n${APPROVAL_HINT}\n`;
+    const outcome = await this.wait("approval", head, request, signal, { rememberable: request.rememberable !== false, choices: [], freeText: false });
+    if (outcome.kind !== "answer") return { optionId: "reject", note: outcome.note };
+    const optionId = outcome.value as PermissionOptionId;
+    const reason = outcome.written.trim();
+    return optionId === "reject" && reason ? { optionId, reason } : { optionId };
   }
 
   /**
-   * Writes a question block and waits for the answer: a choice picked as a code action, or, for
-   * a question without choices, the text the user writes under the block; undefined when none came.
+   * Writes a question block and waits for the answer: a choice picked as a code action, or the
+   * text written on its answer line; undefined when none came.
    */
   async askUser(question: Question, signal: AbortSignal): Promise<string | undefined> {
     const choices = question.choices ?? [];
     const freeText = !choices.length || question.allowFreeText === true;
-    const list = choices.map((c) => `- ${c}`).join("\n");
-    const pick = choices.length ? `${list}\n\nPick an answer (space a) on this block.` : "";
-    const body = [pick, freeText ? freeTextHint(choices.length > 0) : ""].filter(Boolean).join("\n");
-    const text = (id: string) => `${questionHeading(id, question.question)}\n\n${body}\n\n`;
-    const answer = await this.wait("question", text, question.sessionId, signal, { rememberable: false, choices, freeText });
-    return answer.kind === "answer" ? answer.value : undefined;
+    const list = choices.map((c) => `- ${oneLine(c, 200)}`).join("\n");
+    const head = (id: string) => `\n${questionHeading(id, question.question)}\n\n${list ? `${list}\n\n` : ""}${questionHint(choices.length > 0, freeText)}\n`;
+    const outcome = await this.wait("question", head, question, signal, { rememberable: false, choices, freeText });
+    return outcome.kind === "answer" ? outcome.value : undefined;
   }
 
   private async wait(
     kind: PendingBlock["kind"],
-    text: (id: string) => string,
-    sessionId: string,
+    head: (id: string) => string,
+    { sessionId, requestId }: { sessionId: string; requestId: string },
     signal: AbortSignal,
     offer: Pick<PendingBlock, "rememberable" | "choices" | "freeText">,
-  ): Promise<{ kind: "answer"; value: string } | { kind: "none"; note: string }> {
-    const id = newBlockId();
-    let settle!: (outcome: { kind: "answer"; value: string } | { kind: "none"; note: string }) => void;
-    const outcome = new Promise<{ kind: "answer"; value: string } | { kind: "none"; note: string }>((resolve) => (settle = resolve));
-    this.pending.set(id, { id, kind, ...offer, settle: (value) => settle({ kind: "answer", value }) });
-    const timer = setTimeout(() => settle({ kind: "none", note: `No answer in the chat file within ${Math.round(this.timeoutMs() / 1000)} s.` }), this.timeoutMs());
+  ): Promise<Outcome> {
+    const id = blockId(requestId);
+    const pieces = { head: `b-${id}-head`, answer: `b-${id}-answer`, tail: `b-${id}-tail` };
+    let settle!: (outcome: Outcome) => void;
+    const outcome = new Promise<Outcome>((resolve) => (settle = resolve));
+    const answer = (value: string) => void this.sink.written(pieces.answer).then((written) => settle({ kind: "answer", value, written }));
+    this.pending.set(id, { id, kind, ...offer, pieces, settle: answer });
+    const timer = setTimeout(() => settle({ kind: "none", note: `no answer within ${Math.round(this.timeoutMs() / 1000)} s` }), this.timeoutMs());
     // A string reason says why the block no longer waits (answered in the message box).
-    const onAbort = () => settle({ kind: "none", note: typeof signal.reason === "string" ? signal.reason : "Cancelled." });
+    const onAbort = () => settle({ kind: "none", note: typeof signal.reason === "string" ? signal.reason : "cancelled" });
     signal.addEventListener("abort", onAbort, { once: true });
     if (signal.aborted) onAbort();
     try {
-      // A blank line first: the block stands apart from the answer streamed just before it.
-      await this.sink.write(`\n${text(id)}`);
+      await this.sink.place(sessionId, [
+        { key: pieces.head, owner: "server", text: head(id) },
+        { key: pieces.answer, owner: "user", text: "\n" },
+        { key: pieces.tail, owner: "server", text: waitingLine(id) },
+      ]);
       this.sink.announce(sessionId, kind);
       const result = await outcome;
-      await this.sink.write(`_#${id}: ${result.kind === "answer" ? answerWord(kind, result.value) : result.note}_\n\n`);
+      this.pending.delete(id);
+      const said = result.kind === "answer" ? answerWords(kind, result.value, result.written) : result.note;
+      this.settled.set(id, said);
+      await this.sink.settle(pieces.answer, pieces.tail, outcomeLine(id, said));
       return result;
     } finally {
       clearTimeout(timer);
@@ -107,24 +145,25 @@ export class ChatPrompts {
   }
 }
 
+/**
+ * A block's id: the start of its request's random id (a UUID's first 8 hex digits, short enough
+ * for a heading), so no id from an earlier run, another file or a guess names a waiting block.
+ */
+function blockId(requestId: string): string {
+  const head = /^[0-9a-f]{8}/.exec(requestId)?.[0];
+  return head ?? randomBytes(4).toString("hex");
+}
+
 function commandBody(request: PermissionRequest): string {
   const command = request.toolCall.command;
   if (!command) return "";
-  return `\n\`\`\`sh\n${command.command}\n\`\`\`\nin ${command.cwd}\n`;
+  return `\n\`\`\`sh\n${escapeText(command.command)}\n\`\`\`\nin ${command.cwd}\n`;
 }
 
-function answerWord(kind: PendingBlock["kind"], value: string): string {
+/** How a settled block's last line says it ended. */
+function answerWords(kind: PendingBlock["kind"], value: string, written: string): string {
   if (kind === "question") return `answered "${oneLine(value)}"`;
-  return APPROVAL_ANSWERS.find((a) => a.optionId === value)?.title === "Reject" ? "rejected" : "approved";
-}
-
-/** An answer as one short line for the outcome note (a written answer may span lines). */
-function oneLine(value: string): string {
-  const line = value.split("\n")[0]!;
-  return line.length > 80 || value.includes("\n") ? `${line.slice(0, 80)}…` : line;
-}
-
-/** A block id: random, so no id from an earlier run, another file or a guess names a waiting block. */
-export function newBlockId(): string {
-  return randomBytes(4).toString("hex");
+  if (value !== "reject") return "approved";
+  const reason = written.trim();
+  return reason ? `rejected: ${oneLine(reason)}` : "rejected";
 }

@@ -1,48 +1,53 @@
 /**
- * The chat file as one more rendering of the sessions' event stream: a turn that the chat
- * follows gets its answer streamed under `## Agent`, each finished tool call as one line, a
- * usage line, and a fresh `## You` heading when it ends.
+ * The chat file as one more rendering of the sessions' event stream. Each turn the chat follows
+ * gets a section of its own, added above the draft heading when the turn starts: its words under
+ * `## You`, the answer under `## Agent` (each finished tool call as one line, a usage line, how it
+ * ended). Sections grow in place, so two turns at once (a chat prompt and a code action) each
+ * write into their own, in the order they started. The model's words are escaped where a line
+ * would read as one of the server's headings, so no text it writes can pose as a block.
  */
 import type { SessionEvent, SessionEvents } from "../../editor/session-events.js";
 import { phaseReportLine } from "../../protocol/updates.js";
-import { AGENT_HEADING, toolLine, usageLine, YOU_HEADING } from "./chat-text.js";
-import type { ChatWriter } from "./chat-writer.js";
+import type { ChatDocument } from "./chat-document.js";
+import { PIECE } from "./chat-load.js";
+import { escapeText, mayBeHeading, noteLine, sectionHead, toolLine, usageLine } from "./chat-text.js";
 
-/** A file that ends with a `## You` heading and nothing under it. */
-const EMPTY_YOU_AT_END = new RegExp(`(^|\\n)${YOU_HEADING}\\n\\s*$`);
+/** One turn's part of the file. */
+interface Section {
+  sessionId: string;
+  /** Its pieces, in order. */
+  pieces: string[];
+  /** The piece new text goes to, while the section's last piece is one of its own text. */
+  body: string | undefined;
+  /** The start of a line of the model's text, held until it can be told from a heading. */
+  held: string;
+  atLineStart: boolean;
+  titles: Map<string, string>;
+}
 
 /** Follows the turns it is told to and writes them into the chat file. */
 export class ChatRenderer {
-  /** Sessions whose current turn is written, with their tool calls' titles. */
-  private readonly followed = new Map<string, Map<string, string>>();
-  /** Whether the last text written ended a line (a tool line must start on its own). */
-  private atLineStart = true;
+  private readonly followed = new Map<string, Section>();
+  /** The last section of each session, followed or not (a command's answer ends it). */
+  private readonly last = new Map<string, Section>();
+  private nextPiece = 0;
   private readonly unsubscribe: () => void;
 
   constructor(
     events: SessionEvents,
-    private readonly writer: ChatWriter,
+    private readonly doc: ChatDocument,
   ) {
-    this.unsubscribe = events.subscribe((sessionId, event) => this.onEvent(sessionId, event));
+    this.unsubscribe = events.subscribe((sessionId, event) => void this.onEvent(sessionId, event));
   }
 
-  /**
-   * Writes the next turn of `sessionId` into the file. `prompt` is written under a `## You`
-   * heading first, unless the prompt is already there (sent from the file itself).
-   */
-  async follow(sessionId: string, prompt?: string): Promise<void> {
-    this.followed.set(sessionId, new Map());
-    if (prompt === undefined) return this.write(`\n${AGENT_HEADING}\n\n`);
-    // An empty `## You` at the end (the one left for the next prompt) takes these words.
-    await this.writer.ensureExists();
-    await this.writer.idle(); // the last turn's fresh heading may still be on its way
-    const reuse = EMPTY_YOU_AT_END.test(await this.writer.text());
-    return this.write(`${reuse ? "" : `\n${YOU_HEADING}\n\n`}${prompt.trim()}\n\n${AGENT_HEADING}\n\n`);
+  /** Starts a section for the next turn of `sessionId`, showing `prompt` as the user's words. */
+  async follow(sessionId: string, prompt: string): Promise<void> {
+    await this.section(sessionId, sectionHead(prompt));
   }
 
-  /** Resolves once everything emitted so far is in the file. */
+  /** Resolves once everything rendered so far is in the file. */
   written(): Promise<void> {
-    return this.writer.idle();
+    return this.doc.idle();
   }
 
   /** Whether a turn of `sessionId` is being written. */
@@ -50,9 +55,37 @@ export class ChatRenderer {
     return this.followed.has(sessionId);
   }
 
-  /** Writes a line of its own (a note, an approval block), starting on a fresh line. */
-  note(text: string): Promise<void> {
-    return this.write(`${this.atLineStart ? "" : "\n"}${text}`);
+  /**
+   * Adds pieces at the end of `sessionId`'s section (a new one, headed `## Agent`, when the
+   * session's turn is not followed): an approval or question block. Later text goes after them.
+   */
+  async place(sessionId: string, pieces: { key: string; owner: "server" | "user"; text: string }[]): Promise<void> {
+    const section = this.followed.get(sessionId) ?? (await this.section(sessionId, "## Agent\n\n", false));
+    this.flushHeld(section);
+    const layout = await this.doc.pieces();
+    const before = this.after(section, layout.keys());
+    for (const piece of pieces) {
+      layout.insert(piece, before);
+      section.pieces.push(piece.key);
+    }
+    section.body = undefined;
+    section.atLineStart = true;
+    this.doc.changed();
+  }
+
+  /** Adds a line of the server's own above the draft, outside any section (a note, a session heading). */
+  async standalone(text: string): Promise<void> {
+    const layout = await this.doc.pieces();
+    layout.insert({ key: `note-${this.nextPiece++}`, owner: "server", text }, PIECE.heading);
+    this.doc.changed();
+  }
+
+  /** Ends the last section of `sessionId` with `text` (a command's answer) and stops following it. */
+  async finish(sessionId: string, text: string): Promise<void> {
+    const section = this.followed.get(sessionId) ?? this.last.get(sessionId);
+    if (!section) return;
+    this.followed.delete(sessionId);
+    await this.own(section, text);
   }
 
   /** Stops following the stream. */
@@ -60,63 +93,108 @@ export class ChatRenderer {
     this.unsubscribe();
   }
 
-  private onEvent(sessionId: string, event: SessionEvent): void {
-    const titles = this.followed.get(sessionId);
-    if (!titles) return;
+  /** A new section above the draft heading, with `head` as its first text. */
+  private async section(sessionId: string, head: string, follow = true): Promise<Section> {
+    const layout = await this.doc.pieces();
+    const key = `s${this.nextPiece++}`;
+    layout.insert({ key, owner: "server", text: head }, PIECE.heading);
+    const section: Section = { sessionId, pieces: [key], body: key, held: "", atLineStart: true, titles: new Map() };
+    if (follow) this.followed.set(sessionId, section);
+    this.last.set(sessionId, section);
+    this.doc.changed();
+    return section;
+  }
+
+  private async onEvent(sessionId: string, event: SessionEvent): Promise<void> {
+    const section = this.followed.get(sessionId);
+    if (!section) return;
     // A subagent's activity is its parent call's; the chat shows the call and its result.
     if (event.kind !== "turn_end" && event.parentToolCallId) return;
     switch (event.kind) {
       case "text":
-        this.fire(this.write(event.text));
-        break;
+        return this.model(section, event.text);
       case "tool_call":
-        titles.set(event.id, event.title);
-        break;
+        section.titles.set(event.id, event.title);
+        return;
       case "tool_call_update":
         if (event.status === "completed" || event.status === "failed") {
           const reason = event.status === "failed" ? firstLine(event.output) : undefined;
-          this.fire(this.note(toolLine(titles.get(event.id) ?? "a tool", event.status, reason)));
+          return this.own(section, toolLine(section.titles.get(event.id) ?? "a tool", event.status, reason));
         }
-        break;
+        return;
       case "working_message":
-        this.fire(this.note(`\n> ${event.text}\n\n`));
-        break;
+        return this.own(section, `\n> ${escapeText(event.text)}\n\n`);
       case "phase_report":
-        this.fire(this.note(`\n**${phaseReportLine(event)}**\n\n`));
-        break;
+        return this.own(section, `\n**${phaseReportLine(event)}**\n\n`);
       case "completion":
-        this.fire(this.note(`\n**Result:** ${event.result}${event.command ? `\n\nRun: \`${event.command}\`` : ""}\n`));
-        break;
+        return this.own(section, `\n**Result:** ${escapeText(event.result)}${event.command ? `\n\nRun: \`${event.command}\`` : ""}\n`);
       case "task_spawned":
-        this.fire(this.note(`\n_Started the task "${event.title}" (session ${event.sessionId})._\n`));
-        break;
+        return this.own(section, `\n_Started the task "${event.title}" (session ${event.sessionId})._\n`);
       case "usage":
-        this.fire(this.note(`\n${usageLine(event)}`));
-        break;
+        return this.own(section, `\n${usageLine(event)}`);
       case "compaction":
-        this.fire(this.note(`\n${compactionLine(event)}\n`));
-        break;
+        return this.own(section, `\n${compactionLine(event)}\n`);
       case "error":
-        this.fire(this.note(`\n**Error:** ${event.message}\n`));
-        break;
+        return this.own(section, `\n**Error:** ${escapeText(event.message)}\n`);
       case "turn_end":
         this.followed.delete(sessionId);
-        this.fire(this.note(`${endNote(event.stopReason, event.error)}\n${YOU_HEADING}\n\n`));
-        break;
+        return this.own(section, `${endNote(event.stopReason, event.error)}\n`);
       default:
-        break;
+        return;
     }
   }
 
-  /** A write the stream does not wait for: a failure is logged by the writer, and the session goes on. */
-  private fire(written: Promise<void>): void {
-    written.catch(() => undefined);
+  /** The model's words: escaped line by line, a line's start held back until it is clear. */
+  private async model(section: Section, text: string): Promise<void> {
+    let rest = section.held + text;
+    section.held = "";
+    let out = "";
+    while (rest) {
+      const nl = rest.indexOf("\n");
+      const line = nl < 0 ? rest : rest.slice(0, nl + 1);
+      if (section.atLineStart && nl < 0 && mayBeHeading(line)) {
+        section.held = line;
+        break;
+      }
+      out += section.atLineStart ? escapeText(line) : line;
+      section.atLineStart = nl >= 0;
+      rest = nl < 0 ? "" : rest.slice(nl + 1);
+    }
+    if (out) await this.write(section, out);
   }
 
-  private write(text: string): Promise<void> {
-    if (!text) return Promise.resolve();
-    this.atLineStart = text.endsWith("\n");
-    return this.writer.append(text);
+  /** The server's own lines, starting on a fresh line. */
+  private async own(section: Section, text: string): Promise<void> {
+    this.flushHeld(section);
+    const line = `${section.atLineStart ? "" : "\n"}${text}`;
+    section.atLineStart = text.endsWith("\n");
+    await this.write(section, line);
+  }
+
+  /** Writes a held line start as it is (escaped if it is a heading already). */
+  private flushHeld(section: Section): void {
+    if (!section.held) return;
+    const held = escapeText(section.held);
+    section.held = "";
+    void this.write(section, held);
+    section.atLineStart = false;
+  }
+
+  private async write(section: Section, text: string): Promise<void> {
+    const layout = await this.doc.pieces();
+    if (!section.body) {
+      const key = `s${this.nextPiece++}`;
+      layout.insert({ key, owner: "server", text: "" }, this.after(section, layout.keys()));
+      section.pieces.push(key);
+      section.body = key;
+    }
+    layout.append(section.body, text);
+    this.doc.changed();
+  }
+
+  /** The key of the piece right after the section's last one (the draft heading at the latest). */
+  private after(section: Section, keys: string[]): string {
+    return keys[keys.indexOf(section.pieces.at(-1)!) + 1] ?? PIECE.heading;
   }
 }
 
@@ -125,12 +203,12 @@ function compactionLine(event: Extract<SessionEvent, { kind: "compaction" }>): s
   return `_── context compacted (checkpoint ${event.n}, ${event.trigger}): about ${event.tokensBefore} → ${event.tokensAfter} tokens; messages 1-${event.through} archived ──_`;
 }
 
-/** What the end of a turn adds before the next heading: nothing when it simply ended. */
+/** What the end of a turn adds: nothing but a blank line when it simply ended. */
 function endNote(stopReason: string, error?: string): string {
   if (stopReason === "end_turn") return "";
-  if (stopReason === "cancelled") return "\n_(cancelled)_\n";
-  if (stopReason === "error") return `\n_(failed${error ? `: ${error}` : ""})_\n`;
-  return `\n_(stopped: ${stopReason})_\n`;
+  if (stopReason === "cancelled") return `\n${noteLine("cancelled").trimEnd()}\n`;
+  if (stopReason === "error") return `\n${noteLine(`failed${error ? `: ${error}` : ""}`).trimEnd()}\n`;
+  return `\n${noteLine(`stopped: ${stopReason}`).trimEnd()}\n`;
 }
 
 function firstLine(text: string | undefined): string | undefined {

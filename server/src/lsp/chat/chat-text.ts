@@ -1,7 +1,7 @@
 /**
- * The chat file's text: the markdown the renderer appends (headings, tool lines, usage,
- * approval blocks) and what the server reads back from it (the pending prompt under the last
- * `## You`, the block a cursor is in). Pure: strings in, strings out.
+ * The chat file's words: headings, the lines the renderer writes (tool lines, usage, notes), the
+ * parts of approval and question blocks, and the escaping that keeps text the model or the user
+ * wrote from reading as one of the server's headings. Pure: strings in, strings out.
  */
 import { dollars } from "../run-summary.js";
 
@@ -12,34 +12,46 @@ export const CHAT_FILE = ".agent-lsp/chat.md";
 export const YOU_HEADING = "## You";
 /** The heading the answer streams under. */
 export const AGENT_HEADING = "## Agent";
+/** The draft's heading line: the last `## You`, always at the bottom. */
+export const DRAFT_HEADING = `${YOU_HEADING}\n`;
 
 /** The start of a fresh chat file. */
-export const CHAT_PREAMBLE = `# Agent chat\n\nWrite under the last "${YOU_HEADING}" and pick the code action "Send to agent" (space a).\n\n${YOU_HEADING}\n\n`;
+export const CHAT_PREAMBLE = `# Agent chat\n\nWrite under the last "${YOU_HEADING}" at the bottom and pick the code action "Send to agent" (space a). The text above it is the agent's record: a change there is put back.\n\n`;
 
-/** The text of a new session's block. */
-export function sessionHeading(sessionId: string): string {
-  return `\n---\n\n# Session ${sessionId}\n\n${YOU_HEADING}\n\n`;
+/** The heading of a session's part of the file: `# Session <id>`, after a rule unless it is the first. */
+export function sessionHeading(sessionId: string, first: boolean): string {
+  return `${first ? "" : "---\n\n"}# Session ${sessionId}\n\n`;
 }
 
-/**
- * The prompt waiting to be sent: the text under the last `## You` heading, when no
- * `## Agent` heading follows it. Undefined when there is no such text.
- */
-export function pendingPrompt(text: string): string | undefined {
-  const lines = text.split("\n");
-  let last = -1;
-  for (let i = 0; i < lines.length; i++) {
-    if (isHeading(lines[i]!, YOU_HEADING)) last = i;
-  }
-  if (last < 0) return undefined;
-  const after = lines.slice(last + 1);
-  if (after.some((l) => isHeading(l, AGENT_HEADING))) return undefined;
-  const prompt = after.join("\n").trim();
-  return prompt || undefined;
+/** The session id a `# Session <id>` line names. */
+export function sessionIdOf(line: string): string | undefined {
+  return /^# Session (\S+)$/.exec(line)?.[1];
 }
 
-function isHeading(line: string, heading: string): boolean {
+/** Whether `line` is `heading` (or starts with it and a space). */
+export function isHeading(line: string, heading: string): boolean {
   return line === heading || line.startsWith(`${heading} `);
+}
+
+/** A turn's start: the user's words under `## You`, then `## Agent` for the answer. */
+export function sectionHead(prompt: string): string {
+  return `${YOU_HEADING}\n\n${escapeText(prompt.trim())}\n\n${AGENT_HEADING}\n\n`;
+}
+
+/** The starts of the server's own headings; a line of someone else's text that starts so is escaped. */
+const OWN_HEADING = /^(# Session\b|## You\b|## Agent\b|### Approval needed\b|### Question\b)/;
+
+/** The longest start `OWN_HEADING` needs to see before it can tell. */
+export const HEADING_PROBE = "### Approval needed".length;
+
+/** Whether a line starting with `start` (maybe not all of it yet) could still be one of the server's headings. */
+export function mayBeHeading(start: string): boolean {
+  return start.startsWith("#") && start.length < HEADING_PROBE && !start.includes("\n");
+}
+
+/** `text` (the model's or the user's words) with every line that would read as the server's heading escaped. */
+export function escapeText(text: string): string {
+  return text.replace(/^.*$/gm, (line) => (OWN_HEADING.test(line) ? `\\${line}` : line));
 }
 
 /** The one line of a finished tool call: `- read_file src/a.ts ✓`. */
@@ -54,63 +66,43 @@ export function usageLine(usage: { inputTokens: number; outputTokens: number; co
   return `_${usage.inputTokens} tokens in, ${usage.outputTokens} out${cost}_\n`;
 }
 
-/** What an approval or question block offers, and how it is named in the file. */
-export interface BlockInfo {
-  id: string;
-  kind: "approval" | "question";
+/** The id in a block heading `### Approval needed (#id)` / `### Question (#id)`, if the line is one. */
+export function isBlockHeading(line: string): string | undefined {
+  return /^### (?:Approval needed|Question) \(#([0-9a-z]+)\)/.exec(line)?.[1];
 }
-
-const BLOCK_HEADING = /^### (Approval needed|Question) \(#([0-9a-z]+)\)/;
 
 /** The heading of an approval block. */
 export function approvalHeading(id: string, summary: string): string {
-  return `### Approval needed (#${id}): ${summary}`;
-}
-
-/** What a question that takes the user's own words asks them to do ("Or write..." after its choices). */
-export function freeTextHint(withChoices: boolean): string {
-  return `${withChoices ? "Or write" : "Write"} ${FREE_TEXT_HINT_END}`;
-}
-
-/** How every free-text hint ends: what finds the block's written answer. */
-const FREE_TEXT_HINT_END = 'your answer on the lines below, then pick "Send answer" (space a) on this block.';
-
-/**
- * The answer written under question block `id`: the lines after its hint, up to the next heading
- * or outcome line, trimmed. Undefined when the block (or its hint) is not in the text, or nothing
- * is written.
- */
-export function writtenAnswer(text: string, id: string): string | undefined {
-  const lines = text.split("\n");
-  const heading = lines.findIndex((l) => BLOCK_HEADING.exec(l)?.[2] === id);
-  const hint = heading < 0 ? -1 : lines.findIndex((l, i) => i > heading && l.endsWith(FREE_TEXT_HINT_END));
-  if (hint < 0) return undefined;
-  const answer: string[] = [];
-  for (const line of lines.slice(hint + 1)) {
-    if (/^#{1,3} /.test(line) || /^_#[0-9a-z]+: /.test(line)) break;
-    answer.push(line);
-  }
-  return answer.join("\n").trim() || undefined;
+  return `### Approval needed (#${id}): ${oneLine(summary)}`;
 }
 
 /** The heading of a question block. */
 export function questionHeading(id: string, question: string): string {
-  return `### Question (#${id}): ${question}`;
+  return `### Question (#${id}): ${oneLine(question)}`;
 }
 
-/**
- * The approval or question block that line `line` (0-based) is in: the nearest block heading at
- * or above it, unless a `##` heading comes between (the block has ended).
- */
-export function blockAt(text: string, line: number): BlockInfo | undefined {
-  const lines = text.split("\n");
-  for (let i = Math.min(line, lines.length - 1); i >= 0; i--) {
-    const l = lines[i]!;
-    const m = BLOCK_HEADING.exec(l);
-    if (m) return { id: m[2]!, kind: m[1] === "Question" ? "question" : "approval" };
-    if (/^#{1,2} /.test(l)) return undefined;
-  }
-  return undefined;
+/** What an approval block asks the user to do, over the line where a reason goes. */
+export const APPROVAL_HINT = 'Pick "Approve", "Approve, don\'t ask again" or "Reject" (space a) on this block. To reject with a reason, write it on the line below first.';
+
+/** What a question block asks the user to do. */
+export function questionHint(withChoices: boolean, freeText: boolean): string {
+  if (!withChoices) return 'Write your answer on the line below, then pick "Send answer" (space a) on this block.';
+  return `Pick an answer (space a) on this block.${freeText ? ' Or write your own on the line below, then pick "Send answer".' : ""}`;
+}
+
+/** The line under a waiting block's answer lines. */
+export function waitingLine(id: string): string {
+  return `_#${id} waits for your answer_\n\n`;
+}
+
+/** The line that replaces it once the block is settled. */
+export function outcomeLine(id: string, outcome: string): string {
+  return `_#${id}: ${oneLine(outcome)}_\n\n`;
+}
+
+/** A note of the server's own, on a line of its own. */
+export function noteLine(text: string): string {
+  return `_(${text})_\n\n`;
 }
 
 /** A selection quoted for the chat: `path:lines` and the text as a fenced block. */
@@ -118,4 +110,10 @@ export function quotedSelection(path: string, startLine: number, endLine: number
   const where = startLine === endLine ? `${path}:${startLine}` : `${path}:${startLine}-${endLine}`;
   const fence = text.includes("```") ? "````" : "```";
   return `${where}\n\n${fence}${language}\n${text.replace(/\n$/, "")}\n${fence}\n\n`;
+}
+
+/** A text as one short line (an answer may span lines). */
+export function oneLine(value: string, max = 80): string {
+  const line = value.trim().split("\n")[0]!;
+  return line.length > max || value.trim().includes("\n") ? `${line.slice(0, max)}…` : line;
 }
