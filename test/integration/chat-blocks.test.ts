@@ -70,6 +70,31 @@ describe("chat file blocks", { timeout: 60_000 }, () => {
     expect(c.text()).toContain(`_#${second}: rejected_`);
   });
 
+  it("[editor] approvals = auto: a client that answers message prompts still gets the block with the diff, then the message; message asks by message", async () => {
+    c = await startChat({ safety: "ask", editor: { approvals: "auto" } });
+    write("a.txt", "one\n");
+    c.h.client.script.showMessageRequest = () => "Yes";
+    c.h.fake.enqueue({ toolCalls: [{ name: "edit_file", input: { path: "a.txt", target_content: "one", replacement_content: "two" } }] }, { text: "Edited." });
+    await c.openWith("Change a.txt");
+    await c.execute("agent.send");
+    await waitFor(() => blockIds(c!.text()).length === 1, 20_000);
+    expect(c.text()).toMatch(/### Approval needed \(#[0-9a-f]{8}\): edit_file: a\.txt \(\+1 -1\)\n\n```diff\n[^]*-one\n\+two\n[^]*```\n/);
+    // The message line points at the block once it is in the file.
+    await waitFor(() => c!.h.client.messages.some((m) => m.message === "agent-lsp: approval needed (see .agent-lsp/chat.md)"), 20_000);
+    expect(c.h.client.requests.filter((r) => r.method === "window/showMessageRequest")).toEqual([]);
+    await c.h.dispose();
+
+    c = await startChat({ safety: "ask", editor: { approvals: "message" } });
+    write("a.txt", "one\n");
+    c.h.client.script.showMessageRequest = () => "Yes";
+    c.h.fake.enqueue({ toolCalls: [{ name: "edit_file", input: { path: "a.txt", target_content: "one", replacement_content: "two" } }] }, { text: "Edited." });
+    await c.openWith("Change a.txt");
+    await c.execute("agent.send");
+    await waitFor(() => read("a.txt") === "two\n", 20_000);
+    expect(c.h.client.requests.filter((r) => r.method === "window/showMessageRequest")).toHaveLength(1);
+    expect(blockIds(c.text())).toEqual([]);
+  });
+
   it("Reject with the words written under the block: the model gets them as the reason, the block's last line shows them", async () => {
     c = await startChat({ safety: "ask" });
     c.h.fake.enqueue({ toolCalls: [{ name: "execute_command", input: { command: "rm -rf build" } }] }, { text: "Understood." });

@@ -51,8 +51,9 @@ export class ChatDocument {
   /** The file was empty or missing when read, and nothing has been written to it since. */
   private fresh = false;
   private dirty = false;
-  /** The last write failed: the next change tries again. */
+  /** The last write failed (with `failure`): the next change tries again. */
   private failed = false;
+  private failure: Error | undefined;
   private flushing: Promise<void> | undefined;
   private lastWrite = 0;
   /** Since when edits have been waiting without the editor taking one. */
@@ -123,11 +124,15 @@ export class ChatDocument {
     });
   }
 
-  /** Resolves once the file has the record as it is now (or the editor takes no edit for long). */
+  /**
+   * Resolves once the file has the record as it is now (or the editor takes no edit for long);
+   * rejects with the reason when the last write failed (a link where the file belongs, a full disk).
+   */
   async idle(): Promise<void> {
     await this.load();
     // An editor that takes no edit does not hold up whoever waits: the status has said so.
     while (this.flushing && !this.saidStuck) await Promise.race([this.flushing, sleep(200)]);
+    if (this.failed && this.failure) throw this.failure;
   }
 
   /** The piece at 0-based `line` of the buffer as it is now, after following its latest changes. */
@@ -201,11 +206,13 @@ export class ChatDocument {
       try {
         done = await this.writeOnce();
         this.failed = false;
+        this.failure = undefined;
       } catch (err) {
-        // The disk or the editor failed us: said in the log, tried again at the next change.
+        // The disk or the editor failed us: said in the log and to whoever waits, tried again at the next change.
         this.deps.log.error(`chat file: ${(err as Error).message}`);
         this.dirty = true;
         this.failed = true;
+        this.failure = err as Error;
         return;
       }
       if (!done) {
