@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, expect, it } from "vitest";
 import { startFakeProvider, type FakeProvider } from "../helpers/fake-provider/index.js";
+import { waitFor } from "../helpers/wait.js";
 import { goToText, openChat, savedChat, writePrompt } from "./helix-chat.js";
 import { describeEachHelix, findHelixes, HelixSession, messageRow, type HelixEditor, type HelixOptions } from "./helix-harness.js";
 import { SERVER_BUNDLE } from "./nvim-harness.js";
@@ -179,6 +180,8 @@ function helixChatCases(editor: HelixEditor): void {
     await hx.pickCodeAction("Send to agent");
     const screen = await hx.waitForScreen((s) => BLOCK.test(s), { what: "the approval block" });
     const id = BLOCK.exec(screen)![1]!;
+    // The block is announced (the chat file shown again) once it is in the file: leave the chat only after that.
+    await waitFor(() => hx.serverMessages("window/showDocument").length >= 2, 20_000);
     // Meanwhile, in math.js: explain line 2.
     fake.enqueue({ text: "It subtracts b from a." }, { text: "Notes written." });
     await hx.sendKeys("g", "a");
