@@ -7,8 +7,9 @@
  * unprivileged user (sandbox-unprivileged.test.ts).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sandboxLayout } from "../../server/src/exec/sandbox/layout.js";
@@ -86,6 +87,35 @@ describe.skipIf(noSandbox)("the sandbox around execute_command", () => {
     } finally {
       chmodSync(aws, 0o700);
       chmodSync(pypirc, 0o600);
+    }
+  });
+
+  it("gives the command an empty private runtime folder: the session's daemons (systemd --user, the bus) cannot be reached", async () => {
+    const runtime = mkdtempSync(path.join("/var/tmp", "agent-lsp-runtime-"));
+    mkdirSync(path.join(runtime, "systemd"));
+    writeFileSync(path.join(runtime, "session-secret"), SECRET);
+    let connections = 0;
+    const manager = net.createServer((socket) => void (connections++, socket.end("reached\n")));
+    const socketPath = path.join(runtime, "systemd", "private");
+    await new Promise<void>((resolve) => manager.listen(socketPath, resolve));
+    const before = process.env.XDG_RUNTIME_DIR;
+    process.env.XDG_RUNTIME_DIR = runtime;
+    try {
+      const text = await run(
+        setup,
+        `ls -A ${runtime}; cat ${runtime}/session-secret; node -e "require('net').connect('${socketPath}').on('data', (d) => console.log('got', String(d))).on('error', (e) => console.log('failed', e.code))"; touch ${runtime}/mine && echo wrote`,
+      );
+      expect(text).toMatch(/sandboxed\)/);
+      expect(text).toContain("failed ENOENT");
+      expect(text).not.toContain(SECRET);
+      expect(text).toContain("wrote");
+      expect(connections).toBe(0);
+      expect(existsSync(path.join(runtime, "mine"))).toBe(false);
+    } finally {
+      if (before === undefined) delete process.env.XDG_RUNTIME_DIR;
+      else process.env.XDG_RUNTIME_DIR = before;
+      manager.close();
+      rmSync(runtime, { recursive: true, force: true });
     }
   });
 

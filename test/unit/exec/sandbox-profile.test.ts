@@ -8,6 +8,7 @@ import { bwrapArgs } from "../../../server/src/exec/sandbox/bwrap-args.js";
 import { explainDenials } from "../../../server/src/exec/sandbox/denials.js";
 import type { Layout } from "../../../server/src/exec/sandbox/layout.js";
 import { seatbeltProfile } from "../../../server/src/exec/sandbox/macos-profile.js";
+import { runtimeFolders } from "../../../server/src/exec/sandbox/sockets.js";
 import { sandboxWords, scopesInSandbox } from "../../../server/src/policy/command-sandbox.js";
 import type { Scope } from "../../../server/src/policy/rules.js";
 
@@ -17,6 +18,7 @@ const layout: Layout = {
   hiddenDirs: ["/home/u/.ssh"],
   hiddenFiles: ["/home/u/.netrc"],
   hiddenAround: [],
+  emptied: [],
 };
 
 describe("bwrapArgs", () => {
@@ -42,11 +44,26 @@ describe("bwrapArgs", () => {
     expect(args).toContain("--tmpfs /tmp --tmpfs /state/agent-lsp --bind /state/agent-lsp/no-project /state/agent-lsp/no-project");
   });
 
+  it("replaces the runtime folder by an empty private one before the project is bound (it may hold the project)", () => {
+    const args = bwrapArgs({ ...base, layout: { ...layout, emptied: ["/run/user/1000"] }, isRoot: false }).join(" ");
+    expect(args).toContain("--tmpfs /tmp --perms 0700 --tmpfs /run/user/1000 --bind /p /p");
+  });
+
   it("drops every capability as root, and starts a session of its own when asked", () => {
     const args = bwrapArgs({ ...base, isRoot: true, newSession: true, proxySocket: "/t/p.sock" });
     expect(args.join(" ")).toContain("--cap-drop ALL");
     expect(args).toContain("--new-session");
     expect(args.join(" ")).toContain("--bind /t/p.sock /t/p.sock");
+  });
+});
+
+describe("runtimeFolders", () => {
+  it("is $XDG_RUNTIME_DIR and /run/user/<uid>, never a folder that holds the home", () => {
+    expect(runtimeFolders({ XDG_RUNTIME_DIR: "/run/user/1000/" }, 1000, "/home/u")).toEqual(["/run/user/1000"]);
+    expect(runtimeFolders({ XDG_RUNTIME_DIR: "/home/u" }, 1000, "/home/u")).toEqual(["/run/user/1000"]);
+    expect(runtimeFolders({ XDG_RUNTIME_DIR: "/home" }, null, "/home/u")).toEqual([]);
+    expect(runtimeFolders({ XDG_RUNTIME_DIR: "/" }, null, "/home/u")).toEqual([]);
+    expect(runtimeFolders({ XDG_RUNTIME_DIR: "relative" }, null, "/home/u")).toEqual([]);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The bubblewrap command line of one launch (pure: the layout in, the arguments out). bwrap
  * applies its options in order, so the order is the profile:
- * 1. the whole machine read-only, a fresh /dev and /proc (its own PID namespace), a private /tmp;
+ * 1. the whole machine read-only, a fresh /dev and /proc (its own PID namespace), a private /tmp
+ *    and a private runtime folder (where the session's daemons listen);
  * 2. the writable folders bound over it (a hidden folder that holds one emptied first, so only
  *    that folder comes back inside it), then the read-only places inside them again;
  * 3. the hidden places covered: a folder by a tiny empty tmpfs of mode 000 (a mount of its own is
@@ -39,6 +40,7 @@ export interface BwrapPlan {
 export function bwrapArgs(plan: BwrapPlan): string[] {
   const { layout } = plan;
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  for (const dir of layout.emptied) args.push("--perms", "0700", "--tmpfs", dir);
   for (const dir of layout.hiddenAround) args.push("--tmpfs", dir);
   for (const dir of layout.writable) args.push("--bind", dir, dir);
   for (const p of layout.readOnly) args.push("--ro-bind", p, p);

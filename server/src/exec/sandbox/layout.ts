@@ -24,16 +24,24 @@ export interface Layout {
    * `<state>/no-project` is): emptied first, so that only the writable folder comes back inside.
    */
   hiddenAround: string[];
+  /** Folders replaced by an empty private one the command may write in (the user's runtime folder). */
+  emptied: string[];
 }
 
 /**
  * Machine secrets hidden from every command besides the user's sensitive places: readable by
  * root, and CI runs commands as root.
  */
+/** The private temporary folder every command gets (bwrap-args.ts). */
+const TMP = "/tmp";
+
 const SYSTEM_SECRETS = ["/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers", "/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key"];
 
-/** The layout for commands of the project at `root`, hiding `hidden` (absolute paths). */
-export function sandboxLayout(root: string, hidden: readonly string[]): Layout {
+/**
+ * The layout for commands of the project at `root`, hiding `hidden` and emptying `emptied`
+ * (absolute paths).
+ */
+export function sandboxLayout(root: string, hidden: readonly string[], emptied: readonly string[] = []): Layout {
   const project = realOrSelf(root);
   const writable = [project];
   const readOnly: string[] = [];
@@ -46,14 +54,17 @@ export function sandboxLayout(root: string, hidden: readonly string[]): Layout {
   const hiddenDirs: string[] = [];
   const hiddenFiles: string[] = [];
   const hiddenAround: string[] = [];
+  const fresh = unique(emptied.flatMap((dir) => (isDirectory(dir) ? [realOrSelf(dir)] : [])));
   const isRoot = process.getuid?.() === 0;
   for (const place of [...hidden, ...SYSTEM_SECRETS]) {
     const real = realIfExists(place);
     if (!real) continue;
     if (writable.some((w) => isInside(real, w))) hiddenAround.push(real);
+    // The private /tmp and the emptied folders start empty: nothing there to cover.
+    else if ([TMP, ...fresh].some((dir) => isInside(dir, real))) continue;
     else if (isRoot || openToUs(real)) (isDirectory(real) ? hiddenDirs : hiddenFiles).push(real);
   }
-  return { writable, readOnly: unique(readOnly), hiddenDirs: unique(hiddenDirs), hiddenFiles: unique(hiddenFiles), hiddenAround: unique(hiddenAround) };
+  return { writable, readOnly: unique(readOnly), hiddenDirs: unique(hiddenDirs), hiddenFiles: unique(hiddenFiles), hiddenAround: unique(hiddenAround), emptied: fresh };
 }
 
 /**

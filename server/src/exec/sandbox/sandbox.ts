@@ -17,7 +17,7 @@ import { sandboxLayout, type Layout } from "./layout.js";
 import { seatbeltProfile } from "./macos-profile.js";
 import { sandboxAvailability, type Availability } from "./probe.js";
 import { FilteringProxy } from "./proxy.js";
-import { daemonSockets } from "./sockets.js";
+import { daemonSockets, runtimeFolders } from "./sockets.js";
 import { NO_SANDBOX, SandboxRequiredError, type SandboxOutcome, type SandboxSettings } from "./settings.js";
 
 /** A program to start, and where. */
@@ -94,7 +94,7 @@ export class Sandbox {
       if (this.settings.mode === "required") throw new SandboxRequiredError(available.why);
       return plain(available.why);
     }
-    const layout = sandboxLayout(request.root, [...this.settings.hidden, ...daemonSockets(process.env)]);
+    const layout = sandboxLayout(request.root, [...this.settings.hidden, ...daemonSockets(process.env)], runtimeFolders(process.env));
     return available.kind === "bwrap" ? this.bwrapLaunch(available.program, request, layout) : this.seatbeltLaunch(available.program, request, layout);
   }
 
