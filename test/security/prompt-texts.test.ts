@@ -70,7 +70,7 @@ describe("the gate's prompts", () => {
     expect(request.toolCall.command.command).toBe("ls \\x1b]8;;https://x\\x1b\\\\ \\x0d\\u202etxt.exe");
   });
 
-  it("show a file's escape sequences in the diff as escapes, and leave the text to review as it is", async () => {
+  it("show a file's escape sequences in the diff and the input as escapes, and leave the text to review as it is", async () => {
     await harness({}, true);
     h!.client.script.requestPermission = () => ({ optionId: "reject" });
     const content = `ok\n${ESC}[1A${ESC}[2Kfine\r\n`;
@@ -80,6 +80,8 @@ describe("the gate's prompts", () => {
     expect(request.diff).not.toContain(ESC);
     expect(request.diff).toContain("+\\x1b[1A\\x1b[2Kfine\r\n");
     expect(request.files[0].newText).toBe(content);
+    // The input a client lists (Emacs shows its fields) is shown the same way.
+    expect(request.toolCall.input).toEqual({ path: "a.txt", content: "ok\n\\x1b[1A\\x1b[2Kfine\r\n" });
   });
 
   it("show a long URL whole, wrapped, never cut (web_fetch)", async () => {

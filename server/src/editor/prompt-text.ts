@@ -1,10 +1,10 @@
 /**
  * What a prompt shows the user is what is at stake, and nothing can disguise it: every text of a
- * permission prompt or a question (its summary, title, command, diff, question and choices) has its
- * control characters made visible (`\x1b[8m` hid the tail of a command in terminal UIs; `\r`
- * overwrites a line), as have the invisible characters that reorder or hide text (bidi
- * overrides, zero-width characters); and a web address is shown whole, wrapped onto lines of its
- * own when it is long, never cut. The runtime puts every SessionUI behind {@link withCleanPrompts},
+ * permission prompt or a question (its summary, title, input, command, diff, question and
+ * choices) has its control characters made visible (`\x1b[8m` hid the tail of a command in
+ * terminal UIs; `\r` overwrites a line), as have the invisible characters that reorder or hide
+ * text (bidi overrides, zero-width characters); and a web address is shown whole, wrapped onto
+ * lines of its own when it is long, never cut. The runtime puts every SessionUI behind {@link withCleanPrompts},
  * so no route (the gate, MCP launches, skills, a tool's own prompt) can skip it.
  */
 import type { PermissionRequest, Question, SessionUI } from "./session-ui.js";
@@ -61,9 +61,20 @@ export function cleanPermission(request: PermissionRequest): PermissionRequest {
     toolCall: {
       ...call,
       title: promptText(call.title),
+      // Clients show the input of a call that is not a command (Emacs lists its fields).
+      input: visibleValues(call.input),
+      ...(call.modelInput !== undefined ? { modelInput: visibleValues(call.modelInput) } : {}),
       ...(call.command ? { command: { command: promptText(call.command.command), cwd: promptText(call.command.cwd) } } : {}),
     },
   };
+}
+
+/** Every string inside `value` (arrays and objects walked) with {@link visibleText}. */
+function visibleValues(value: unknown): unknown {
+  if (typeof value === "string") return visibleText(value);
+  if (Array.isArray(value)) return value.map(visibleValues);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, visibleValues(v)]));
+  return value;
 }
 
 /** A question with its text and choices cleaned, and how to map the choice answered back to the one offered. */
