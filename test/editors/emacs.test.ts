@@ -78,6 +78,20 @@ emacsSuite((editor, { spec, specLogged: runSpecLogged, compiled }) => {
     expect(readFileSync(project.file("other.txt"), "utf8")).toBe("other\n");
   });
 
+  for (const [name, text] of [["notes.txt", "alpha\nbeta\ngamma\n"], ["dos.txt", "alpha\r\nbeta\r\ngamma\r\n"]] as const) {
+    it(`edit: ${name === "dos.txt" ? "a CRLF file" : "a file"} the agent read from disk and the user visits afterwards is edited, not taken as changed`, { timeout: TIMEOUT }, async () => {
+      const { fake, project } = await setup({ [name]: text });
+      fake.enqueue(
+        { toolCalls: [{ name: "read_file", input: { path: name } }] },
+        { text: "Read." },
+        { toolCalls: [{ name: "edit_file", input: { path: name, target_content: "beta", replacement_content: "BETA" } }] },
+        { text: "Edited." },
+      );
+      await spec("edit-test.el", "agent-lsp-edit-after-visit", { fake, project, data: { file: name } });
+      expect(JSON.stringify(fake.requests[3]!.body.messages.at(-1))).not.toContain('"is_error":true');
+    });
+  }
+
   it("edit: an edit for a stale version is refused and changes nothing", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "alpha\nbeta\ngamma\n" });
     fake.enqueue(

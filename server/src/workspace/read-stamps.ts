@@ -3,7 +3,10 @@
  * user saved, a formatter ran, a command rewrote it), an edit built on the old picture would
  * silently overwrite that work. Each session remembers, per file, a fingerprint of the text it
  * last saw (from read_file or its own writes) and the Workspace refuses a change to a file whose
- * current text no longer has that fingerprint.
+ * current text no longer has that fingerprint. Line endings alone are no change: an editor shows a
+ * CRLF file with LF lines (Emacs decodes them), so a file the agent read from disk and the user
+ * then opened would otherwise count as changed with nothing changed; an edit keeps the endings
+ * the file has (plan.ts), so nothing is lost by not refusing it.
  */
 import { createHash } from "node:crypto";
 
@@ -11,6 +14,8 @@ import { createHash } from "node:crypto";
 export interface ReadStamp {
   /** Hash of the text (as the model saw it: buffer or disk, without BOM). */
   hash: string;
+  /** Hash of the same text with CRLF line endings as LF (the same as `hash` when it has none). */
+  lfHash: string;
   /** Disk identity when the text came from disk: equal mtime and size skip the hash. */
   mtimeMs?: number;
   size?: number;
@@ -32,6 +37,11 @@ function hashText(text: string): string {
   return hashBytes(Buffer.from(text, "utf8"));
 }
 
+/** The hash of `text` with its CRLF line endings as LF; `hash` is its plain hash. */
+function lfHashOf(text: string, hash: string): string {
+  return text.includes("\r") ? hashText(text.replace(/\r\n/g, "\n")) : hash;
+}
+
 /** The same hash from the text's UTF-8 bytes, when they are at hand already. */
 export function hashBytes(bytes: Buffer): string {
   return createHash("sha1").update(bytes).digest("hex");
@@ -46,8 +56,10 @@ export class ReadStamps {
     let stamps = this.bySession.get(sessionId);
     if (!stamps) this.bySession.set(sessionId, (stamps = new Map()));
     const onDisk = current.source === "disk";
+    const textHash = hash ?? hashText(current.text);
     stamps.set(key, {
-      hash: hash ?? hashText(current.text),
+      hash: textHash,
+      lfHash: lfHashOf(current.text, textHash),
       mtimeMs: onDisk ? current.mtimeMs : undefined,
       size: onDisk ? current.size : undefined,
     });
@@ -76,7 +88,10 @@ export class ReadStamps {
       stamp.mtimeMs === current.mtimeMs &&
       stamp.size === current.size;
     if (sameDiskIdentity) return false;
-    // A touch without a change (or a buffer read before the file was opened) is not a change.
-    return hashText(current.text) !== stamp.hash;
+    // A touch without a change (or a buffer read before the file was opened) is not a change,
+    // nor are line endings the editor shows otherwise.
+    const hash = hashText(current.text);
+    if (hash === stamp.hash) return false;
+    return lfHashOf(current.text, hash) !== stamp.lfHash;
   }
 }

@@ -64,3 +64,16 @@
     (should (equal (agent-lsp-test-disk "other.txt") "other\n"))))
 
 ;;; edit-test.el ends here
+
+(ert-deftest agent-lsp-edit-after-visit ()
+  "A file the agent read from disk and the user visits afterwards is not taken as changed."
+  (agent-lsp-test-start-chat)
+  (agent-lsp-test-send "Read the file")
+  (agent-lsp-test-chat-has "Read.")
+  (agent-lsp-test-wait-idle)
+  (let ((buf (agent-lsp-test-visit (plist-get agent-lsp-test-data :file))))
+    (agent-lsp-test-wait-open buf)
+    (agent-lsp-test-send "Change beta")
+    (agent-lsp-test-chat-has "Edited.")
+    (agent-lsp-test-wait-idle)
+    (should (equal (agent-lsp-test-text buf) "alpha\nBETA\ngamma\n"))))
