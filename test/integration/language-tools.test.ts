@@ -149,6 +149,19 @@ describe("language tools through agent/languageService", () => {
     expect(await call(id, "get_diagnostics", {})).toMatch(/^1 error in the open files:\nlib\.toy:1:13/);
   });
 
+  it("a file no language server has open: its diagnostics are unknown, never 'no errors' (get_diagnostics and after an edit)", async () => {
+    const id = await start();
+    writeFileSync(at("broken.toy"), "def x = nowhere\n");
+    const text = await call(id, "get_diagnostics", { path: "broken.toy" });
+    expect(text).toMatch(/^Unknown: no language server has broken\.toy open, so its errors are not known\./);
+    expect(text).not.toMatch(/No diagnostics|no errors in/i);
+    const asked = h.client.requests.filter((r) => r.method === "agent/languageService").at(-1)!.params;
+    expect(asked).toEqual({ method: "textDocument/diagnostics", params: { uri: uriOf("broken.toy"), waitMs: 1500 } });
+    const edited = await call(id, "edit_file", { path: "broken.toy", target_content: "nowhere", replacement_content: "elsewhere" });
+    expect(edited).toContain('Diagnostics of broken.toy are unknown: no language server has broken.toy open, so its errors are not known (not "no errors").');
+    expect(edited).not.toContain("report no errors");
+  });
+
   it("bad input and failures are tool results that say so", async () => {
     const id = await start();
     expect(await call(id, "find_references", { path: "main.toy", line: 40, column: 1 })).toBe("Line 40 is outside main.toy, which has 2 line(s).");

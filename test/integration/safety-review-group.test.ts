@@ -51,8 +51,48 @@ describe("one review for the file changes of one message", () => {
     expect(readFileSync(a, "utf8")).toBe("alpha\n");
     expect(readFileSync(b, "utf8")).toBe("BETA\n");
     const [ra, rb] = toolResultsSent(h).slice(-2);
-    expect(ra!.text).toMatch(/kept none of the change/);
-    expect(rb!.text).not.toMatch(/kept none/);
+    // The file the user took nothing from is declined, never "no changes".
+    expect(ra!.isError).toBe(true);
+    expect(ra!.text).toContain("The user declined edit_file: a.txt");
+    expect(ra!.text).toContain("took none of it");
+    expect(ra!.text).not.toContain("No changes");
+    expect(rb!.isError).toBe(false);
+    const ends = h.client.updates.filter((u) => u.update.kind === "tool_call_update" && (u.update.status === "failed" || u.update.status === "completed"));
+    expect(ends.map((u) => [u.update.status, u.update.declined === true]).slice(-2)).toEqual([
+      ["failed", true],
+      ["completed", false],
+    ]);
+  });
+
+  it("three files, one taken whole, one left, one taken with the user's words for the rest: the taken ones land, the words reach the model", async () => {
+    h = await safetyHarness("ask", { capabilities: richCapabilities() });
+    const a = writeProjectFile(h, "a.txt", "alpha\n");
+    const b = writeProjectFile(h, "b.txt", "beta\n");
+    const c = writeProjectFile(h, "c.txt", "gamma\ndelta\n");
+    h.fake.enqueue(
+      reads("a.txt", "b.txt", "c.txt"),
+      { toolCalls: [edit("a.txt", "alpha", "ALPHA"), edit("b.txt", "beta", "BETA"), edit("c.txt", "gamma\ndelta", "GAMMA\nDELTA")] },
+      { text: "done" },
+    );
+    const reason = "keep b lowercase, and delta too";
+    h.client.script.requestPermission = () => ({
+      optionId: "allow_once",
+      accepted: [
+        { uri: `file://${a}`, text: "ALPHA\n" },
+        { uri: `file://${b}`, text: "beta\n" },
+        { uri: `file://${c}`, text: "GAMMA\ndelta\n" },
+      ],
+      reason,
+    });
+    await h.prompt(await h.newSession(), "edit all three");
+    expect([a, b, c].map((f) => readFileSync(f, "utf8"))).toEqual(["ALPHA\n", "beta\n", "GAMMA\ndelta\n"]);
+    const [ra, rb, rc] = toolResultsSent(h).slice(-3);
+    expect(ra!.isError).toBe(false);
+    expect(rb!.isError).toBe(true);
+    expect(rb!.text).toContain(`The user said: ${JSON.stringify(reason)}`);
+    expect(rc!.isError).toBe(false);
+    expect(rc!.text).toContain("declined part of it");
+    expect(rc!.text).toContain(`The user said about what they declined: ${JSON.stringify(reason)}`);
   });
 
   it("rejected with a reason: neither lands, and both calls carry the reason", async () => {

@@ -115,7 +115,8 @@ export class HeadlessEditor implements Editor {
       case "tool_call_update":
         if (update.status === "completed" || update.status === "failed") {
           const first = (update.output ?? "").split("\n")[0]?.slice(0, 160) ?? "";
-          this.line(`${indent}${update.status === "completed" ? "✓" : "✗"} ${first}`);
+          const mark = update.status === "completed" ? "✓" : update.declined ? "✗ declined:" : "✗";
+          this.line(`${indent}${mark} ${first}`);
         }
         break;
       case "plan":

@@ -13,6 +13,7 @@
  *   structure was sound is also refused when the edit would leave it unsound.
  * - A leading BOM is never part of a match and is kept.
  */
+import { numberList } from "./number-list.js";
 import { findMatches, splitTarget, type ClosestRegion, type Match, type MatchStep } from "./matcher.js";
 import { STEP_DESCRIPTIONS } from "./normalize.js";
 import { indentNote, rebaseIndent } from "./rebase-indent.js";
@@ -78,7 +79,7 @@ function replace(body: string, request: EditRequest): EditResult {
   if (!found.found) return { ok: false, error: notFoundMessage(found.closest, terms) };
   const { step, matches } = found;
   if (matches.length > 1 && !(request.allowMultiple && terms.multiple)) {
-    const lines = matches.map((m) => m.startLine).join(", ");
+    const lines = numberList(matches.map((m) => m.startLine));
     const how = step === "exact" ? "" : ` (matched ${STEP_DESCRIPTIONS[step]})`;
     const remedy = terms.multiple
       ? `Include more surrounding lines so it matches exactly one, or set ${terms.multiple} to change all of them.`

@@ -22,6 +22,7 @@
  *   every edit tool), or the block is refused when no re-basing is safe.
  * - An empty SEARCH is only accepted for an empty file, where REPLACE becomes the content.
  */
+import { numberList } from "./number-list.js";
 import { findClosestRegion } from "./closest.js";
 import { parseSearchReplace, type SearchReplaceBlock } from "./search-replace-parse.js";
 import { describeIndent, rebaseIndent, type IndentPair } from "./rebase-indent.js";
@@ -126,7 +127,7 @@ function applyBlock(
   const candidates = fromHint(located.candidates, block.startLine, origins);
   if (candidates.length === 0) return notFound(name, bodies, segments[0]!, evolved);
   if (candidates.length > 1) {
-    const at = candidates.map((c) => origins[c.start]!.from).join(", ");
+    const at = numberList(candidates.map((c) => origins[c.start]!.from));
     return (
       `${name}: SEARCH matches ${candidates.length} locations (starting at lines ${at}); it must match exactly one. ` +
       "Add lines before or after to make it unique."

@@ -27,7 +27,9 @@ export class LspLanguageService implements LanguageService {
   async request(method: LanguageServiceMethod, params: unknown, signal: AbortSignal): Promise<LanguageServiceAnswer> {
     if (!this.methods.includes(method)) return { ok: false, reason: `The editor does not serve ${method}.` };
     const send = (token: CancellationToken) => this.connection.sendRequest(LANGUAGE_SERVICE_REQUEST, { method, params }, token);
-    const outcome = await sendWithdrawable(signal, this.timeoutMs(), send).outcome;
+    // A request that lets the editor wait (diagnostics of a file it opens) has that long on top.
+    const waitMs = (params as { waitMs?: unknown } | null)?.waitMs;
+    const outcome = await sendWithdrawable(signal, this.timeoutMs() + (typeof waitMs === "number" ? waitMs : 0), send).outcome;
     switch (outcome.kind) {
       case "answer":
         return { ok: true, result: outcome.value ?? null };

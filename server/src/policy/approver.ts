@@ -121,10 +121,15 @@ export class Approver {
     if (signal.aborted) return cancelled();
     if (answer.optionId === "reject") {
       if (answer.note) this.status(p, `No answer to the permission prompt for ${p.summary}: ${answer.note} Counted as No.`);
-      return { allowed: false, reason: declined(p.summary, answer.note, answer.reason) };
+      return { allowed: false, reason: declined(p.summary, answer.note, answer.reason), ...(answer.note ? {} : { declined: true }) };
+    }
+    // A change reviewed and left as it was is a No, whatever the button: nothing of it is applied.
+    if (tookNothing(p.files, answer.accepted)) {
+      return { allowed: false, declined: true, reason: declined(p.summary, "the user reviewed it and took none of it", answer.reason) };
     }
     if (answer.optionId === "allow_always") await this.remember(p);
-    return answer.accepted ? { allowed: true, accepted: answer.accepted } : ALLOW;
+    if (!answer.accepted) return ALLOW;
+    return { allowed: true, accepted: answer.accepted, ...(answer.reason ? { userWords: answer.reason } : {}) };
   }
 
   private async requestPermission(p: Proposal, signal: AbortSignal): Promise<PermissionAnswer> {
@@ -162,6 +167,20 @@ export class Approver {
   private status(p: Proposal, text: string): void {
     if (text) this.deps.events.emit(p.session.sessionId, { kind: "status", text });
   }
+}
+
+/**
+ * Whether a review kept every file of the proposal at its old text: each file has an accepted text
+ * and it is the file's old one (line endings aside, which the client may have changed).
+ */
+export function tookNothing(files: Proposal["files"], accepted: PermissionAnswer["accepted"]): boolean {
+  if (!files?.length || !accepted) return false;
+  const kept = new Map(accepted.map((a) => [a.uri, lf(a.text)]));
+  return files.every((f) => kept.get(f.uri) === lf(f.oldText) && lf(f.newText) !== lf(f.oldText));
+}
+
+function lf(text: string): string {
+  return text.replace(/\r\n/g, "\n");
 }
 
 /** The proposal with its sensitive places named first: the prompt opens with what is at stake. */

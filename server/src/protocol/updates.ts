@@ -99,6 +99,8 @@ export type SessionUpdate = SubagentTag &
         kind: "tool_call_update";
         id: string;
         status: ToolCallStatus;
+        /** With `failed`: the user said No to it, or took nothing of the change they reviewed. */
+        declined?: boolean;
         /** A short summary of the result (first lines, capped). */
         output?: string;
         /** Unified diff of the change the tool made, when it changed files. */

@@ -26,6 +26,8 @@ export interface ToolResult {
    * a link in the state folder): the turn ends as failed with this message once the batch is done.
    */
   fault?: string;
+  /** The user said No to it (or took nothing of the change they reviewed): shown as declined, not failed. */
+  declined?: boolean;
 }
 
 /** Long-lived helpers a tool may reach (filled in by the server; each optional by design). */

@@ -94,5 +94,11 @@ export type CommandSandbox =
   | { state: "asked"; reason: string }
   | { state: "off" };
 
-/** The gate's answer. `accepted` replaces the proposed final text of some files. */
-export type GateDecision = { allowed: true; accepted?: { uri: string; text: string }[] } | { allowed: false; reason: string };
+/**
+ * The gate's answer. `accepted` replaces the proposed final text of some files, and `userWords`
+ * are what the user said about the parts they did not take. A denial is `declined` when the user
+ * said No (or took nothing of a change they reviewed), not a rule, the mode or the safety check.
+ */
+export type GateDecision =
+  | { allowed: true; accepted?: { uri: string; text: string }[]; userWords?: string }
+  | { allowed: false; reason: string; declined?: boolean };

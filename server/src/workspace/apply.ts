@@ -12,7 +12,7 @@ import { IncompleteRollback } from "./atomic.js";
 import { commitPlan, type CommitContext, type CommitOutcome } from "./commit.js";
 import { breather } from "../util/breathe.js";
 import { MAX_DIFF_CHARS, unifiedDiff, type FileDiff } from "./diff.js";
-import { declinedHunksNote } from "./declined-hunks.js";
+import { declinedHunksNote, type ReviewedFile } from "./declined-hunks.js";
 import { EditOutcomeUnknown } from "./editor-steps.js";
 import { keepLineEndings } from "./encoding.js";
 import { WorkspaceError } from "./errors.js";
@@ -76,12 +76,13 @@ function takeAccepted(plan: Plan, accepted: NonNullable<Extract<GateDecision, { 
 }
 
 /** Each proposed file's text beside what the review kept of it (a file the review dropped keeps its old text). */
-function reviewedFiles(proposed: Plan, kept: Plan): { path: string; proposed: string; kept: string }[] {
+function reviewedFiles(proposed: Plan, kept: Plan): ReviewedFile[] {
   const keptByUri = new Map(kept.changes.map((c) => [c.path.uri, c.after]));
   return proposed.changes.flatMap((c) => {
     if (c.after === null) return [];
-    const after = keptByUri.has(c.path.uri) ? keptByUri.get(c.path.uri) : c.before.text;
-    return after === null || after === undefined ? [] : [{ path: c.path.rel, proposed: c.after, kept: after }];
+    const dropped = !keptByUri.has(c.path.uri);
+    const after = dropped ? c.before.text : keptByUri.get(c.path.uri);
+    return after === null || after === undefined ? [] : [{ path: c.path.rel, proposed: c.after, kept: after, ...(dropped ? { declinedWhole: true } : {}) }];
   });
 }
 
@@ -231,7 +232,7 @@ export async function applyChangeSet(core: WorkspaceCore, set: ChangeSet, opts: 
     const proposed = plan;
     plan = takeAccepted(plan, decision.accepted);
     if (!plan.changes.length && !plan.dirs.length) return unchanged(["The review kept none of the change."]);
-    reviewNotes = declinedHunksNote(reviewedFiles(proposed, plan));
+    reviewNotes = declinedHunksNote(reviewedFiles(proposed, plan), decision.userWords);
     shown = await showPlan(set.tool, plan);
   }
   return core.exclusive(async () => {

@@ -10,6 +10,8 @@ export interface ReviewedFile {
   path: string;
   proposed: string;
   kept: string;
+  /** The user took nothing of this file: it keeps its old text. */
+  declinedWhole?: boolean;
 }
 
 /** Lines of one side quoted for the note; longer runs are cut, the model has the file. */
@@ -27,6 +29,7 @@ function quote(lines: readonly string[]): string {
 
 /** One line per declined hunk: where, what the file keeps, what was proposed. */
 function describeFile(file: ReviewedFile): string[] {
+  if (file.declinedWhole) return [`- ${file.path}: declined whole (none of its changes were applied)`];
   const hunks = hunksOf(file.kept, file.proposed, 0);
   const lines = hunks.slice(0, MAX_HUNKS).map((h) => {
     const kept = h.lines.filter((l) => l.startsWith("-")).map((l) => l.slice(1));
@@ -43,11 +46,12 @@ function describeFile(file: ReviewedFile): string[] {
  * it); nothing when every file got the proposed text. Line numbers are those of the file as it
  * now is.
  */
-export function declinedHunksNote(files: readonly ReviewedFile[]): string[] {
+export function declinedHunksNote(files: readonly ReviewedFile[], userWords?: string): string[] {
   const partial = files.filter((f) => f.kept !== f.proposed);
   if (!partial.length) return [];
   const lines = partial.flatMap(describeFile);
+  const said = userWords ? `\nThe user said about what they declined: ${JSON.stringify(userWords)}. Follow what they said.` : "";
   return [
-    `The user reviewed the change and declined part of it; these hunks were not applied (where the user edited the result, theirs stands):\n${lines.join("\n")}\nDo not re-apply them unless the user asks.`,
+    `The user reviewed the change and declined part of it; these hunks were not applied (where the user edited the result, theirs stands):\n${lines.join("\n")}${said}\nDo not re-apply them unless the user asks.`,
   ];
 }

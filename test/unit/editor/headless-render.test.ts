@@ -48,6 +48,14 @@ describe("the headless CLI", () => {
     );
   });
 
+  it("shows a call the user declined as declined, another failure as failed", () => {
+    const { stderr } = printed([
+      { kind: "tool_call_update", id: "c1", status: "failed", declined: true, output: "The user declined edit_file: a.txt." },
+      { kind: "tool_call_update", id: "c2", status: "failed", output: "No such file." },
+    ]);
+    expect(stderr).toBe("✗ declined: The user declined edit_file: a.txt.\n✗ No such file.\n");
+  });
+
   it("indents a subagent's steps and leaves its words out of the answer", () => {
     const { stdout, stderr } = printed([
       { kind: "tool_call", id: "t1", name: "agent", title: "Subagent: look", input: {}, status: "pending" },

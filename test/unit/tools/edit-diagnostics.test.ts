@@ -36,14 +36,37 @@ describe("withEditDiagnostics", () => {
     const service = scripted([reading([]), reading([]), reading([error, hint]), reading([error, hint])]);
     const result = await run(service);
     expect(appended(result)).toBe("The editor's language servers report 1 error in the changed files:\nsrc/a.ts:5:3: error [ts] x is not defined");
-    expect(service.asked).toEqual([{ uri: URI }, { uri: URI }, { uri: URI }, { uri: URI }]);
+    expect(service.asked).toEqual([{ uri: URI, waitMs: 1500 }, { uri: URI }, { uri: URI }, { uri: URI }]);
     expect(result.content[0]).toEqual(changed.content[0]);
   });
 
-  it("takes the only reading when no language server is on the changed files", async () => {
+  it("takes the only reading when no language server is on the changed files, and says their diagnostics are unknown", async () => {
     const service = scripted([reading([], 0)]);
-    expect(appended(await run(service))).toBe("The editor's language servers report no errors or warnings in the changed files.");
+    expect(appended(await run(service))).toBe('Diagnostics of src/a.ts are unknown: no language server has src/a.ts open, so its errors are not known (not "no errors").');
     expect(service.asked).toHaveLength(1);
+  });
+
+  it("says which files are clean and which are unknown, and that a server which opened a file has not reported yet", async () => {
+    const two: ToolResult = { ...changed, changedFiles: ["src/a.ts", "notes.txt"] };
+    const byFile: LanguageService = {
+      methods: ["textDocument/diagnostics"],
+      async request(_method, params) {
+        const uri = (params as { uri: string }).uri;
+        return uri === URI ? { ok: true, result: { diagnostics: [], servers: 1 } } : { ok: true, result: { diagnostics: [], servers: 0 } };
+      },
+    };
+    expect(appended(await run(byFile, two, 200))).toBe(
+      "The editor's language servers report no errors or warnings in src/a.ts.\n" + 'Diagnostics of notes.txt are unknown: no language server has notes.txt open, so its errors are not known (not "no errors").',
+    );
+    const silent = scripted([{ ok: true, result: { diagnostics: [], servers: 1, opened: true, published: false } }]);
+    expect(appended(await run(silent, changed, 200))).toBe('Diagnostics of src/a.ts are unknown: the language server opened src/a.ts but had not reported on it yet (not "no errors").');
+  });
+
+  it("a file the editor opened for its first report is not asked again", async () => {
+    const service = scripted([{ ok: true, result: { diagnostics: [error], servers: 1, opened: true, published: true } }, reading([], 0)]);
+    const result = await run(service, changed, 400);
+    expect(appended(result)).toBe("The editor's language servers report 1 error in the changed files:\nsrc/a.ts:5:3: error [ts] x is not defined");
+    expect(service.asked).toEqual([{ uri: URI, waitMs: 400 }]);
   });
 
   it("takes the last reading at the deadline when nothing changes", async () => {

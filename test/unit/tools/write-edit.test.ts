@@ -72,7 +72,7 @@ describe("edit_file", () => {
     expect(refused.isError).toBe(true);
     expect(refused.text).toContain("a.txt: target_content matches 2 locations, starting at lines 1, 3");
     const all = await h.run(editFileTool, { path: "a.txt", target_content: "x", replacement_content: "z", allow_multiple: true });
-    expect(all.text).toContain("replaced 2 matches at line 1, 3");
+    expect(all.text).toContain("replaced 2 matches at lines 1, 3");
     expect(readFileSync(h.at("a.txt"), "utf8")).toBe("z\ny\nz\n");
   });
 
@@ -102,6 +102,35 @@ describe("edit_file", () => {
     expect(r.text).toContain("Changed in the editor's buffer (not saved to disk yet): o.ts.");
     expect(h.editor.textOf(h.at("o.ts"))).toBe("let x = 1;\nlet unsaved = 3;\n");
     expect(readFileSync(h.at("o.ts"), "utf8")).toBe("let x = 1;\n");
+  });
+
+  it("says an edit the editor saved as it applied it is saved, not 'not saved yet'", async () => {
+    h = makeHarness();
+    writeFileSync(h.at("o.ts"), "let x = 1;\n");
+    h.editor.open(h.at("o.ts"), "let x = 1;\n");
+    const editor = h.editor;
+    const apply = editor.applyEdit.bind(editor);
+    // An editor that writes the buffer as it applies the edit (an autosave, a BufWritePost hook).
+    editor.applyEdit = async (label, changes, options) => {
+      const result = await apply(label, changes, options);
+      writeFileSync(h.at("o.ts"), editor.textOf(h.at("o.ts"))!);
+      return result;
+    };
+    const r = await h.run(editFileTool, { path: "o.ts", target_content: "x = 1", replacement_content: "x = 2" });
+    expect(r.text).toContain("Changed in the editor, which saved it to disk: o.ts.");
+    expect(r.text).not.toContain("not saved");
+  });
+
+  it("caps what a result lists: an edit of 40,000 matches names 20 lines and counts the rest", async () => {
+    h = makeHarness();
+    writeFileSync(h.at("big.txt"), "x\n".repeat(40_000));
+    const r = await h.run(editFileTool, { path: "big.txt", target_content: "x", replacement_content: "y", allow_multiple: true });
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain("replaced 40000 matches at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 and 39980 more");
+    expect(r.text.length).toBeLessThan(10_000);
+    const refused = await h.run(editFileTool, { path: "big.txt", target_content: "y", replacement_content: "z" });
+    expect(refused.text).toContain("and 39980 more");
+    expect(refused.text.length).toBeLessThan(2_000);
   });
 
   it("keeps CRLF in a CRLF file", async () => {

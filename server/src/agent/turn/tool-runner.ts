@@ -180,7 +180,7 @@ async function prepare(
     ? (batch.decisions.get(call.id) ?? { allowed: true })
     : await deps.gate.check(gateSession, gateCall, capability, signal);
   if (!decision.allowed) {
-    const result: ToolResult = { isError: true, content: [{ type: "text", text: decision.reason }] };
+    const result: ToolResult = { isError: true, content: [{ type: "text", text: decision.reason }], ...(decision.declined ? { declined: true } : {}) };
     finish(events, session, call.id, result);
     return answered(result);
   }
@@ -209,6 +209,8 @@ async function execute(
 ): Promise<ToolResult> {
   const { editor, events } = deps;
   events.emit(session.id, { kind: "tool_call_update", id: call.id, status: "running" });
+  // A No from the user to what the tool asked mid-run fails the call: it shows as declined.
+  let declinedByUser = false;
   const ran = await capability.execute(call.input, {
     workspace: session.workspace,
     editor,
@@ -221,6 +223,7 @@ async function execute(
       events.emit(session.id, { kind: "tool_call_update", id: call.id, status: "pending" });
       const decision = await deps.gate.authorize(toGateSession(session), gateCall, capability, action, signal);
       if (decision.allowed) events.emit(session.id, { kind: "tool_call_update", id: call.id, status: "running" });
+      else if (decision.declined) declinedByUser = true;
       return decision;
     },
     progress: (output) => events.emit(session.id, { kind: "tool_call_update", id: call.id, status: "running", output }),
@@ -229,7 +232,7 @@ async function execute(
     batch: { id: batch.id, userMessages: batch.userMessages },
     ...(call.native ? { nativeTool: call.native.name } : {}),
   });
-  const result = await afterEdit(ran, session, deps, signal);
+  const result = await afterEdit(declinedByUser && ran.isError ? { ...ran, declined: true } : ran, session, deps, signal);
   finish(events, session, call.id, result);
   return result;
 }
@@ -255,6 +258,7 @@ function finish(events: SessionEvents, session: Session, id: string, result: Too
     kind: "tool_call_update",
     id,
     status: result.isError ? "failed" : "completed",
+    ...(result.declined ? { declined: true } : {}),
     output: summarize(result),
     ...(result.diff ? { diff: result.diff, files: fileDiffs(result.diff) } : {}),
   }, result.texts ? { texts: result.texts } : undefined);

@@ -4,6 +4,7 @@
  * steps) is the edits/ engine's; this tool reads the file through the Workspace (the editor's
  * buffer when open) and hands the result back as one change set.
  */
+import { numberList } from "../../edits/number-list.js";
 import { z } from "zod";
 import { editText } from "../../edits/edit.js";
 import { STEP_DESCRIPTIONS } from "../../edits/normalize.js";
@@ -65,7 +66,12 @@ export const editFileTool = defineTool({
       const headline =
         edit.step === "insert"
           ? `Inserted into ${read.path.rel} after line ${args.insert_line}${delta}.`
-          : `Edited ${read.path.rel}: replaced ${edit.count === 1 ? "1 match" : `${edit.count} matches`} at line ${edit.replacedAt.join(", ")}, matched ${STEP_DESCRIPTIONS[edit.step]}${edit.indentNote ? `, ${edit.indentNote}` : ""}${delta}.`;
+          : `Edited ${read.path.rel}: replaced ${edit.count === 1 ? "1 match" : `${edit.count} matches`} at ${matchLines(edit.replacedAt)}, matched ${STEP_DESCRIPTIONS[edit.step]}${edit.indentNote ? `, ${edit.indentNote}` : ""}${delta}.`;
       return changeResult(headline, result);
     }),
 });
+
+/** "line 3", or "lines 3, 7" (the first few of many, then how many more). */
+function matchLines(lines: readonly number[]): string {
+  return `${lines.length === 1 ? "line" : "lines"} ${numberList(lines)}`;
+}

@@ -48,21 +48,41 @@ export function lineDelta(additions: number, deletions: number): string {
   return `+${additions} -${deletions}`;
 }
 
-/** Where the change landed, in words the model can relay. */
+/** Where the change landed, in words the model can relay: saved or not, as the disk says after the change. */
 function placeNote(result: ApplyResult): string | undefined {
   const inEditor = result.files.filter((f) => f.via === "editor");
   const unsaved = inEditor.filter((f) => !f.saved).map((f) => f.path);
   const saved = inEditor.filter((f) => f.saved).map((f) => f.path);
   const notes: string[] = [];
-  if (unsaved.length) notes.push(`Changed in the editor's buffer (not saved to disk yet): ${unsaved.join(", ")}.`);
-  if (saved.length) notes.push(`Changed in the editor, which saved it to disk: ${saved.join(", ")}.`);
+  if (unsaved.length) notes.push(`Changed in the editor's buffer (not saved to disk yet): ${listed(unsaved)}.`);
+  if (saved.length) notes.push(`Changed in the editor, which saved it to disk: ${listed(saved)}.`);
   return notes.length ? notes.join(" ") : undefined;
+}
+
+/** Most paths named in one line of a result; the rest are counted. */
+const MAX_LISTED = 20;
+
+/** Paths joined, at most {@link MAX_LISTED}, with a count of the rest. */
+function listed(paths: readonly string[]): string {
+  if (paths.length <= MAX_LISTED) return paths.join(", ");
+  return `${paths.slice(0, MAX_LISTED).join(", ")} and ${paths.length - MAX_LISTED} more`;
 }
 
 /** The diff, cut to a size a result can carry. */
 function quotedDiff(diff: string): string {
   if (diff.length <= MAX_DIFF_IN_RESULT) return diff;
   return `${diff.slice(0, MAX_DIFF_IN_RESULT)}\n[... diff cut: ${diff.length - MAX_DIFF_IN_RESULT} more characters]\n`;
+}
+
+/** Most characters of a result's headline (a tool may list every match or file in it). */
+const MAX_HEADLINE = 2000;
+
+/** The headline, cut to {@link MAX_HEADLINE} with a note of how much was left out. */
+function cappedHeadline(headline: string): string {
+  if (headline.length <= MAX_HEADLINE) return headline;
+  const cut = headline.lastIndexOf("\n", MAX_HEADLINE);
+  const head = headline.slice(0, cut > MAX_HEADLINE / 2 ? cut : MAX_HEADLINE);
+  return `${head}\n[... ${headline.length - head.length} more characters of this list left out]`;
 }
 
 /** The files a change set wrote, root-relative (deleted files have nothing left to diagnose). */
@@ -78,7 +98,7 @@ export function changeResult(headline: string, result: ApplyResult, options: { s
   if (!result.changed) {
     return textResult([`No changes: the file already has that content.`, ...result.notes].join("\n"));
   }
-  const lines = [headline, ...result.notes];
+  const lines = [cappedHeadline(headline), ...result.notes];
   const place = placeNote(result);
   if (place) lines.push(place);
   if (result.checkpointId) lines.push(`Checkpoint ${result.checkpointId} (the user can /undo this change).`);

@@ -17,6 +17,8 @@ import type { ToolContext } from "../types.js";
 
 /** Most files one replace_text may change. */
 const MAX_REPLACE_FILES = 500;
+/** Files listed by name in the result of an applied replacement; the rest are counted. */
+const MAX_FILES_LISTED = 50;
 /** Most characters of preview diff in a dry run. */
 const MAX_PREVIEW = 12_000;
 
@@ -113,7 +115,9 @@ export const replaceTextTool = defineTool({
       const ops: FileOp[] = planned.map((p) => ({ kind: "write", path: p.rel, text: p.newText, base: p.read }));
       const result = await ctx.workspace.apply({ tool: "replace_text", ops }, applyOptions(ctx));
       const total = planned.reduce((n, p) => n + p.count, 0);
-      const headline = [`Replaced ${total} occurrences in ${planned.length} files:`, ...planned.map((p) => `  ${p.rel} (${p.count})`)].join("\n");
+      const shown = planned.slice(0, MAX_FILES_LISTED).map((p) => `  ${p.rel} (${p.count})`);
+      const more = planned.length > MAX_FILES_LISTED ? [`  and ${planned.length - MAX_FILES_LISTED} more files`] : [];
+      const headline = [`Replaced ${total} occurrences in ${planned.length} files:`, ...shown, ...more].join("\n");
       return changeResult(headline, result);
     }),
 });
