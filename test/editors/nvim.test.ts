@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { MODERN, nodeServer } from "../helpers/mcp/servers.js";
 import { expectPassed, findEditors, runSpec, SERVER_BUNDLE, type NvimEditor } from "./nvim-harness.js";
 import { lastUserText, useSpecFixture } from "./run-detached.js";
-import { enqueueToyTurns, expectToyResults, TOY_FILES, TOY_MAIN } from "../helpers/toy-lsp/scenario.js";
+import { enqueueToyTurns, expectToyResults, toolResultText, TOY_FILES, TOY_MAIN } from "../helpers/toy-lsp/scenario.js";
 import { TOY_SERVER_SCRIPT } from "../helpers/toy-lsp/toy-server.js";
 
 const TIMEOUT = 90_000;
@@ -136,6 +136,21 @@ function nvimCases(editor: NvimEditor): void {
     expect(fake.violations).toEqual([]);
   });
 
+  it("diagnostics: a file Neovim has not loaded is opened unseen and its language server's error reaches the model; a file no server serves is 'unknown', never 'no errors'", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "notes\n", "broken.toy": "def x = nowhere\n", "other.txt": "plain\n" });
+    fake.enqueue(
+      { toolCalls: [{ name: "get_diagnostics", input: { path: "broken.toy" } }] },
+      { text: "One error." },
+      { toolCalls: [{ name: "get_diagnostics", input: { path: "other.txt" } }] },
+      { text: "Unknown then." },
+    );
+    const data = { node: process.execPath, toy_server: TOY_SERVER_SCRIPT };
+    expectPassed(await runSpec(editor, "diagnostics_spec.lua", { fake, project, data, serverOptions: { tools: { diagnostics_wait_ms: 10_000 } } }), "diagnostics_spec.lua");
+    expect(toolResultText(fake, 1)).toBe("1 error in broken.toy:\nbroken.toy:1:9: error [toy] unknown name 'nowhere'");
+    expect(toolResultText(fake, 3)).toMatch(/^Unknown: no language server has other\.txt open, so its errors are not known\./);
+    expect(fake.violations).toEqual([]);
+  });
+
   it("root: .git beats a nearer .agent-lsp, a language server's root a further one; a stray .agent-lsp in the home is no root", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({
       "repo/.git/HEAD": "ref: refs/heads/main\n",
@@ -199,6 +214,42 @@ function nvimCases(editor: NvimEditor): void {
     // The first review was a partial accept: the model is told which hunk was declined.
     expect(JSON.stringify(fake.requests[2]!.body.messages.at(-1))).toContain("declined part of it");
     expect(fake.requests).toHaveLength(6);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it("review: u past the fill keeps the file's text, an emptied result is asked about, nothing taken is declined, :AgentCancel works from the review tab", { timeout: TIMEOUT }, async () => {
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
+    const { fake, project } = await setup({ "app.txt": `${lines.join("\n")}\n` });
+    const change = { toolCalls: [{ name: "edit_file", input: { path: "app.txt", target_content: "line 2", replacement_content: "line 2 changed" } }] };
+    fake.enqueue(change, { text: "Left it." }, change, { text: "never sent" });
+    expectPassed(await runSpec(editor, "review_undo_spec.lua", { fake, project, safety: "ask" }), "review_undo_spec.lua");
+    const declined = JSON.stringify(fake.requests[1]!.body.messages.at(-1));
+    expect(declined).toContain("The user declined edit_file: app.txt");
+    expect(declined).not.toContain("No changes");
+    expect(readFileSync(project.file("app.txt"), "utf8")).toBe(`${lines.join("\n")}\n`);
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it("review: typing in the chat as the review opens: it opens in normal mode and takes none of the keys", { timeout: TIMEOUT }, async () => {
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
+    const { fake, project } = await setup({ "app.txt": `${lines.join("\n")}\n` });
+    // The answer streams slowly first: the spec is back in insert mode before the review comes.
+    const change = { name: "edit_file", input: { path: "app.txt", target_content: "line 2", replacement_content: "line 2 changed" } };
+    fake.enqueue({ text: "Changing line 2 now.", chunkSize: 2, chunkDelayMs: 60, toolCalls: [change] }, { text: "Changed." });
+    expectPassed(await runSpec(editor, "review_typing_spec.lua", { fake, project, safety: "ask" }), "review_typing_spec.lua");
+  });
+
+  it("review: in a three-file set a file finished with nothing taken is declined, and gR keeps the file already accepted", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "notes\n", "a.txt": "alpha\n", "b.txt": "beta\n", "c.txt": "gamma\n" });
+    const edit = (path: string, from: string, to: string) => ({ name: "edit_file", input: { path, target_content: from, replacement_content: to } });
+    fake.enqueue({ text: "Uppercasing them.", toolCalls: [edit("a.txt", "alpha", "ALPHA"), edit("b.txt", "beta", "BETA"), edit("c.txt", "gamma", "GAMMA")] }, { text: "Applied a.txt only." });
+    expectPassed(await runSpec(editor, "review_set_spec.lua", { fake, project, safety: "ask" }), "review_set_spec.lua");
+    const results = (fake.requests[1]!.body.messages.at(-1) as { content: { type: string; content: { text: string }[]; is_error?: boolean }[] }).content.filter((b) => b.type === "tool_result");
+    const texts = results.map((r) => r.content.map((c) => c.text).join(""));
+    expect(results.map((r) => r.is_error === true)).toEqual([false, true, true]);
+    expect(texts[1]).toContain("took none of it");
+    expect(texts[2]).toContain('The user said: "keep b and c as they are"');
+    expect(readFileSync(project.file("a.txt"), "utf8")).toBe("ALPHA\n");
     expect(fake.violations).toEqual([]);
   });
 

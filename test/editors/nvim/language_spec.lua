@@ -80,7 +80,7 @@ T.run(function()
   result, err = service.handle({ method = "textDocument/formatting", params = {} })
   T.eq(result, nil, "no answer for another method")
   T.eq(err.code, vim.lsp.protocol.ErrorCodes.InvalidParams, "an unknown method is invalid params")
-  T.eq(service.diagnostics({ uri = vim.uri_from_bufnr(notes) }), { diagnostics = {}, servers = 0 }, "no server on notes.txt: nothing will publish")
+  T.eq(require("agent_lsp.diagnostics").answer({ uri = vim.uri_from_bufnr(notes) }), { diagnostics = {}, servers = 0 }, "no server on notes.txt: nothing will publish")
   -- A file Neovim has not loaded is asked of the servers whose root holds it.
   local words = vim.uri_from_fname(vim.fn.getcwd() .. "/words.toy")
   result = service.handle({ method = "textDocument/documentSymbol", params = { textDocument = { uri = words } } })

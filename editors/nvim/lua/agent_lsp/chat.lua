@@ -283,12 +283,15 @@ end
 --- Cancels the chat's running turn.
 ---@param chat agent_lsp.Chat
 function M.cancel(chat)
+  if chat.busy then
+    -- The cancel first: the server stops the turn, and the refusal the closed review sends
+    -- after it cannot let the turn go on to another model call.
+    client.notify(chat.client_id, "agent/cancel", { sessionId = chat.session_id })
+  end
   require("agent_lsp.permission").close_session(chat.client_id, chat.session_id)
   if not chat.busy then
     util.notify("nothing to cancel")
-    return
   end
-  client.notify(chat.client_id, "agent/cancel", { sessionId = chat.session_id })
 end
 
 --- agent/update: renders into the session's chat (created on first sight, e.g. on replay).

@@ -7,6 +7,7 @@
 --- when it is a mix, and the server applies exactly that.
 
 local config = require("agent_lsp.config")
+local ra = require("agent_lsp.review_answer")
 local hunks = require("agent_lsp.review_hunks")
 local panel = require("agent_lsp.review_panel")
 local rtext = require("agent_lsp.review_text")
@@ -35,9 +36,13 @@ M.LABELS = { current = "current (your result)", proposed = "proposed" }
 ---@field origin integer window to return to
 ---@field finished boolean
 ---@field switching boolean
+---@field answer fun(result: table) answers the request once and closes the review
 
-local to_lines, from_lines, lines_equal = rtext.to_lines, rtext.from_lines, rtext.lines_equal
+local to_lines = rtext.to_lines
 local file_path, filetype_of = rtext.file_path, rtext.filetype_of
+
+---@type table<integer, agent_lsp.Review> buffer of an open review (panel, either side) -> review
+local by_buf = {}
 
 local function help_line(review)
   local files = review.params.files
@@ -59,6 +64,7 @@ local function close(review)
     end
   end
   for _, buf in ipairs(vim.list_extend({ review.panel_buf }, review.bufs or {})) do
+    by_buf[buf] = nil
     if vim.api.nvim_buf_is_valid(buf) then
       pcall(vim.api.nvim_buf_delete, buf, { force = true })
     end
@@ -77,73 +83,7 @@ local function answer(review, result)
   review.done(result)
 end
 
---- The result text of a file: what was finished, else the draft being edited, else the current.
-local function result_of(review, i)
-  return review.results[i] or review.drafts[i] or review.params.files[i].oldText
-end
-
---- The answer for the final texts of every file: nothing taken is a rejection, everything
---- taken is a plain yes (`option_id`), and a mix names the final text of every file.
-local function answer_with(review, option_id)
-  local all_new, all_old = true, true
-  local accepted = {}
-  for i, f in ipairs(review.params.files) do
-    local text = result_of(review, i)
-    all_new = all_new and text == f.newText
-    all_old = all_old and text == f.oldText
-    table.insert(accepted, { uri = f.uri, text = text })
-  end
-  if all_old then
-    answer(review, { optionId = "reject" })
-  elseif all_new then
-    answer(review, { optionId = option_id })
-  else
-    answer(review, { optionId = option_id, accepted = accepted })
-  end
-end
-
---- The text of the result window, with the file's line ends.
-local function current_text(review)
-  local f = review.params.files[review.index]
-  local old_lines, shape = to_lines(f.oldText)
-  local new_lines, new_shape = to_lines(f.newText)
-  local result = vim.api.nvim_buf_get_lines(review.bufs[1], 0, -1, false)
-  if lines_equal(result, new_lines) then
-    return f.newText
-  elseif lines_equal(result, old_lines) then
-    return f.oldText
-  end
-  return from_lines(result, { crlf = shape.crlf, eol = new_shape.eol })
-end
-
-local function state_of(f, text)
-  if text == f.newText then
-    return "accepted"
-  elseif text == f.oldText then
-    return "declined"
-  end
-  return "partial"
-end
-
---- True when the user took something: a finished file or the open draft differs from now.
-local function took_something(review)
-  for i, f in ipairs(review.params.files) do
-    local text = i == review.index and current_text(review) or result_of(review, i)
-    if text ~= f.oldText then
-      return true
-    end
-  end
-  return false
-end
-
 local show_file
-
---- Keeps what the result window holds as the file's draft (moving to another file).
-local function keep_draft(review)
-  if not review.results[review.index] then
-    review.drafts[review.index] = current_text(review)
-  end
-end
 
 --- The next file not finished yet after the current one (wrapping), or nil.
 local function next_open(review)
@@ -158,20 +98,24 @@ local function next_open(review)
 end
 
 --- Records `text` as the current file's result and moves on (or answers after the last file).
---- Finishing with hunks of the proposal not taken says so first.
+--- Finishing with hunks of the proposal not taken says so first; a result that would empty the
+--- file (the proposal does not) is asked about first.
 local function finish_file(review, text)
   local f = review.params.files[review.index]
-  if not text then
-    hunks.say_untaken(review, panel.display_name(f.uri))
-  end
-  review.results[review.index] = text or current_text(review)
-  review.states[review.index] = state_of(f, review.results[review.index])
-  local nxt = next_open(review)
-  if nxt then
-    show_file(review, nxt)
-  else
-    answer_with(review, "allow_once")
-  end
+  local result = text or ra.current_text(review)
+  ra.confirm_empty(review, { [review.index] = result }, function()
+    if not text then
+      hunks.say_untaken(review, panel.display_name(f.uri))
+    end
+    review.results[review.index] = result
+    review.states[review.index] = ra.state_of(f, result)
+    local nxt = next_open(review)
+    if nxt then
+      show_file(review, nxt)
+    else
+      ra.answer_with(review, "allow_once")
+    end
+  end)
 end
 
 --- Takes the hunk under the cursor into the result whole, as the plugin computed it (not
@@ -187,7 +131,7 @@ local function accept_rest(review, option_id)
       review.results[i] = f.newText
     end
   end
-  answer_with(review, option_id)
+  ra.answer_with(review, option_id)
 end
 
 local function move(review, delta)
@@ -196,48 +140,8 @@ local function move(review, delta)
     util.notify("this change has one file")
     return
   end
-  keep_draft(review)
+  ra.keep_draft(review)
   show_file(review, (review.index - 1 + delta) % n + 1)
-end
-
---- `q`: rejects at once when nothing was taken; else asks what to do with what was taken.
-local function quit(review)
-  if not took_something(review) then
-    answer(review, { optionId = "reject" })
-    return
-  end
-  local choices = {
-    { id = "reject", name = "Reject everything (drop the hunks you took)" },
-    { id = "apply", name = "Apply only what you took" },
-    { id = "stay", name = "Keep reviewing" },
-  }
-  vim.ui.select(choices, {
-    prompt = "agent-lsp review: you took part of the change",
-    kind = "agent_lsp.review_quit",
-    format_item = function(c)
-      return c.name
-    end,
-  }, function(choice)
-    if review.finished or not choice or choice.id == "stay" then
-      return
-    end
-    if choice.id == "reject" then
-      answer(review, { optionId = "reject" })
-    else
-      keep_draft(review)
-      answer_with(review, "allow_once")
-    end
-  end)
-end
-
---- Asks for the user's words and rejects the whole change with them (an empty line keeps reviewing).
-local function reject_with_reason(review)
-  vim.ui.input({ prompt = "Tell the agent why (or what to do instead): " }, function(text)
-    if review.finished or not text or vim.trim(text) == "" then
-      return
-    end
-    answer(review, { optionId = "reject", reason = vim.trim(text) })
-  end)
 end
 
 local function set_keymaps(review, buf)
@@ -246,8 +150,8 @@ local function set_keymaps(review, buf)
     { k.accept_all, function() accept_rest(review, "allow_once") end, "accept every file not finished yet" },
     { k.accept_always, function() accept_rest(review, "allow_always") end, "accept, and do not ask again" },
     { k.reject_all, function() answer(review, { optionId = "reject" }) end, "reject the whole change" },
-    { k.reject_reason, function() reject_with_reason(review) end, "reject, and tell the agent why" },
-    { k.quit, function() quit(review) end, "reject and close (asks when you took hunks)" },
+    { k.reject_reason, function() ra.reject_with_reason(review) end, "reject, and tell the agent why (files you finished are kept)" },
+    { k.quit, function() ra.quit(review) end, "reject and close (asks when you took hunks)" },
     { k.accept_hunk, function() accept_hunk(review) end, "take the hunk under the cursor" },
     { k.accept_file, function() finish_file(review, review.params.files[review.index].newText) end, "take this file whole" },
     { k.finish, function() finish_file(review) end, "finish this file with the hunks taken so far" },
@@ -279,8 +183,13 @@ local function review_buffer(review, label, lines, ft, modifiable)
   local name = string.format("agent-lsp://review/%d/%s (%s)", review.index, panel.display_name(f.uri), label)
   local buf = util.scratch_buffer(name, nil)
   vim.bo[buf].bufhidden = "wipe"
+  -- The fill is no undo step: `u` past your own edits must not undo the file to nothing.
+  local levels = vim.bo[buf].undolevels
+  vim.bo[buf].undolevels = -1
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].undolevels = levels
   vim.bo[buf].modifiable = modifiable
+  by_buf[buf] = review
   if ft then
     vim.bo[buf].filetype = ft
   end
@@ -294,7 +203,7 @@ show_file = function(review, index)
   review.index = index
   local f = review.params.files[index]
   local ft = filetype_of(file_path(f.uri))
-  local result_lines = to_lines(result_of(review, index))
+  local result_lines = to_lines(ra.result_of(review, index))
   local new_lines = to_lines(f.newText)
   vim.api.nvim_set_current_tabpage(review.tab)
   vim.cmd("diffoff!")
@@ -306,6 +215,7 @@ show_file = function(review, index)
   vim.api.nvim_win_set_buf(review.left, review.bufs[1])
   vim.api.nvim_win_set_buf(review.right, review.bufs[2])
   for _, buf in ipairs(previous) do
+    by_buf[buf] = nil
     if vim.api.nvim_buf_is_valid(buf) then
       pcall(vim.api.nvim_buf_delete, buf, { force = true })
     end
@@ -332,6 +242,7 @@ end
 --- The panel on top of the tab: the explanation, the files, the keys.
 local function open_panel(review)
   review.panel_buf = panel.create()
+  by_buf[review.panel_buf] = review
   set_keymaps(review, review.panel_buf)
   vim.cmd("topleft split")
   review.panel_win = vim.api.nvim_get_current_win()
@@ -350,9 +261,27 @@ local function explanation_of(client_id, session_id)
   return ok and chat and chat.explanation or nil
 end
 
---- Opens the review of an agent/requestPermission that carries `files`.
+--- Keys typed before the review opened and still waiting to be read were meant for where the
+--- user was typing (the chat, a file), never for the review: they are read off and dropped.
+---@return integer dropped how many
+local function drop_typeahead()
+  local dropped = 0
+  while vim.fn.getchar(1) ~= 0 do
+    vim.fn.getchar(0)
+    dropped = dropped + 1
+  end
+  return dropped
+end
+
+--- Opens the review of an agent/requestPermission that carries `files`. It opens in normal mode
+--- (typing in insert mode must not go into the result) and takes no key typed before it opened.
 ---@param opts {params: table, client_id: integer, done: fun(result: table)}
 function M.review(opts)
+  vim.cmd("stopinsert")
+  local dropped = drop_typeahead()
+  if dropped > 0 then
+    util.notify(string.format("the review of a change opened: %d key(s) you typed just before were not taken", dropped))
+  end
   ---@type agent_lsp.Review
   local review = {
     params = opts.params,
@@ -367,6 +296,9 @@ function M.review(opts)
     finished = false,
     switching = false,
   }
+  review.answer = function(result)
+    answer(review, result)
+  end
   vim.cmd("tabnew")
   review.tab = vim.api.nvim_get_current_tabpage()
   review.left = vim.api.nvim_get_current_win()
@@ -384,7 +316,15 @@ function M.review(opts)
   return review
 end
 
---- The open review in the current tab, if any (for tests and statuslines).
+--- The open review a buffer belongs to (its panel or either side), if any.
+---@param buf integer
+---@return agent_lsp.Review|nil
+function M.review_of(buf)
+  local review = by_buf[buf]
+  return review and not review.finished and review or nil
+end
+
+--- Whether a buffer is a review's (for tests and statuslines).
 ---@return boolean
 function M.is_review_buffer(buf)
   return vim.api.nvim_buf_get_name(buf):match("^agent%-lsp://review/") ~= nil

@@ -120,8 +120,16 @@ end
 
 --- Runs `action` of agent_lsp.chat on the current chat, or says there is none.
 local function on_current_chat(action, what)
-  local id = current_client()
-  local chat = id and require("agent_lsp.chat").current(id)
+  local chat
+  -- From a review's tab, the chat is that of the session whose change is under review.
+  local review = require("agent_lsp.diff").review_of(vim.api.nvim_get_current_buf())
+  if review then
+    ensure_setup()
+    chat = require("agent_lsp.chat").get(review.client_id, review.params.sessionId)
+  else
+    local id = current_client()
+    chat = id and require("agent_lsp.chat").current(id)
+  end
   if not chat then
     util.notify("no chat to " .. what)
     return

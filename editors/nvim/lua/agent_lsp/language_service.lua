@@ -4,9 +4,9 @@
 --- the agent applies it as one reviewed change) and diagnostics. Every method but diagnostics
 --- goes to each language server Neovim runs for the file (agent-lsp's own client skipped) that
 --- serves it, and their answers are merged; diagnostics come from `vim.diagnostic.get`, so every
---- source is included, not only LSP. Neovim's handlers answer server requests synchronously
---- (0.7 has no way to answer later), so the request waits for the other servers with
---- `vim.wait`, which keeps processing their answers, within `TIMEOUT_MS`.
+--- source is included, not only LSP (agent_lsp.diagnostics). Neovim's handlers answer server
+--- requests synchronously (0.7 has no way to answer later), so the request waits for the other
+--- servers with `vim.wait`, which keeps processing their answers, within `TIMEOUT_MS`.
 
 local util = require("agent_lsp.util")
 
@@ -178,54 +178,6 @@ local function merge(method, answers)
   return answers[1] or vim.NIL
 end
 
---- A vim.diagnostic item in LSP form, with its file.
-local function lsp_diagnostic(d)
-  local bufnr = d.bufnr
-  return {
-    uri = vim.uri_from_bufnr(bufnr),
-    range = {
-      start = util.position(bufnr, d.lnum, d.col or 0, "utf-16"),
-      ["end"] = util.position(bufnr, d.end_lnum or d.lnum, d.end_col or d.col or 0, "utf-16"),
-    },
-    severity = d.severity,
-    message = d.message,
-    source = d.source,
-    code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code) or nil,
-  }
-end
-
---- How many language servers (not agent-lsp) are attached to `bufnr`.
-local function attached_servers(bufnr)
-  local n = 0
-  for _, c in ipairs(all_clients()) do
-    if c.name ~= require("agent_lsp.client").NAME and vim.lsp.buf_is_attached(bufnr, c.id) then
-      n = n + 1
-    end
-  end
-  return n
-end
-
---- The current diagnostics of `params.uri`'s buffer (with how many servers are attached to it,
---- so the agent knows whether any will publish), or of every buffer.
-function M.diagnostics(params)
-  local uri = type(params) == "table" and params.uri or nil
-  local items, servers
-  if uri then
-    local bufnr = util.loaded_buffer(uri)
-    items = bufnr and vim.diagnostic.get(bufnr) or {}
-    servers = bufnr and attached_servers(bufnr) or 0
-  else
-    items = vim.diagnostic.get()
-  end
-  local out = {}
-  for _, d in ipairs(items) do
-    if vim.api.nvim_buf_is_loaded(d.bufnr) then
-      table.insert(out, lsp_diagnostic(d))
-    end
-  end
-  return { diagnostics = out, servers = servers }
-end
-
 --- Handler of agent/languageService.
 ---@param request {method: string, params: table}|nil
 function M.handle(request)
@@ -235,7 +187,7 @@ function M.handle(request)
   end
   local params = type(request.params) == "table" and request.params or {}
   if method == "textDocument/diagnostics" then
-    return M.diagnostics(params)
+    return require("agent_lsp.diagnostics").answer(params)
   end
   local uri = params.textDocument and params.textDocument.uri or nil
   local clients, bufnr = clients_for(method, uri)

@@ -116,7 +116,9 @@ function M.update(chat, u)
     entry = chat.tools[u.id]
   end
   entry.status = u.status or entry.status
-  if entry.status == "failed" and chat.declined and chat.declined[u.id] then
+  -- The server marks a call the user said No to (or took nothing of) as declined; so does the
+  -- plugin for the calls whose approval it answered No, for servers that do not mark them.
+  if entry.status == "failed" and (u.declined == true or (chat.declined and chat.declined[u.id])) then
     entry.status = "declined"
   end
   local row = vim.api.nvim_buf_get_extmark_by_id(chat.buf, blocks.ns, entry.mark, {})[1]

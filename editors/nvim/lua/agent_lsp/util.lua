@@ -245,6 +245,11 @@ function M.is_file_buffer(bufnr)
   if not vim.api.nvim_buf_is_valid(bufnr) or vim.bo[bufnr].buftype ~= "" then
     return false
   end
+  -- A file opened unseen for its diagnostics (agent_lsp.diagnostics) is the language servers',
+  -- not the user's: the agent keeps reading and writing it on disk.
+  if vim.b[bufnr].agent_lsp_unseen then
+    return false
+  end
   local name = vim.api.nvim_buf_get_name(bufnr)
   return name ~= "" and not name:match("^%a[%w+.-]*://") and vim.fn.isdirectory(name) == 0
 end
