@@ -11,6 +11,7 @@ import { processManagerFrom } from "../exec/processes.js";
 import { redactProviderKeys } from "../providers/registry.js";
 import { processOptions } from "./builtins.js";
 import { FileLogger, type Logger } from "../util/log.js";
+import { applyProviderEnv, ConfigFileStamps, configFiles, reloadReport, type ReloadReport } from "./config-refresh.js";
 import { createRuntime, type Runtime } from "./runtime.js";
 
 /** What a front end hands in. */
@@ -28,23 +29,42 @@ export interface RuntimeOptions {
 
 /** A runtime and its configuration. */
 export interface ConfiguredRuntime extends Runtime {
-  /** The configuration in force. */
+  /** The configuration in force (re-read first when a config file changed: config-refresh.ts). */
   config(): Config;
   /** Reads every layer again; commands started from now on see the new settings. */
   reloadConfig(): void;
+  /**
+   * Takes the editor's provider variables (a null value unsets one; other names are ignored),
+   * reads every layer again, and says how the server will now call each provider.
+   */
+  reloadWithEnv(env: Record<string, string | null>): ReloadReport;
 }
 
 /** Loads the configuration and builds the runtime on it. */
 export function buildRuntime(options: RuntimeOptions): ConfiguredRuntime {
   const logger = options.logger ?? new FileLogger();
   let config = load(options, logger);
-  const runtime = (options.create ?? createRuntime)({ editor: options.editor, root: options.root, config: () => config, logger });
+  const stamps = new ConfigFileStamps(configFiles(options.root));
+  const current = () => {
+    if (stamps.changed()) {
+      logger.info("a config file changed: reading the configuration again");
+      reload();
+    }
+    return config;
+  };
+  const runtime = (options.create ?? createRuntime)({ editor: options.editor, root: options.root, config: current, logger });
+  const reload = () => {
+    config = load(options, logger);
+    processManagerFrom(runtime.services)?.configure(processOptions(config));
+  };
   return {
     ...runtime,
-    config: () => config,
-    reloadConfig() {
-      config = load(options, logger);
-      processManagerFrom(runtime.services)?.configure(processOptions(config));
+    config: current,
+    reloadConfig: reload,
+    reloadWithEnv(env) {
+      const ignored = applyProviderEnv(env, config);
+      reload();
+      return reloadReport(config, ignored);
     },
   };
 }

@@ -21,7 +21,9 @@ import {
   type setModeParams,
   type setModelParams,
   type listModelsParams,
+  type reloadConfigParams,
 } from "../protocol/schemas.js";
+import type { ReloadReport } from "../agent/config-refresh.js";
 import type { Logger } from "../util/log.js";
 
 /**
@@ -29,7 +31,13 @@ import type { Logger } from "../util/log.js";
  * `cancel` stops a session's turn (and whatever the front end started for it); the agent's own
  * cancel by default.
  */
-export function registerAgentMethods(connection: Connection, agent: () => Agent, log: Logger, cancel: (sessionId: string) => void = (id) => agent().cancel(id)): void {
+export function registerAgentMethods(
+  connection: Connection,
+  agent: () => Agent,
+  log: Logger,
+  cancel: (sessionId: string) => void = (id) => agent().cancel(id),
+  runtime: RuntimeMethods = { reload: () => ({ providers: [], env: [] }) },
+): void {
   const handle = (method: string, schema: z.ZodType, run: (params: unknown) => unknown) => {
     connection.onRequest(method, async (raw: unknown) => {
       const parsed = schema.safeParse(raw ?? {});
@@ -41,7 +49,7 @@ export function registerAgentMethods(connection: Connection, agent: () => Agent,
       }
     });
   };
-  for (const method of CLIENT_REQUESTS) handle(method, paramsSchema(method), (p) => REQUEST_HANDLERS[method](agent(), p as never));
+  for (const method of CLIENT_REQUESTS) handle(method, paramsSchema(method), (p) => REQUEST_HANDLERS[method](agent(), p as never, runtime));
   connection.onNotification("agent/cancel", (raw: unknown) => {
     const parsed = paramsSchema("agent/cancel").safeParse(raw ?? {}) as z.ZodSafeParseResult<z.infer<typeof cancelParams>>;
     if (!parsed.success) return log.warn(describeParamsError("agent/cancel", parsed.error));
@@ -54,8 +62,14 @@ export function registerAgentMethods(connection: Connection, agent: () => Agent,
   });
 }
 
+/** What the runtime itself serves, beside the agent's sessions. */
+export interface RuntimeMethods {
+  /** agent/reloadConfig: the editor's provider variables taken, every config layer read again. */
+  reload(env: Record<string, string | null>): ReloadReport;
+}
+
 /** What each client request does; the Record type makes a name without a handler a compile error. */
-const REQUEST_HANDLERS: { [M in ClientRequest]: (agent: Agent, params: never) => unknown } = {
+const REQUEST_HANDLERS: { [M in ClientRequest]: (agent: Agent, params: never, runtime: RuntimeMethods) => unknown } = {
   "agent/newSession": (agent, p: z.infer<typeof newSessionParams>) => agent.newSession(p),
   "agent/prompt": (agent, p: z.infer<typeof promptParams>) => agent.prompt(p),
   "agent/listSessions": (agent) => agent.listSessions(),
@@ -65,6 +79,7 @@ const REQUEST_HANDLERS: { [M in ClientRequest]: (agent: Agent, params: never) =>
   "agent/listCommands": (agent, p: z.infer<typeof listCommandsParams>) => agent.listCommands(p.sessionId),
   "agent/setModel": (agent, p: z.infer<typeof setModelParams>) => agent.setModel(p.sessionId, p.model),
   "agent/listModels": (agent, p: z.infer<typeof listModelsParams>) => listModels(agent.get(p.sessionId), agent.deps.config()),
+  "agent/reloadConfig": (_agent, p: z.infer<typeof reloadConfigParams>, runtime) => runtime.reload(p.env ?? {}),
 };
 
 /** The params schema the method table documents for `method`: the one the server validates with. */

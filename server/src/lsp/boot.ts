@@ -99,7 +99,7 @@ export function boot(ctx: BootContext): Booted {
   const agent = () => runtime.agent;
   const runs = registerCodeActions(capture, agent, editor, logger, chat);
   // agent/cancel also withdraws what a run asks before its turn starts (the refactor goal).
-  registerAgentMethods(capture, agent, logger, (sessionId) => runs.cancel(sessionId));
+  registerAgentMethods(capture, agent, logger, (sessionId) => runs.cancel(sessionId), { reload: (env) => runtime.reloadWithEnv(env) });
   registerExecuteCommands(capture, agent, logger, runs, chat, editor);
   for (const method of CLIENT_REQUESTS) {
     const handler = handlers.get(method);

@@ -16,6 +16,7 @@ export const CLIENT_REQUESTS = [
   "agent/listCommands",
   "agent/setModel",
   "agent/listModels",
+  "agent/reloadConfig",
 ] as const;
 
 /** Notifications a client sends. */

@@ -15,6 +15,7 @@ import {
   setModeParams,
   setModelParams,
   listModelsParams,
+  reloadConfigParams,
 } from "./schemas.js";
 
 /** One method of the protocol. */
@@ -154,6 +155,26 @@ export const METHODS: MethodSpec[] = [
           { name: "help", description: "List the slash commands.", arguments: [] },
           { name: "mcp__docs__explain", description: "Explain a topic (mcp:docs)", arguments: [{ name: "topic", description: "What to explain", required: true }] },
         ],
+      },
+    },
+  },
+  {
+    method: "agent/reloadConfig",
+    direction: "client → server",
+    kind: "request",
+    summary:
+      "Reads the configuration again (every layer: the user's and the project's `config.toml`, `initializationOptions`) and answers how the server will now call each provider. `env` hands over the provider variables of the editor's own environment, which a running server never sees change (a key set in the editor after the server started): each name a provider reads (`env` of the answer: the built-in key and base-URL variables and every `api_key_env`) is set in the server's environment, `null` unsets it, and any other name is ignored (named in `ignored`). The server also re-reads its config files on its own when one of them changed (looked at, at most once a second, when the configuration is next used). Editors call this before a prompt when the variables changed, and `:checkhealth`-style reports show its answer: what the running server will use, not what a new process would.",
+    params: reloadConfigParams,
+    result: "{ providers: [{ provider: string, ok: boolean, detail: string }], env: string[], ignored?: string[] }",
+    errors: ["-32602 when `env` is not an object of strings (or null)"],
+    example: {
+      params: { env: { ANTHROPIC_API_KEY: "sk-ant-…" } },
+      result: {
+        providers: [
+          { provider: "anthropic", ok: true, detail: "key set (the environment variable ANTHROPIC_API_KEY)" },
+          { provider: "openai", ok: false, detail: "No API key for openai: set OPENAI_API_KEY or [providers.openai] api_key_env." },
+        ],
+        env: ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "GEMINI_API_KEY", "GEMINI_BASE_URL", "GOOGLE_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL"],
       },
     },
   },

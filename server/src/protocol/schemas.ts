@@ -59,6 +59,9 @@ export const setModeParams = z.object({ sessionId: z.string(), mode: z.enum(SAFE
 export const listCommandsParams = z.object({ sessionId: z.string() });
 export const setModelParams = z.object({ sessionId: z.string(), model: z.string().min(1) });
 export const listModelsParams = z.object({ sessionId: z.string() });
+export const reloadConfigParams = z.object({
+  env: z.record(z.string(), z.string().nullable()).optional().describe("Provider variables of the editor's environment (a key, a base URL); null unsets one"),
+});
 export const commandParams = z.object({
   sessionId: z.string(),
   command: z.string(),

@@ -29,6 +29,17 @@ export function providerKeyEnvNames(config: Config): string[] {
 }
 
 /**
+ * Every environment variable the providers read: their keys (built-in names and each table's
+ * api_key_env) and the base URLs of the built-in types. An editor that passes its environment on
+ * to a running server (`agent/reloadConfig`) passes these.
+ */
+export function providerEnvNames(config: Config): string[] {
+  const names = new Set(providerKeyEnvNames(config));
+  for (const b of Object.values(BUILTIN_PROVIDERS)) if (b.baseUrlEnv) names.add(b.baseUrlEnv);
+  return [...names].sort();
+}
+
+/**
  * Marks every provider key, written in config or held in a key variable of the environment, as a
  * secret the logs redact. Keys in the environment matter as much as keys in config: a custom
  * provider's key (api_key_env) has no well-known format for the log's patterns to catch.
