@@ -136,6 +136,30 @@ function nvimCases(editor: NvimEditor): void {
     expect(fake.violations).toEqual([]);
   });
 
+  it("install: the README's lazy.nvim spec builds the server on first start (a local dir plugin never gets its build run) and lists every command", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "notes\n" });
+    expectPassed(await runSpec(editor, "readme_lazy_spec.lua", { fake, project }), "readme_lazy_spec.lua");
+  });
+
+  it("recovery: a key set in Neovim after the server started works on :AgentRetry and :checkhealth agrees; :AgentRestart keeps the chat and reloads its session", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "notes\n" });
+    fake.enqueue({ text: "Keyed now." }, { text: "After the restart." });
+    expectPassed(await runSpec(editor, "recover_key_spec.lua", { fake, project }), "recover_key_spec.lua");
+    expect(fake.requests).toHaveLength(2);
+    expect(fake.requests[0]!.headers.authorization ?? fake.requests[0]!.headers["x-api-key"]).toContain("sk-ant-set-in-neovim-0000");
+    // The restarted server loaded the session: the model saw the first exchange again.
+    expect(JSON.stringify(fake.requests[1]!.body.messages)).toContain("Keyed now.");
+  });
+
+  it("recovery: one chat window per tab whatever stopped the server: killed (the session offered, restarted for the chat's root), stopped as :LspStop does, :lsp restart on 0.12", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "notes\n" });
+    fake.enqueue({ text: "One." }, { text: "Two." }, { text: "Three." }, { text: "Four." });
+    expectPassed(await runSpec(editor, "recover_crash_spec.lua", { fake, project, timeoutMs: 120_000 }), "recover_crash_spec.lua");
+    // Each later turn went to a server that had loaded the session: the model saw it all.
+    expect(JSON.stringify(fake.requests[2]!.body.messages)).toContain("Two.");
+    expect(fake.violations).toEqual([]);
+  });
+
   it("diagnostics: a file Neovim has not loaded is opened unseen and its language server's error reaches the model; a file no server serves is 'unknown', never 'no errors'", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "notes\n", "broken.toy": "def x = nowhere\n", "other.txt": "plain\n" });
     fake.enqueue(

@@ -53,6 +53,10 @@ command("AgentCancel", function()
   agent().cancel({})
 end, { desc = "agent-lsp: cancel the running turn" })
 
+command("AgentRestart", function()
+  agent().restart({})
+end, { desc = "agent-lsp: restart the project's server, keeping the chat (its session is loaded again)" })
+
 command("AgentSessions", function()
   agent().sessions({})
 end, { desc = "agent-lsp: load a saved session" })

@@ -72,7 +72,7 @@ function writeHelixSetup(dir: string, helix: HelixDefaults, now = new Date()): s
     out.push(...changes.map((c) => `  ${c}`));
     if (changes.some((c) => c.startsWith("added [language-server.")) && !onPath("agent-lsp")) {
       out.push(
-        "note: `agent-lsp` is not on your PATH. Install it (npm install -g agent-lsp), or point Helix at the bundle:",
+        "note: `agent-lsp` is not on your PATH. Install it (in your clone of agent-lsp: npm install && npm install -g .), or point Helix at the bundle:",
         `  [language-server.agent-lsp] command = "node", args = ["/path/to/agent-lsp/server/dist/agent-lsp.js", "--stdio"]`,
       );
     }

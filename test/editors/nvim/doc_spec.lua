@@ -18,6 +18,8 @@ T.run(function()
     T.contains(vim.api.nvim_buf_get_name(0), "agent_lsp.txt", "help for " .. tag)
   end
   has_help("agent_lsp")
+  T.contains(vim.api.nvim_get_current_line(), "*agent_lsp*", ":help agent_lsp lands on the introduction")
+  T.contains(vim.api.nvim_get_current_line(), "INTRODUCTION", ":help agent_lsp lands on the introduction")
   local commands = vim.api.nvim_get_commands({})
   local count = 0
   for name in pairs(commands) do

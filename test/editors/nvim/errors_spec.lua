@@ -50,7 +50,7 @@ T.run(function()
     end
     T.eq(#errors, 1, "reported once, not per file:\n" .. table.concat(errors, "\n"))
     if phase == "missing" then
-      T.contains(errors[1], "npm install -g agent-lsp", "the install command")
+      T.contains(errors[1], "npm install && npm install -g .", "the install command, from the clone")
     else
       T.contains(errors[1], "npm ci && npm run build", "the build command")
       T.contains(errors[1], vim.fn.getcwd() .. "/co", "in the checkout")

@@ -41,6 +41,8 @@ local M = {}
 ---@field last_user_text string|nil the last prompt shown (sent or replayed)
 ---@field explanation string|nil the text of the model's latest message (shown atop a review)
 ---@field explanation_done boolean|nil a tool call followed it: the next text starts anew
+---@field root string the project root of the chat's server (a restarted server serves the same)
+---@field detached {code: integer|nil, signal: integer|nil}|nil its server stopped (agent_lsp.recovery)
 
 ---@type table<integer, table<string, agent_lsp.Chat>> client id -> session id -> chat
 local chats = {}
@@ -48,24 +50,9 @@ local chats = {}
 local current = {}
 ---@type table<integer, agent_lsp.Chat> buffer -> chat
 local by_buf = {}
+---@type table<string, agent_lsp.Chat[]> root -> chats whose server stopped, the current one first
+local orphans = {}
 
-local function prompt_text()
-  local keys = config.options.keymaps.chat
-  local hints = {}
-  if keys.send or keys.send_insert then
-    local send = {}
-    for _, k in ipairs({ keys.send, keys.send_insert }) do
-      if k then
-        table.insert(send, k)
-      end
-    end
-    table.insert(hints, table.concat(send, "/") .. " sends")
-  end
-  if keys.cancel then
-    table.insert(hints, keys.cancel .. " cancels")
-  end
-  return "─── Prompt" .. (#hints > 0 and (" (" .. table.concat(hints, ", ") .. ")") or "") .. " ───"
-end
 
 --- Keeps chat windows other than the one the user is in scrolled to the end.
 ---@param chat agent_lsp.Chat
@@ -82,12 +69,22 @@ function M.follow(chat)
 end
 
 local function forget(chat)
-  by_buf[chat.buf] = nil
-  if chats[chat.client_id] then
-    chats[chat.client_id][chat.session_id] = nil
+  if by_buf[chat.buf] == chat then
+    by_buf[chat.buf] = nil
   end
-  if current[chat.client_id] == chat.session_id then
-    current[chat.client_id] = nil
+  -- A chat replaced by its session's reload keeps no claim on the new one's place.
+  if chats[chat.client_id] and chats[chat.client_id][chat.session_id] == chat then
+    chats[chat.client_id][chat.session_id] = nil
+    if current[chat.client_id] == chat.session_id then
+      current[chat.client_id] = nil
+    end
+  end
+  for _, list in pairs(orphans) do
+    for i = #list, 1, -1 do
+      if list[i] == chat then
+        table.remove(list, i)
+      end
+    end
   end
 end
 
@@ -102,7 +99,7 @@ function M.create(client_id, session_id, info)
   -- The transcript is a log: streamed text must not become undo steps of the prompt you type.
   -- The input has its own undo (agent_lsp.input_undo).
   vim.bo[buf].undolevels = -1
-  local text = prompt_text()
+  local text = require("agent_lsp.chat_keys").prompt_text()
   local subtitle = { "session " .. session_id }
   if info.mode then
     table.insert(subtitle, "mode " .. info.mode)
@@ -124,6 +121,7 @@ function M.create(client_id, session_id, info)
     model = info.model,
     tools = {},
     need_heading = false,
+    root = client.root_of(client_id) or vim.fn.getcwd(),
   }
   chats[client_id] = chats[client_id] or {}
   chats[client_id][session_id] = chat
@@ -221,6 +219,8 @@ end
 function M.new_session(client_id, callback)
   local opts = config.options
   local params = { mode = opts.mode, model = opts.model }
+  -- The session's model is checked against the providers the server can call: keys first.
+  require("agent_lsp.server_env").sync(client_id)
   client.request(client_id, "agent/newSession", params, function(err, result)
     if err or not result then
       util.error("agent/newSession failed: " .. util.error_text(err))
@@ -262,23 +262,11 @@ M.edit = function(chat)
   require("agent_lsp.prompt_edit").toggle(chat)
 end
 
---- Sends the text under the prompt line.
----@param chat agent_lsp.Chat
-function M.send_input(chat)
-  local row = render.prompt_row(chat)
-  local lines = vim.api.nvim_buf_get_lines(chat.buf, row + 1, -1, false)
-  local text = vim.trim(table.concat(lines, "\n"))
-  if text == "" then
-    util.warn("type your prompt under the prompt line, then send it")
-    return
-  end
-  if chat.busy then
-    util.warn("the agent is still answering; cancel with " .. (config.options.keymaps.chat.cancel or ":AgentCancel"))
-    return
-  end
-  vim.api.nvim_buf_set_lines(chat.buf, row + 1, -1, false, { "" })
-  M.prompt(chat, { text = text })
+--- Sends the text under the prompt line (agent_lsp.chat_turn).
+M.send_input = function(chat)
+  turn.send_input(chat)
 end
+
 
 --- Cancels the chat's running turn.
 ---@param chat agent_lsp.Chat
@@ -308,20 +296,76 @@ function M.on_update(client_id, params)
   M.follow(chat)
 end
 
---- The client stopped: its chats stay readable but say so.
+--- The client stopped: its chats stay (readable, in their windows) as orphans of their root until
+--- a server of that root takes them back (agent_lsp.recovery). Returns them, the current first.
 ---@param client_id integer
-function M.on_exit(client_id, code)
-  for _, chat in pairs(chats[client_id] or {}) do
+---@param info {code: integer|nil, signal: integer|nil, note: string}
+---@return agent_lsp.Chat[]
+function M.detach(client_id, info)
+  local list = {}
+  for sid, chat in pairs(chats[client_id] or {}) do
     if vim.api.nvim_buf_is_valid(chat.buf) then
       chat.busy = false
       chat.pending_approval = nil
+      chat.detached = { code = info.code, signal = info.signal }
+      require("agent_lsp.permission").close_session(client_id, sid)
       status.refresh(chat)
-      render.note(chat, string.format("_(the agent-lsp server stopped, exit code %s; :AgentChat starts a new one)_", tostring(code)))
+      render.note(chat, info.note)
+      table.insert(list, sid == current[client_id] and 1 or #list + 1, chat)
     end
-    by_buf[chat.buf] = nil
   end
   chats[client_id] = nil
   current[client_id] = nil
+  for _, chat in ipairs(list) do
+    orphans[chat.root] = orphans[chat.root] or {}
+    table.insert(orphans[chat.root], chat)
+  end
+  return list
+end
+
+--- The chats of `root` whose server stopped and that no server took back yet.
+---@param root string
+---@return agent_lsp.Chat[]
+function M.orphans(root)
+  return { unpack(orphans[root] or {}) }
+end
+
+--- Takes `chat` out of the orphans (a server is taking it back).
+---@param chat agent_lsp.Chat
+function M.claim(chat)
+  for _, list in pairs(orphans) do
+    for i = #list, 1, -1 do
+      if list[i] == chat then
+        table.remove(list, i)
+      end
+    end
+  end
+end
+
+--- Puts `fresh` (the same session, reloaded on a new server) where `old` was: in each of its
+--- windows, with the text you had typed under its prompt line and its last prompt; `old` goes.
+---@param old agent_lsp.Chat
+---@param fresh agent_lsp.Chat
+function M.replace(old, fresh)
+  if vim.api.nvim_buf_is_valid(old.buf) then
+    local row = render.prompt_row(old)
+    local draft = vim.api.nvim_buf_get_lines(old.buf, row + 1, -1, false)
+    local fresh_row = render.prompt_row(fresh)
+    vim.api.nvim_buf_set_lines(fresh.buf, fresh_row + 1, -1, false, #draft > 0 and draft or { "" })
+    for _, win in ipairs(windows.all(old.buf)) do
+      vim.api.nvim_win_set_buf(win, fresh.buf)
+      windows.setup(win)
+      vim.api.nvim_win_set_cursor(win, { vim.api.nvim_buf_line_count(fresh.buf), 0 })
+    end
+  end
+  fresh.last_prompt = fresh.last_prompt or old.last_prompt
+  current[fresh.client_id] = fresh.session_id
+  M.claim(old)
+  forget(old)
+  if vim.api.nvim_buf_is_valid(old.buf) then
+    pcall(vim.api.nvim_buf_delete, old.buf, { force = true })
+  end
+  status.refresh(fresh)
 end
 
 --- Every open chat, of every client.

@@ -7,6 +7,26 @@ local windows = require("agent_lsp.chat_window")
 
 local K = {}
 
+--- The prompt line: where your input starts, and the keys that send and cancel it.
+---@return string
+function K.prompt_text()
+  local keys = config.options.keymaps.chat
+  local hints = {}
+  if keys.send or keys.send_insert then
+    local send = {}
+    for _, k in ipairs({ keys.send, keys.send_insert }) do
+      if k then
+        table.insert(send, k)
+      end
+    end
+    table.insert(hints, table.concat(send, "/") .. " sends")
+  end
+  if keys.cancel then
+    table.insert(hints, keys.cancel .. " cancels")
+  end
+  return "─── Prompt" .. (#hints > 0 and (" (" .. table.concat(hints, ", ") .. ")") or "") .. " ───"
+end
+
 --- Types `key` with its built-in meaning (and the count typed before the mapping).
 local function builtin(key)
   local count = vim.v.count > 0 and tostring(vim.v.count) or ""

@@ -66,6 +66,7 @@ local function run_command(chat, text)
   chat.need_heading = false
   -- An MCP prompt's command runs a whole turn: the chat is busy (and cancellable) meanwhile.
   chat.busy = true
+  require("agent_lsp.server_env").sync(chat.client_id)
   local sent = client.request(chat.client_id, "agent/command", { sessionId = chat.session_id, command = name, args = words }, function(err, result)
     chat.busy = false
     -- A command may change what there is (/mode, a server that became ready): fetch the list again.
@@ -102,6 +103,8 @@ function M.run_turn(chat, opts)
     require("agent_lsp.chat").show(chat, false)
   end
   render.user_message(chat, opts.label)
+  -- A key set in Neovim since the server started reaches it before the turn asks the model.
+  require("agent_lsp.server_env").sync(chat.client_id)
   chat.busy = true
   chat.turn = (chat.turn or 0) + 1
   chat.answering = false
@@ -198,6 +201,29 @@ function M.pick(chat, command)
     local line = (last == "" and "" or (last .. " ")) .. prefix .. choice .. " "
     vim.api.nvim_buf_set_lines(chat.buf, row + math.max(#lines, 1), -1, false, { line })
   end)
+end
+
+--- Sends the text under the prompt line.
+---@param chat agent_lsp.Chat
+function M.send_input(chat)
+  if chat.detached then
+    -- The server stopped: start it again for this chat's project, then send from the reloaded chat.
+    require("agent_lsp.recovery").revive(chat, M.send_input)
+    return
+  end
+  local row = render.prompt_row(chat)
+  local lines = vim.api.nvim_buf_get_lines(chat.buf, row + 1, -1, false)
+  local text = vim.trim(table.concat(lines, "\n"))
+  if text == "" then
+    util.warn("type your prompt under the prompt line, then send it")
+    return
+  end
+  if chat.busy then
+    util.warn("the agent is still answering; cancel with " .. (require("agent_lsp.config").options.keymaps.chat.cancel or ":AgentCancel"))
+    return
+  end
+  vim.api.nvim_buf_set_lines(chat.buf, row + 1, -1, false, { "" })
+  M.prompt(chat, { text = text })
 end
 
 --- Sends the chat's last prompt again, with the same context (:AgentRetry).

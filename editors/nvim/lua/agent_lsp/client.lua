@@ -14,6 +14,8 @@ M.NAME = "agent-lsp"
 
 ---@type table<string, integer> root directory -> client id
 local by_root = {}
+---@type table<integer, string> client id -> its root directory
+local roots = {}
 
 --- The capabilities Neovim declares, plus the agent protocol's experimental ones.
 ---@return table
@@ -72,24 +74,25 @@ function M.root_for(bufnr)
   return require("agent_lsp.root").for_buffer({ bufnr = bufnr, markers = config.options.root_markers, own_name = M.NAME })
 end
 
----@param id integer|nil
----@return table|nil client
-function M.get(id)
-  if not id then
-    return nil
+---@type table<integer, boolean> clients asked to stop (they run until the server has exited)
+local stopping = {}
+
+--- Whether a client is stopped, or was asked to stop (it is never used or reused again).
+local function stopped(c)
+  if stopping[c.id] then
+    return true
   end
-  local client = vim.lsp.get_client_by_id(id)
-  if not client then
-    return nil
-  end
-  -- 0.11 made client methods take self.
-  local stopped
   if util.has("0.11") then
-    stopped = client:is_stopped()
-  else
-    stopped = client.is_stopped()
+    return c:is_stopped()
   end
-  return (not stopped) and client or nil
+  return c.is_stopped()
+end
+
+---@param id integer|nil
+---@return table|nil client the running client `id` (nil when it stopped or is stopping)
+function M.get(id)
+  local client = id and vim.lsp.get_client_by_id(id)
+  return client and not stopped(client) and client or nil
 end
 
 local function on_exit(root)
@@ -98,9 +101,48 @@ local function on_exit(root)
       by_root[root] = nil
     end
     vim.schedule(function()
-      require("agent_lsp.chat").on_exit(client_id, code, signal)
+      require("agent_lsp.recovery").on_exit(client_id, root, code, signal)
     end)
   end
+end
+
+--- The project root a client serves.
+---@param id integer
+---@return string|nil
+function M.root_of(id)
+  if roots[id] then
+    return roots[id]
+  end
+  local c = vim.lsp.get_client_by_id(id)
+  return c and c.config and c.config.root_dir or nil
+end
+
+--- Takes a running agent-lsp client of `root` that this module did not start (`:lsp restart`
+--- on 0.12 starts a new client with the same config); nil when there is none.
+---@param root string
+---@return integer|nil
+local function adopt(root)
+  local all = (vim.lsp.get_clients or vim.lsp.get_active_clients)()
+  for _, c in ipairs(all) do
+    if c.name == M.NAME and c.config.root_dir == root and not stopped(c) then
+      by_root[root], roots[c.id] = c.id, root
+      return c.id
+    end
+  end
+  return nil
+end
+
+--- A client of ours attached somewhere (LspAttach): one this module did not start (`:lsp
+--- restart`) becomes its root's, and the chats its root's server left are taken back.
+---@param id integer
+function M.attached(id)
+  local c = vim.lsp.get_client_by_id(id)
+  if not c or c.name ~= M.NAME or roots[id] then
+    return
+  end
+  local root = c.config.root_dir
+  by_root[root], roots[id] = id, root
+  require("agent_lsp.recovery").reattach(root, id, {})
 end
 
 ---@param root string
@@ -129,12 +171,16 @@ end
 ---@return integer|nil client_id
 local function start(cfg, bufnr)
   local attach = util.is_file_buffer(bufnr)
+  -- A client of this root that is stopping (a restart) must not be reused for the new one.
+  local function reuse(c, config)
+    return c.name == config.name and c.config.root_dir == config.root_dir and not stopped(c)
+  end
   if vim.lsp.start and attach then
-    return vim.lsp.start(cfg, { bufnr = bufnr })
+    return vim.lsp.start(cfg, { bufnr = bufnr, reuse_client = reuse })
   end
   if vim.lsp.start and util.has("0.11") then
     -- 0.11 deprecates start_client in favour of start without attaching.
-    return vim.lsp.start(cfg, { bufnr = bufnr, attach = false })
+    return vim.lsp.start(cfg, { bufnr = bufnr, attach = false, reuse_client = reuse })
   end
   return vim.lsp.start_client(cfg)
 end
@@ -158,30 +204,92 @@ function M.reset_reports()
   reported = {}
 end
 
+--- The client serving the project at `root`: the running one, one started by someone else
+--- (`:lsp restart`), else a new one (with `bufnr` attached when it is a file buffer).
+---@param root string
+---@param opts {explicit: boolean|nil, bufnr: integer|nil}|nil explicit: the user asked (a command)
+---@return integer|nil client_id
+function M.for_root(root, opts)
+  opts = opts or {}
+  local id = by_root[root]
+  if M.get(id) then
+    return id
+  end
+  id = adopt(root)
+  if id then
+    return id
+  end
+  local broken = require("agent_lsp.server_cmd").check()
+  if broken then
+    report_broken(broken, opts)
+    return nil
+  end
+  id = start(client_config(root), opts.bufnr or 0)
+  if not id then
+    util.error("the server did not start: " .. table.concat(config.options.cmd, " "))
+    return nil
+  end
+  by_root[root], roots[id] = id, root
+  require("agent_lsp.server_env").started(id)
+  return id
+end
+
+--- The running client of `root` (one someone else started included), without starting one.
+---@param root string
+---@return integer|nil
+function M.for_root_if_running(root)
+  if M.get(by_root[root]) then
+    return by_root[root]
+  end
+  return adopt(root)
+end
+
 --- The client serving `bufnr`'s project, started (and the buffer attached) when needed.
 ---@param bufnr integer
 ---@param opts {explicit: boolean|nil}|nil explicit: the user asked (a command), not autostart
 ---@return integer|nil client_id
 function M.ensure(bufnr, opts)
-  local root = M.root_for(bufnr)
-  local id = by_root[root]
-  if not M.get(id) then
-    local broken = require("agent_lsp.server_cmd").check()
-    if broken then
-      report_broken(broken, opts)
-      return nil
-    end
-    id = start(client_config(root), bufnr)
-    if not id then
-      util.error("the server did not start: " .. table.concat(config.options.cmd, " "))
-      return nil
-    end
-    by_root[root] = id
-  end
-  if util.is_file_buffer(bufnr) and not vim.lsp.buf_is_attached(bufnr, id) then
+  local id = M.for_root(M.root_for(bufnr), { explicit = opts and opts.explicit, bufnr = bufnr })
+  if id and util.is_file_buffer(bufnr) and not vim.lsp.buf_is_attached(bufnr, id) then
     vim.lsp.buf_attach_client(bufnr, id)
   end
   return id
+end
+
+--- Attaches every loaded file buffer of `root` to client `id` (a new server of the project).
+---@param root string
+---@param id integer
+function M.attach_root_buffers(root, id)
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(buf) and util.is_file_buffer(buf) and M.root_for(buf) == root and not vim.lsp.buf_is_attached(buf, id) then
+      pcall(vim.lsp.buf_attach_client, buf, id)
+    end
+  end
+end
+
+--- Whether this module asked client `id` to stop (a restart), as opposed to a crash or another stop.
+---@param id integer
+---@return boolean
+function M.stopped_here(id)
+  return stopping[id] == true
+end
+
+--- Stops client `id` (it exits; its on_exit runs later).
+---@param id integer
+function M.stop(id)
+  local c = vim.lsp.get_client_by_id(id)
+  if not c then
+    return
+  end
+  stopping[id] = true
+  if by_root[roots[id] or ""] == id then
+    by_root[roots[id]] = nil
+  end
+  if util.has("0.11") then
+    c:stop()
+  else
+    c.stop()
+  end
 end
 
 --- Attaches a buffer when autostart applies to it.
@@ -197,14 +305,19 @@ function M.maybe_attach(bufnr)
   M.ensure(bufnr)
 end
 
---- The client for the current context: the chat's own when in a chat buffer, else the current
---- buffer's project (started when needed).
+--- The client for the current context: the chat's own when in a chat buffer (a chat whose
+--- server stopped: its project's, never the current directory's), the review's in a review, else
+--- the current buffer's project (started when needed).
 ---@return integer|nil client_id
 function M.current()
   local buf = vim.api.nvim_get_current_buf()
   local chat = require("agent_lsp.chat").by_buffer(buf)
-  if chat and M.get(chat.client_id) then
-    return chat.client_id
+  if chat then
+    return M.get(chat.client_id) and chat.client_id or M.for_root(chat.root, { explicit = true })
+  end
+  local review = require("agent_lsp.diff").review_of(buf)
+  if review and M.get(review.client_id) then
+    return review.client_id
   end
   return M.ensure(buf, { explicit = true })
 end

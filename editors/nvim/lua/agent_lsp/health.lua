@@ -228,6 +228,21 @@ local function check_clients()
   for _, id in ipairs(ids) do
     local c = vim.lsp.get_client_by_id(id)
     h.ok(string.format("client %d serving %s", id, c and c.config.root_dir or "?"))
+    -- What the running server will use (your environment's provider variables handed over
+    -- first), which a new `agent-lsp doctor` process cannot tell.
+    local report, err = require("agent_lsp.server_env").report(id, 5000)
+    if not report then
+      h.warn(string.format("client %d: could not ask which providers it can call: %s", id, err))
+    else
+      for _, p in ipairs(report.providers or {}) do
+        local line = string.format("client %d will call %s: %s", id, p.provider, p.detail)
+        if p.ok then
+          h.ok(line)
+        else
+          h.info(line)
+        end
+      end
+    end
   end
 end
 

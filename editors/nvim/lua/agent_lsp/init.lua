@@ -5,6 +5,7 @@
 ---   chat(opts)        open the chat of the current project ({focus = true, toggle = false})
 ---   new_session()     start a fresh session in a new chat
 ---   cancel()          cancel the running turn of the current chat
+---   restart()         restart the project's server, keeping its chats (sessions loaded again)
 ---   retry()           send the current chat's last prompt again
 ---   edit()            edit the current chat's last prompt; sending it replaces the last exchange
 ---   sessions()        pick a saved session and load it (history replayed into a chat)
@@ -65,6 +66,15 @@ function M.setup(opts)
       util.try("attaching agent-lsp", client.maybe_attach, args.buf)
     end,
   })
+  if util.has("0.8") then
+    -- A server of ours someone else started (`:lsp restart`) takes the chats of its root back.
+    vim.api.nvim_create_autocmd("LspAttach", {
+      group = group,
+      callback = function(args)
+        util.try("taking a restarted agent-lsp server", client.attached, args.data.client_id)
+      end,
+    })
+  end
   for _, buf in ipairs(vim.api.nvim_list_bufs()) do
     if vim.api.nvim_buf_is_loaded(buf) then
       util.try("attaching agent-lsp", client.maybe_attach, buf)
@@ -87,11 +97,34 @@ local function current_client()
   return require("agent_lsp.client").current()
 end
 
---- Opens (or shows) the chat of the current project.
+--- The chat here: the current buffer's, else the one this tab shows, if any (stopped ones too).
+---@return agent_lsp.Chat|nil
+local function chat_here()
+  local chat = require("agent_lsp.chat")
+  local here = chat.by_buffer(vim.api.nvim_get_current_buf())
+  if here then
+    return here
+  end
+  local win = require("agent_lsp.chat_window").chat_window(function(buf)
+    return chat.by_buffer(buf) ~= nil
+  end)
+  return win and chat.by_buffer(vim.api.nvim_win_get_buf(win)) or nil
+end
+
+--- Opens (or shows) the chat of the current project. A chat here whose server stopped gets its
+--- project's server back and its session loaded again, in the same window.
 --- With `toggle`, hides it instead when this tab shows it (:AgentChat).
 ---@param opts {focus: boolean|nil, toggle: boolean|nil}|nil
 function M.chat(opts)
   opts = opts or {}
+  ensure_setup()
+  local stopped = chat_here()
+  if stopped and stopped.detached then
+    require("agent_lsp.recovery").revive(stopped, function(c)
+      require("agent_lsp.chat").show(c, opts.focus ~= false)
+    end)
+    return
+  end
   local id = current_client()
   if not id then
     return
@@ -134,7 +167,25 @@ local function on_current_chat(action, what)
     util.notify("no chat to " .. what)
     return
   end
+  if chat.detached and action ~= "cancel" then
+    require("agent_lsp.recovery").revive(chat, function(c)
+      require("agent_lsp.chat")[action](c)
+    end)
+    return
+  end
   require("agent_lsp.chat")[action](chat)
+end
+
+--- Stops the current project's server and starts a new one, keeping the chats: each session is
+--- loaded again on the new server, in its window (:AgentRestart). The new server reads its
+--- config and your environment afresh.
+function M.restart(_)
+  ensure_setup()
+  local client = require("agent_lsp.client")
+  local here = chat_here()
+  local review = require("agent_lsp.diff").review_of(vim.api.nvim_get_current_buf())
+  local root = (here and here.root) or (review and client.root_of(review.client_id)) or client.root_for(vim.api.nvim_get_current_buf())
+  require("agent_lsp.recovery").restart(root)
 end
 
 --- Sends the current chat's last prompt again.

@@ -7,8 +7,8 @@ local config = require("agent_lsp.config")
 
 local M = {}
 
---- The install command of the published server.
-M.INSTALL = "npm install -g agent-lsp"
+--- How to install the server: from a clone (agent-lsp is not published on npm yet).
+M.INSTALL = "in your clone of agent-lsp: npm install && npm install -g ."
 
 --- What is wrong with the server command, and how to fix it; nil when it looks runnable.
 ---@return {problem: string, fix: string[]}|nil

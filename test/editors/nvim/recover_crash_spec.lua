@@ -1,0 +1,98 @@
+-- One chat window per tab, whatever stopped the server. Killed (a crash): the plugin starts a
+-- server for the chat's own project (never "."), offers the session, and loads it again in the
+-- same window. Stopped like :LspStop does: the chat says so, and :AgentChat from it brings it
+-- back in place. On 0.12, `:lsp restart` starts a new client, which takes the chat back by itself.
+local T = dofile(vim.env.AGENT_LSP_TEST_HELPERS)
+
+local function chat_windows()
+  local out = {}
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if require("agent_lsp.chat").by_buffer(vim.api.nvim_win_get_buf(win)) then
+      table.insert(out, win)
+    end
+  end
+  return out
+end
+
+--- The pid of this Neovim's agent-lsp server (its child process running the bundle).
+local function server_pid()
+  local me = tostring(vim.fn.getpid())
+  for _, dir in ipairs(vim.fn.glob("/proc/[0-9]*", 0, 1)) do
+    local stat = io.open(dir .. "/stat")
+    local cmd = io.open(dir .. "/cmdline")
+    if stat and cmd then
+      local ppid = stat:read("*a"):match("^%d+ %b() %S+ (%d+)")
+      local line = cmd:read("*a"):gsub("%z", " ")
+      stat:close()
+      cmd:close()
+      if ppid == me and line:find("agent-lsp.js", 1, true) and line:find("--stdio", 1, true) then
+        return tonumber(dir:match("%d+$"))
+      end
+    else
+      if stat then
+        stat:close()
+      end
+      if cmd then
+        cmd:close()
+      end
+    end
+  end
+end
+
+--- Waits until the chat window shows the session on a client other than `old`, with `text`.
+local function wait_back(win, old, text)
+  local chat
+  T.wait("the chat back on a new server", function()
+    chat = require("agent_lsp.chat").by_buffer(vim.api.nvim_win_get_buf(win))
+    return chat and chat.client_id ~= old and not chat.detached and T.text(chat.buf):find(text, 1, true) ~= nil
+  end, 30000)
+  T.eq(#chat_windows(), 1, "still one chat window in the tab")
+  T.eq(vim.lsp.get_client_by_id(chat.client_id).config.root_dir, vim.fn.getcwd(), "the new server serves the chat's project")
+  return chat
+end
+
+T.run(function()
+  T.forbid_blocking_prompts()
+  T.open("notes.txt")
+  local chat = T.open_chat()
+  local win = vim.fn.bufwinid(chat.buf)
+  local session = chat.session_id
+  T.send(chat, "First")
+  T.wait_idle(chat)
+  T.wait_text(chat, "One.")
+
+  -- A crash: the server is killed. The session is offered and loaded again, in the same window.
+  local offered = T.stub_select("^Load the session again")
+  local old = chat.client_id
+  vim.loop.kill(T.truthy(server_pid(), "the server's pid"), 9)
+  chat = wait_back(win, old, "One.")
+  T.eq(#offered, 1, "the crashed session was offered")
+  T.contains(offered[1].prompt, "was killed", "the question says what happened")
+  T.eq(chat.session_id, session, "the same session")
+  T.send(chat, "Second")
+  T.wait_idle(chat)
+  T.wait_text(chat, "Two.")
+
+  -- Stopped as :LspStop does: the chat says so; :AgentChat from it brings it back in place.
+  old = chat.client_id
+  vim.lsp.stop_client(old)
+  T.wait("the chat to say the server stopped", function()
+    return chat.detached ~= nil
+  end, 15000)
+  T.contains(T.text(chat.buf), "the agent-lsp server stopped", "the chat says so")
+  vim.api.nvim_set_current_win(win)
+  vim.cmd("AgentChat")
+  chat = wait_back(win, old, "Two.")
+  T.send(chat, "Third")
+  T.wait_idle(chat)
+  T.wait_text(chat, "Three.")
+
+  if vim.fn.has("nvim-0.12") == 1 then
+    old = chat.client_id
+    vim.cmd("lsp restart agent-lsp")
+    chat = wait_back(win, old, "Three.")
+    T.send(chat, "Fourth")
+    T.wait_idle(chat)
+    T.wait_text(chat, "Four.")
+  end
+end)
