@@ -17,16 +17,28 @@ import { TOY_SERVER_SCRIPT } from "../helpers/toy-lsp/toy-server.js";
 
 const TIMEOUT = 90_000;
 
-/** A local port nothing listens on (bound, then closed). */
-function closedPort(): Promise<number> {
+/** Binds `port` (0: any) on 127.0.0.1 and closes it again: the port it got. */
+function bindAndClose(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
+    server.listen(port, "127.0.0.1", () => {
+      const { port: bound } = server.address() as AddressInfo;
+      server.close(() => resolve(bound));
     });
   });
+}
+
+/**
+ * A local port nothing listens on, 403xx where one is free: a base URL holding "403" must still
+ * read as unreachable, not as a refused key (the hint once matched the port).
+ */
+async function closedPort(): Promise<number> {
+  for (let port = 40300; port < 40400; port++) {
+    const bound = await bindAndClose(port).catch(() => undefined);
+    if (bound) return bound;
+  }
+  return bindAndClose(0);
 }
 const requireAll = process.env.AGENT_LSP_REQUIRE_ALL === "1";
 

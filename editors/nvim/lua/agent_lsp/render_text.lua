@@ -93,11 +93,13 @@ end
 ---@return string hint starting with a space, or ""
 function M.error_hint(message)
   local lower = message:lower()
-  if lower:find("the key came from", 1, true) or lower:find("no api key", 1, true) or lower:find("401", 1, true) or lower:find("403", 1, true) then
-    return " — check the key: :checkhealth agent_lsp (:AgentDoctor live makes one call with it)"
-  end
+  -- Unreachable first: its base URL may hold a port such as 40353, which is no HTTP 403.
   if lower:find("could not reach", 1, true) or lower:find("the connection to", 1, true) then
     return " — is the server running at that base URL? :AgentDoctor live checks it"
+  end
+  local status = lower:find("%f[%d]40[13]%f[%D]")
+  if lower:find("the key came from", 1, true) or lower:find("no api key", 1, true) or status then
+    return " — check the key: :checkhealth agent_lsp (:AgentDoctor live makes one call with it)"
   end
   return ""
 end
