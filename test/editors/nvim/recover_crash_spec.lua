@@ -14,27 +14,25 @@ local function chat_windows()
   return out
 end
 
+--- The whole text of `path`, or nil (a process may end while it is read).
+local function slurp(path)
+  local f = io.open(path)
+  if not f then
+    return nil
+  end
+  local text = f:read("*a")
+  f:close()
+  return text
+end
+
 --- The pid of this Neovim's agent-lsp server (its child process running the bundle).
 local function server_pid()
   local me = tostring(vim.fn.getpid())
   for _, dir in ipairs(vim.fn.glob("/proc/[0-9]*", 0, 1)) do
-    local stat = io.open(dir .. "/stat")
-    local cmd = io.open(dir .. "/cmdline")
-    if stat and cmd then
-      local ppid = stat:read("*a"):match("^%d+ %b() %S+ (%d+)")
-      local line = cmd:read("*a"):gsub("%z", " ")
-      stat:close()
-      cmd:close()
-      if ppid == me and line:find("agent-lsp.js", 1, true) and line:find("--stdio", 1, true) then
-        return tonumber(dir:match("%d+$"))
-      end
-    else
-      if stat then
-        stat:close()
-      end
-      if cmd then
-        cmd:close()
-      end
+    local stat, cmd = slurp(dir .. "/stat"), slurp(dir .. "/cmdline")
+    local line = cmd and cmd:gsub("%z", " ") or ""
+    if stat and stat:match("^%d+ %b() %S+ (%d+)") == me and line:find("agent-lsp.js", 1, true) and line:find("--stdio", 1, true) then
+      return tonumber(dir:match("%d+$"))
     end
   end
 end
