@@ -85,7 +85,7 @@ describe.skipIf(asRoot)("a refused permission (EACCES)", () => {
     for (const name of ["checkpoints", "journal"]) mkdirSync(path.join(state, name), { recursive: true });
     refuse(state);
     await expect(h.client.connection.sendRequest("workspace/executeCommand", { command: "agent.openChat", arguments: [] })).rejects.toThrow(
-      /Could not write the chat file \/\S*\.agent-lsp\/chat\.md: permission denied \(EACCES\)/,
+      /Could not write the chat file \/\S*\.agent-lsp\/chat\.md( \(\S+\))?: permission denied \(EACCES\)/,
     );
     h.client.script.showMessageRequest = () => "Yes, don't ask again";
     h.fake.enqueue(EDIT, { text: "edited" });
