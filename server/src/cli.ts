@@ -10,7 +10,8 @@ Usage:
                                       stdin is not a terminal).
   agent-lsp --acp                     Serve the Agent Client Protocol on stdin/stdout (Zed,
                                       CodeCompanion, avante, agent-shell: docs/acp.md).
-  agent-lsp run "PROMPT" [options]    One headless agent turn in the current directory.
+  agent-lsp run "PROMPT" [options]    One headless agent turn in the current directory
+                                      (PROMPT - or piped in: read from stdin).
       --mode read_only|plan|ask|auto|full_access
       --model NAME/model-id
       --json                          Stream updates as JSON lines on stdout.
@@ -36,6 +37,9 @@ Usage:
                                       Helix's languages.toml (a backup is written first); each
                                       language keeps the default servers of your Helix (hx).
   agent-lsp --version | --help
+  agent-lsp COMMAND --help            The options of one command.
+
+Exit status: 0 done, 1 failed, 2 usage error (an unknown option, a missing argument).
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -72,7 +76,11 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`agent-lsp: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
+    const message = err instanceof Error ? err.message : String(err);
+    // A command line that does not fit is exit status 2 and points at the command's --help.
+    const usage = err instanceof Error && err.name === "UsageError";
+    const command = ["run", "tool", "mcp", "doctor", "setup"].includes(process.argv[2] ?? "") ? ` ${process.argv[2]}` : "";
+    process.stderr.write(`agent-lsp: ${message}\n${usage ? `See agent-lsp${command} --help.\n` : ""}`);
+    process.exitCode = usage ? 2 : 1;
   },
 );

@@ -23,13 +23,15 @@ afterAll(async () => {
   await fake.close();
 });
 
-/** Runs the binary in the project with the fake as Anthropic; never throws on exit status. */
-async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
+/** Runs the binary in the project with the fake as Anthropic; never throws on exit status. `input` is piped to stdin. */
+async function cli(args: string[], env: NodeJS.ProcessEnv = {}, input?: string) {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [BINARY, ...args], {
+    const running = exec(process.execPath, [BINARY, ...args], {
       cwd: root,
       env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-ant-cli-test-0000", ...env },
     });
+    if (input !== undefined) running.child.stdin!.end(input);
+    const { stdout, stderr } = await running;
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -93,19 +95,58 @@ describe("agent-lsp CLI", () => {
     expect(existsSync(path.join(root, "x.txt"))).toBe(false);
   });
 
-  it("rejects a bad --mode with a clear message", async () => {
+  it("rejects a bad --mode with a clear message and exit status 2", async () => {
     const res = await cli(["run", "hi", "--mode", "yolo"]);
-    expect(res.code).toBe(1);
+    expect(res.code).toBe(2);
     expect(res.stderr).toContain("--mode must be one of read_only, plan, ask, auto, full_access");
   });
 
-  it("tool rejects input that is not JSON, and an unknown tool, with exit 1", async () => {
+  it("tool rejects input that is not JSON (a usage error, 2), and an unknown tool (1)", async () => {
     const bad = await cli(["tool", "read_file", "--input", "{nope"]);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--input is not valid JSON");
     const unknown = await cli(["tool", "no_such_tool", "--input", "{}"]);
     expect(unknown.code).toBe(1);
     expect(JSON.parse(unknown.stdout)).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining('no tool "no_such_tool"') }] });
+  });
+
+  it("an unknown option is a usage error naming the closest one, and no model is called", async () => {
+    const before = fake.requests.length;
+    const res = await cli(["run", "do it", "--mdoe", "full_access"]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain("unknown option --mdoe (did you mean --mode?)");
+    expect(res.stderr).toContain("See agent-lsp run --help.");
+    expect(fake.requests.length).toBe(before);
+    const tool = await cli(["tool", "read_file", "--inptu", "{}"]);
+    expect(tool.code).toBe(2);
+    expect(tool.stderr).toContain("unknown option --inptu (did you mean --input?)");
+    const list = await cli(["mcp", "add", "x", "--urll", "https://example.test/mcp"]);
+    expect(list.code).toBe(2);
+    expect(list.stderr).toContain("unknown option --urll (did you mean --url?)");
+    const doctor = await cli(["doctor", "--lvie"]);
+    expect(doctor.code).toBe(2);
+    expect(doctor.stderr).toContain("did you mean --live?");
+  });
+
+  it("run takes the prompt from stdin with -, and -- ends the options", async () => {
+    fake.enqueue({ text: "read it" });
+    const piped = await cli(["run", "-"], {}, "summarise the piped text\n");
+    expect(piped.code).toBe(0);
+    expect(JSON.stringify(fake.requests.at(-1)!.body.messages[0])).toContain("summarise the piped text");
+    fake.enqueue({ text: "literal" });
+    const dashed = await cli(["run", "--mode", "read_only", "--", "--json is a word here"]);
+    expect(dashed.code).toBe(0);
+    expect(dashed.stdout).toBe("literal\n");
+    expect(JSON.stringify(fake.requests.at(-1)!.body.messages[0])).toContain("--json is a word here");
+  });
+
+  it("every command answers --help with its usage on stdout and exit 0", async () => {
+    for (const args of [["run", "--help"], ["tool", "--help"], ["doctor", "--help"], ["mcp", "--help"], ["mcp", "list", "--help"], ["mcp", "add", "-h"], ["setup", "--help"]]) {
+      const res = await cli(args);
+      expect(res.code, args.join(" ")).toBe(0);
+      expect(res.stdout, args.join(" ")).toMatch(/Usage/);
+    }
+    expect((await cli(["run", "--help"])).stdout).toContain("--allow-untrusted-tools");
   });
 
   it("doctor lists config files, providers and tools, and warns about a world-readable key", async () => {

@@ -11,15 +11,27 @@ import { liveReport } from "./doctor-live.js";
 import { shellParserReport } from "./doctor-shell.js";
 import { sandboxReport } from "./doctor-sandbox.js";
 import { createHeadlessRuntime } from "./headless-runtime.js";
+import { parseArgs, UsageError } from "./args.js";
 import { CLI_NEED, reportLogger, statusLine } from "./mcp.js";
+
+const DOCTOR_HELP = `Usage: agent-lsp doctor [--live]
+  Config files, provider credentials, MCP servers, the shell parser, the sandbox and the tools.
+  --live  also calls the model once and checks that local servers listen.
+Exit status: 0 when nothing is broken, 1 when a line says ERROR, 2 on a usage error.`;
 
 /**
  * Prints the report; exit 1 when something is broken (bad config, unknown model, with `--live`
  * a model call that failed), else 0.
  */
 export async function doctorCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, { flags: ["live"] });
+  if (args.help) {
+    process.stdout.write(`${DOCTOR_HELP}\n`);
+    return 0;
+  }
+  if (args.positionals.length) throw new UsageError(`doctor takes no arguments (got "${args.positionals[0]}").`);
   const lines = await doctorReport(process.cwd());
-  if (argv.includes("--live")) lines.push(...(await liveReport(loadConfig({ root: process.cwd() }).config)));
+  if (args.flags.has("live")) lines.push(...(await liveReport(loadConfig({ root: process.cwd() }).config)));
   process.stdout.write(`${lines.join("\n")}\n`);
   return lines.some((l) => l.startsWith("ERROR")) ? 1 : 0;
 }

@@ -4,6 +4,7 @@ import { SAFETY_MODES, type SafetyMode } from "../config/schema.js";
 import { HeadlessEditor, type HeadlessOptions } from "../editor/headless.js";
 import type { Logger } from "../util/log.js";
 import { projectRoot } from "../workspace/project-root.js";
+import { UsageError } from "./args.js";
 
 /** A runtime with its terminal editor. */
 export interface HeadlessRuntime {
@@ -36,7 +37,7 @@ export function createHeadlessRuntime(options: HeadlessOptions, logger?: Logger)
 export function parseMode(value: string | undefined): SafetyMode | undefined {
   if (value === undefined) return undefined;
   if (!SAFETY_MODES.includes(value as SafetyMode)) {
-    throw new Error(`--mode must be one of ${SAFETY_MODES.join(", ")}; got "${value}".`);
+    throw new UsageError(`--mode must be one of ${SAFETY_MODES.join(", ")}; got "${value}".`);
   }
   return value as SafetyMode;
 }

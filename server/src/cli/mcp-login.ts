@@ -15,9 +15,9 @@ import { parseArgs } from "./args.js";
 
 /** `mcp login NAME [--paste]`. */
 export async function loginCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, []);
+  const args = parseArgs(argv, { flags: ["paste"] });
+  if (!args.positionals[0] || args.help) return usage("agent-lsp mcp login NAME [--paste]", args.help);
   const name = args.positionals[0];
-  if (!name) return usage("agent-lsp mcp login NAME [--paste]");
   const { spec, auth } = remoteServer(name);
   if (!spec) return 1;
   return signInFromTerminal(spec, auth, args.flags.has("paste"));
@@ -25,8 +25,9 @@ export async function loginCommand(argv: string[]): Promise<number> {
 
 /** `mcp logout NAME`. */
 export async function logoutCommand(argv: string[]): Promise<number> {
-  const name = parseArgs(argv, []).positionals[0];
-  if (!name) return usage("agent-lsp mcp logout NAME");
+  const args = parseArgs(argv);
+  const name = args.positionals[0];
+  if (!name || args.help) return usage("agent-lsp mcp logout NAME", args.help);
   const { config } = loadConfig({ root: process.cwd() });
   const auth = new McpAuth({ config: () => config });
   const deleted = await auth.logout(name);
@@ -104,7 +105,8 @@ function readLine(): Promise<string> {
   });
 }
 
-function usage(line: string): number {
-  process.stderr.write(`Usage: ${line}\n`);
-  return 2;
+/** The usage line: asked for (--help) on stdout with status 0, else on stderr with status 2. */
+function usage(line: string, asked = false): number {
+  (asked ? process.stdout : process.stderr).write(`Usage: ${line}\n`);
+  return asked ? 0 : 2;
 }

@@ -14,7 +14,7 @@ import type { McpManager, ServerStatus } from "../mcp/manager.js";
 import { describeSignIn } from "../mcp/oauth/mcp-auth.js";
 import { describeStatus } from "../mcp/status-text.js";
 import { redact, type Logger } from "../util/log.js";
-import { flagValue, parseArgs } from "./args.js";
+import { flagValue, flagValues, parseArgs, type ParsedArgs } from "./args.js";
 import { createHeadlessRuntime } from "./headless-runtime.js";
 import { addServer, removeServer } from "./mcp-config-file.js";
 
@@ -33,6 +33,10 @@ export const CLI_NEED = "cli";
 /** Runs an `mcp` subcommand; exit 0 on success, 1 on failure, 2 on a usage error. */
 export async function mcpCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
+  if (sub === "--help" || sub === "-h" || sub === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   if (sub === "list") return listCommand(rest);
   if (sub === "add") return editCommand(rest, "add");
   if (sub === "remove") return editCommand(rest, "remove");
@@ -42,9 +46,16 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   return 2;
 }
 
+/** `--help` on a subcommand: the usage on stdout. */
+function helpAsked(): number {
+  process.stdout.write(`${USAGE}\n`);
+  return 0;
+}
+
 /** Starts every server (as a session's first need would) and prints each one's state. */
 async function listCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, []);
+  const args = parseArgs(argv, { flags: ["json"] });
+  if (args.help) return helpAsked();
   const { runtime } = createHeadlessRuntime({ quiet: true, interactive: Boolean(process.stdin.isTTY) }, reportLogger());
   try {
     // No session is made (it would leave an empty conversation behind): the need is the CLI's own.
@@ -89,7 +100,12 @@ export function statusLine(s: ServerStatus & { signIn?: string }): string {
 async function editCommand(argv: string[], action: "add" | "remove"): Promise<number> {
   const dash = argv.indexOf("--");
   const command = dash >= 0 ? argv.slice(dash + 1) : [];
-  const args = parseArgs(dash >= 0 ? argv.slice(0, dash) : argv, ["url", "header", "env", ...OAUTH_FLAGS]);
+  const args = parseArgs(dash >= 0 ? argv.slice(0, dash) : argv, {
+    valued: ["url", "client-id", "client-secret-env", "callback-port"],
+    repeated: ["header", "env", "scope"],
+    flags: ["project"],
+  });
+  if (args.help) return helpAsked();
   const name = args.positionals[0];
   if (!name || args.positionals.length > 1) {
     process.stderr.write(`${USAGE}\n`);
@@ -98,7 +114,7 @@ async function editCommand(argv: string[], action: "add" | "remove"): Promise<nu
   const project = args.flags.has("project");
   const file = project ? projectConfigPath(process.cwd()) : userConfigPath();
   if (action === "remove") return remove(name, file, project);
-  const table = serverTable(args, argv, command);
+  const table = serverTable(args, command);
   const text = existsSync(file) ? readFileSync(file, "utf8") : "";
   const other = definedElsewhere(name);
   writeFile(file, addServer(text, name, table));
@@ -132,11 +148,11 @@ async function offerSignIn(name: string): Promise<number> {
 }
 
 /** `[mcp_servers.NAME.oauth]` from the flags, when any is given. */
-function oauthTable(args: ReturnType<typeof parseArgs>, repeated: (flag: string) => string[]): McpServerTable["oauth"] {
+function oauthTable(args: ParsedArgs): McpServerTable["oauth"] {
   const clientId = flagValue(args, "client-id");
   const secretEnv = flagValue(args, "client-secret-env");
   const port = flagValue(args, "callback-port");
-  const scopes = repeated("scope");
+  const scopes = flagValues(args, "scope");
   if (port !== undefined && !/^\d+$/.test(port)) throw new Error(`--callback-port takes a port number, got "${port}"`);
   const table = {
     ...(clientId ? { client_id: clientId } : {}),
@@ -148,17 +164,16 @@ function oauthTable(args: ReturnType<typeof parseArgs>, repeated: (flag: string)
 }
 
 /** The table `add` writes, from --url/--header or the command after `--`. */
-function serverTable(args: ReturnType<typeof parseArgs>, argv: string[], command: string[]): McpServerTable {
+function serverTable(args: ParsedArgs, command: string[]): McpServerTable {
   const url = flagValue(args, "url");
   if (!url === !command.length) throw new Error(`give either --url URL or -- COMMAND ARGS...\n${USAGE}`);
-  const repeated = (flag: string) => argv.flatMap((a, i) => (a === `--${flag}` && argv[i + 1] !== undefined ? [argv[i + 1]!] : a.startsWith(`--${flag}=`) ? [a.slice(flag.length + 3)] : []));
   if (url) {
-    const headers = pairs(repeated("header"), ":", "--header");
-    const oauth = oauthTable(args, repeated);
+    const headers = pairs(flagValues(args, "header"), ":", "--header");
+    const oauth = oauthTable(args);
     return { url, ...(Object.keys(headers).length ? { headers } : {}), ...(oauth ? { oauth } : {}) };
   }
   if (OAUTH_FLAGS.some((f) => args.flags.has(f))) throw new Error(`--client-id, --client-secret-env, --callback-port and --scope belong to a remote server (--url)\n${USAGE}`);
-  const env = pairs(repeated("env"), "=", "--env");
+  const env = pairs(flagValues(args, "env"), "=", "--env");
   return { command: command[0]!, ...(command.length > 1 ? { args: command.slice(1) } : {}), ...(Object.keys(env).length ? { env } : {}) };
 }
 

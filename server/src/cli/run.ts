@@ -1,16 +1,30 @@
 /** `agent-lsp run "PROMPT"`: one headless agent turn in the current directory. */
-import { flagValue, parseArgs } from "./args.js";
+import { flagValue, parseArgs, UsageError } from "./args.js";
 import { createHeadlessRuntime, parseMode } from "./headless-runtime.js";
 
-/** Runs the turn; exit status 0 when it ended normally, 1 otherwise. */
+const RUN_HELP = `Usage: agent-lsp run [options] "PROMPT"
+       agent-lsp run [options] -            (the prompt from stdin; also when no PROMPT is given and stdin is not a terminal)
+  --mode read_only|plan|ask|auto|full_access
+  --model NAME/model-id
+  --json                        Stream updates as JSON lines on stdout.
+  --allow-untrusted-tools       Without a terminal, allow gated actions instead of refusing.
+  --                            Ends the options: a prompt that starts with "-" goes after it.
+Exit status: 0 the turn ended normally, 1 it did not (an error, a refusal, a limit), 2 usage error.`;
+
+/** Runs the turn; exit status 0 when it ended normally, 1 otherwise, 2 on a usage error. */
 export async function runCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ["mode", "model"]);
-  const prompt = args.positionals.join(" ").trim();
-  if (!prompt) throw new Error('run needs a prompt: agent-lsp run "what to do"');
+  const args = parseArgs(argv, { valued: ["mode", "model"], flags: ["json", "allow-untrusted-tools"] });
+  if (args.help) {
+    process.stdout.write(`${RUN_HELP}\n`);
+    return 0;
+  }
+  const prompt = (await promptOf(args.positionals)).trim();
+  if (!prompt) throw new UsageError('run needs a prompt: agent-lsp run "what to do" (or pipe it in: echo "what to do" | agent-lsp run -)');
   const mode = parseMode(flagValue(args, "mode"));
   const json = args.flags.has("json");
   const { runtime, editor } = createHeadlessRuntime({
     json,
+    // A prompt read from stdin leaves no terminal to answer questions on.
     interactive: Boolean(process.stdin.isTTY),
     allowUntrusted: args.flags.has("allow-untrusted-tools"),
   });
@@ -27,4 +41,21 @@ export async function runCommand(argv: string[]): Promise<number> {
     process.off("SIGINT", onSigint);
     await runtime.dispose();
   }
+}
+
+/**
+ * The prompt: the words given, or stdin when the only word is `-` or none is given and stdin is
+ * piped (`git diff | agent-lsp run -`). A `-` among other words is a usage error, not a prompt.
+ */
+async function promptOf(words: string[]): Promise<string> {
+  if (words.length === 1 && words[0] === "-") return readStdin();
+  if (words.includes("-")) throw new UsageError('"-" (the prompt from stdin) stands alone: agent-lsp run - < prompt.txt');
+  if (words.length === 0 && !process.stdin.isTTY) return readStdin();
+  return words.join(" ");
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }

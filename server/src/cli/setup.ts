@@ -17,10 +17,13 @@ const USAGE = "Usage: agent-lsp setup helix [--write] [--hx PATH]   (--hx: the H
 
 /** Runs the subcommand; the exit code. */
 export async function setupCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ["hx"]);
-  const unknown = [...args.flags.keys()].filter((f) => f !== "write" && f !== "hx");
-  if (args.positionals[0] !== "helix" || args.positionals.length > 1 || unknown.length) {
-    process.stderr.write(`${unknown.length ? `agent-lsp setup: unknown option --${unknown[0]}\n` : ""}${USAGE}\n`);
+  const args = parseArgs(argv, { valued: ["hx"], flags: ["write"] });
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (args.positionals[0] !== "helix" || args.positionals.length > 1) {
+    process.stderr.write(`${USAGE}\n`);
     return 2;
   }
   let helix: HelixDefaults;

@@ -5,6 +5,7 @@
  */
 import type { McpManager } from "./manager.js";
 import type { McpToolEntry } from "./tool-entries.js";
+import { editDistance } from "../util/edit-distance.js";
 
 /** What an id names. */
 export type ResolvedTool = { ok: true; entry: McpToolEntry } | { ok: false; reason: string; nearby: string[] };
@@ -37,20 +38,9 @@ export function resolveToolId(manager: McpManager, id: string): ResolvedTool {
 function nearest(id: string, tools: readonly McpToolEntry[]): string[] {
   const wanted = id.toLowerCase();
   return tools
-    .flatMap((t) => [toolId(t)].map((candidate) => ({ candidate, distance: Math.min(distance(wanted, candidate.toLowerCase()), distance(wanted, t.name.toLowerCase())) })))
+    .flatMap((t) => [toolId(t)].map((candidate) => ({ candidate, distance: Math.min(editDistance(wanted, candidate.toLowerCase()), editDistance(wanted, t.name.toLowerCase())) })))
     .filter((c) => c.distance <= Math.max(3, Math.floor(id.length / 3)) || c.candidate.toLowerCase().includes(wanted.split(".").pop() ?? wanted))
     .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
     .slice(0, 3)
     .map((c) => c.candidate);
-}
-
-/** Levenshtein distance. */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
 }
