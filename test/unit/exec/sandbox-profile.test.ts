@@ -30,8 +30,8 @@ describe("bwrapArgs", () => {
     expect(args.slice(0, 9)).toEqual(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]);
     expect(at("--bind", "/p")).toBeLessThan(at("--ro-bind", "/p/.agent-lsp"));
     expect(at("--ro-bind", "/repo/.git/config")).toBeLessThan(at("--tmpfs", "/home/u/.ssh"));
-    // A hidden folder gets an empty tmpfs nobody may read, of one page; a hidden file an empty file.
-    expect(args.join(" ")).toContain("--perms 000 --size 4096 --tmpfs /home/u/.ssh");
+    // A hidden folder gets an empty tmpfs nobody may read; a hidden file an empty file.
+    expect(args.join(" ")).toContain("--perms 000 --tmpfs /home/u/.ssh");
     expect(args.join(" ")).toContain("--ro-bind /t/empty-file /home/u/.netrc");
     expect(args).toEqual(expect.arrayContaining(["--unshare-pid", "--unshare-net", "--unshare-ipc", "--die-with-parent"]));
     expect(args).not.toContain("--cap-drop");

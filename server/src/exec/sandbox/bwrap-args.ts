@@ -5,7 +5,7 @@
  *    and a private runtime folder (where the session's daemons listen);
  * 2. the writable folders bound over it (a hidden folder that holds one emptied first, so only
  *    that folder comes back inside it), then the read-only places inside them again;
- * 3. the hidden places covered: a folder by a tiny empty tmpfs of mode 000 (a mount of its own is
+ * 3. the hidden places covered: a folder by an empty tmpfs of mode 000 (a mount of its own is
  *    far cheaper for bwrap than a bind, which re-reads the mount table each time: a home full of
  *    credential folders added tens of milliseconds to every command on a busy machine), a file
  *    by an empty file nobody may read (mode 000);
@@ -44,8 +44,8 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   for (const dir of layout.hiddenAround) args.push("--tmpfs", dir);
   for (const dir of layout.writable) args.push("--bind", dir, dir);
   for (const p of layout.readOnly) args.push("--ro-bind", p, p);
-  // What a command writes there (once it chmods the cover) is at most a page, gone when it ends.
-  for (const dir of layout.hiddenDirs) args.push("--perms", "000", "--size", "4096", "--tmpfs", dir);
+  // What a command writes there (once it chmods the cover) is its own, gone when it ends.
+  for (const dir of layout.hiddenDirs) args.push("--perms", "000", "--tmpfs", dir);
   for (const file of layout.hiddenFiles) args.push("--ro-bind", plan.emptyFile, file);
   if (plan.proxySocket) args.push("--bind", plan.proxySocket, plan.proxySocket);
   args.push("--unshare-pid", "--unshare-net", "--unshare-ipc", "--die-with-parent");

@@ -20,6 +20,8 @@ export function bwrapTrialArgs(isRoot: boolean): string[] {
     "--dev", "/dev",
     "--proc", "/proc",
     "--tmpfs", "/tmp",
+    // The covers' form (bubblewrap 0.5 and newer): an older bwrap is found out here, not by every command.
+    "--perms", "0700", "--tmpfs", "/tmp/cover",
     "--unshare-pid", "--unshare-net", "--unshare-ipc",
     "--die-with-parent",
     ...(isRoot ? ["--cap-drop", "ALL"] : []),
@@ -69,6 +71,7 @@ async function probeBwrap(searchPath: string | undefined): Promise<Availability>
   const isRoot = process.getuid?.() === 0;
   const failure = await trial(bwrap, bwrapTrialArgs(isRoot));
   if (failure === undefined) return { works: true, kind: "bwrap", program: bwrap };
+  if (/unknown option/i.test(failure)) return { works: false, why: `bwrap is too old for the sandbox (bubblewrap 0.5 or newer is needed): ${failure}` };
   return { works: false, why: `bwrap cannot make its namespaces here (are unprivileged user namespaces switched off?): ${failure}` };
 }
 
