@@ -18,6 +18,9 @@ export function cannotSwitchUser(): string | undefined {
   if (spawnSync("sh", ["-c", "command -v setpriv"]).status !== 0) return "setpriv is missing (util-linux)";
   const reads = spawnSync("setpriv", ["--reuid", TEST_USER, "--regid", TEST_USER, "--init-groups", "--", "test", "-r", path.join(REPO, "package.json")]);
   if (reads.status !== 0) return `${TEST_USER} cannot read the clone at ${REPO} (every folder above it needs o+x, as .ci/run gives)`;
+  // vitest runs under the node on PATH: one installed under /root (nvm) is out of the user's reach.
+  const node = spawnSync("setpriv", ["--reuid", TEST_USER, "--regid", TEST_USER, "--init-groups", "--", "sh", "-c", "node --version"], { env: { PATH: process.env.PATH } });
+  if (node.status !== 0) return `${TEST_USER} cannot run node from PATH (${process.execPath}: it must lie where every user can reach it, as /usr/bin/node does)`;
   return undefined;
 }
 
