@@ -24,8 +24,8 @@
   "A vector: for each hunk of the file shown, `take', `leave' or nil.")
 (defvar-local agent-lsp--decisions-of nil
   "The review and file index the decisions are for: (REVIEW . INDEX).")
-(defvar-local agent-lsp--shown-whole nil
-  "The indexes of the hunks shown whole, past `agent-lsp-review-max-lines'.")
+(defvar-local agent-lsp--shown-more nil
+  "Alist: hunk index -> how many of its lines to show, asked for with +.")
 
 ;;; The mode
 
@@ -42,7 +42,7 @@
     (define-key map "!" #'agent-lsp-review-accept-always)
     (define-key map "R" #'agent-lsp-review-reject)
     (define-key map "W" #'agent-lsp-review-reject-why)
-    (define-key map "+" #'agent-lsp-review-show-hunk)
+    (define-key map "+" #'agent-lsp-review-show-more)
     (define-key map "o" #'agent-lsp-review-proposal)
     (define-key map "q" #'agent-lsp-review-reject)
     (define-key map (kbd "C-g") #'agent-lsp-review-reject)
@@ -80,8 +80,8 @@ with words the agent reads.
 
 (defvar agent-lsp-review-max-lines 2000
   "Lines of changes the review shows in full; later hunks show their header.
-In the review, \\<agent-lsp-review-mode-map>\\[agent-lsp-review-show-hunk] shows the change at point whole, and
-\\[agent-lsp-review-proposal] the file's whole proposal.")
+In the review, \\<agent-lsp-review-mode-map>\\[agent-lsp-review-show-more] shows as many more lines of the change at
+point, and \\[agent-lsp-review-proposal] the file's whole proposal.")
 
 (defun agent-lsp--review-insert-line (type text)
   "Insert the line TEXT, of TYPE (?+, ?- or ?\\s), with its face."
@@ -109,7 +109,7 @@ Show at most BUDGET of its lines; return how many it showed."
     (when (< (length lines) total)
       (insert (propertize (format "  … %d more line%s not shown: %s\n"
                                   (- total (length lines)) (if (= (- total (length lines)) 1) "" "s")
-                                  (substitute-command-keys "\\<agent-lsp-review-mode-map>\\[agent-lsp-review-show-hunk] shows this change whole, \\[agent-lsp-review-proposal] the whole proposal"))
+                                  (substitute-command-keys "\\<agent-lsp-review-mode-map>\\[agent-lsp-review-show-more] shows more of this change, \\[agent-lsp-review-proposal] the whole proposal"))
                           'face 'shadow)))
     (when lines (dolist (c (plist-get hunk :after)) (agent-lsp--review-insert-line ?\s c)))
     (put-text-property start (point) 'agent-lsp-hunk i)
@@ -132,9 +132,9 @@ Show at most BUDGET of its lines; return how many it showed."
                     (cl-count 'take agent-lsp--decisions) (length hunks))
             (propertize (concat (agent-lsp--review-keys-line review) "\n\n") 'face 'shadow))
     (cl-loop for hunk in hunks for i from 0
-             do (if (memq i agent-lsp--shown-whole)
-                    ;; Asked for: shown whole, out of the budget of the rest.
-                    (agent-lsp--review-insert-hunk hunk i (aref agent-lsp--decisions i) most-positive-fixnum)
+             do (if (assq i agent-lsp--shown-more)
+                    ;; Asked for: its own number of lines, out of the budget of the rest.
+                    (agent-lsp--review-insert-hunk hunk i (aref agent-lsp--decisions i) (cdr (assq i agent-lsp--shown-more)))
                   (setq budget (- budget (agent-lsp--review-insert-hunk hunk i (aref agent-lsp--decisions i) budget)))))
     (set-buffer-modified-p nil)
     (goto-char (point-min))
@@ -181,7 +181,7 @@ Return the window."
                    (eql (cdr agent-lsp--decisions-of) (agent-lsp--review-index review)))
         (setq agent-lsp--this-review review
               agent-lsp--decisions-of (cons review (agent-lsp--review-index review))
-              agent-lsp--shown-whole nil
+              agent-lsp--shown-more nil
               agent-lsp--decisions (make-vector (length (plist-get (agent-lsp--review-file review) :hunks))
                                                 nil))
         (goto-char (point-min))
@@ -249,13 +249,20 @@ Files already finished keep the hunks taken."
   (interactive)
   (agent-lsp--review-reject agent-lsp--this-review))
 
-(defun agent-lsp-review-show-hunk ()
-  "Show the whole change at point, even past `agent-lsp-review-max-lines'."
+(defun agent-lsp-review-show-more ()
+  "Show `agent-lsp-review-max-lines' more lines of the change at point.
+A step at a time: a change of megabytes is shown on demand without a freeze."
   (interactive)
-  (let ((i (agent-lsp--review-hunk-at)))
+  (let* ((i (agent-lsp--review-hunk-at))
+         (shown (and i (save-excursion
+                         (let ((n 0) (pos (agent-lsp--review-goto-hunk i)))
+                           (while (and pos (eql (get-text-property (point) 'agent-lsp-hunk) i) (not (eobp)))
+                             (when (memq (char-after) '(?+ ?-)) (setq n (1+ n)))
+                             (forward-line 1))
+                           n)))))
     (if (not i)
         (user-error "No hunk here: move to one with n or p")
-      (cl-pushnew i agent-lsp--shown-whole)
+      (setf (alist-get i agent-lsp--shown-more) (+ shown agent-lsp-review-max-lines))
       (agent-lsp--review-render)
       (agent-lsp--review-goto-hunk i))))
 

@@ -159,7 +159,7 @@ emacsSuite((editor, { spec, specLogged }) => {
     expect(readFileSync(project.file("app.txt"), "utf8")).toBe(`${TEN.join("\n")}\n`);
   });
 
-  it("review: past the lines the review shows, a change shows its header; + shows it whole and it can be taken", { timeout: TIMEOUT }, async () => {
+  it("review: past the lines the review shows, a change shows its header; + shows as many more of its lines, and it can be taken", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "app.txt": `${TEN.join("\n")}\n` });
     fake.enqueue(...twoHunksThenAnother().slice(0, 3));
     await spec("review-test.el", "agent-lsp-review-show-hunk", { fake, project, safety: "ask" });

@@ -201,7 +201,7 @@ An ediff that cannot start shows the diff review instead, and never answers No."
 ;;; Large reviews: a change past the lines shown, a change that cannot be read
 
 (ert-deftest agent-lsp-review-show-hunk ()
-  "Past `agent-lsp-review-max-lines' a change shows its header; + shows it whole, and it can be taken."
+  "Past `agent-lsp-review-max-lines' a change shows its header; + shows that many more of its lines."
   (setq agent-lsp-review-max-lines 1)
   (let ((buf (agent-lsp-test-visit "app.txt")))
     (agent-lsp-test-start-chat)
@@ -212,8 +212,14 @@ An ediff that cannot start shows the diff review instead, and never answers No."
       (should (string-search "-line 2\n" (buffer-string)))
       (should-not (string-search "+line 2 changed" (buffer-string)))
       (should-not (string-search "+line 9 changed" (buffer-string)))
-      (should (string-search "2 more lines not shown: + shows this change whole" (buffer-string))))
+      (should (string-search "2 more lines not shown: + shows more of this change" (buffer-string))))
     (agent-lsp-test-review-key "n")
+    (agent-lsp-test-review-key "+")
+    (with-current-buffer (agent-lsp-test-review-buffer)
+      (should (eql (agent-lsp--review-hunk-at) 1))
+      (should (string-search "-line 9\n" (buffer-string)))
+      (should-not (string-search "+line 9 changed" (buffer-string)))
+      (should (string-search "1 more line not shown" (buffer-string))))
     (agent-lsp-test-review-key "+")
     (with-current-buffer (agent-lsp-test-review-buffer)
       (should (eql (agent-lsp--review-hunk-at) 1))
