@@ -8,6 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ClientCapabilities } from "vscode-languageserver/node.js";
 import { waitFor } from "../helpers/wait.js";
@@ -178,6 +179,23 @@ describe("chat file", { timeout: 60_000 }, () => {
     const text = await c.waitText(TURN_ENDED);
     expect(text).toContain("## You\n\nHello from Vim\n\n## Agent\n\nFirst line.\nSecond line.\n");
     expectLineSafeEdits(c.h, c.chatUri);
+  });
+
+  it("Vim's ALE: an edit of another file open in Vim goes to its buffer, although ALE declares no applyEdit", async () => {
+    const ale = { ...PLAIN, workspace: { ...PLAIN.workspace, applyEdit: false } } as ClientCapabilities;
+    c = await startChat({ apply_edit_timeout_s: 30 }, ale);
+    c.h.client.script.applyEdit = "ale";
+    const mathUri = pathToFileURL(path.join(c.h.root, "math.js")).href;
+    writeFileSync(path.join(c.h.root, "math.js"), "return a - b;\n");
+    c.h.client.open(mathUri, "return a - b;\n", "javascript");
+    c.h.fake.enqueue({ toolCalls: [{ name: "edit_file", input: { path: "math.js", target_content: "a - b", replacement_content: "a + b" } }] }, { text: "Fixed." });
+    await c.openWith("Fix math.js");
+    await c.execute("agent.send");
+    await c.waitText(TURN_ENDED);
+    expect(c.h.client.text(mathUri)).toBe("return a + b;\n");
+    expect(readFileSync(path.join(c.h.root, "math.js"), "utf8")).toBe("return a - b;\n");
+    const results = JSON.stringify(c.h.fake.requests[1]!.body.messages.at(-1));
+    expect(results).not.toMatch(/did not apply|did not answer/);
   });
 
   it("a client with the agent protocol keeps its own UI unless [editor] chat_file = true", async () => {

@@ -49,12 +49,6 @@ export interface ApplyEditOptions {
   /** The turn's signal: a cancel withdraws the request to the editor. */
   signal?: AbortSignal;
   /**
-   * Send it even to an editor that declares it takes no edits (Vim's ALE declares so, then
-   * applies them once it ran a code action, and never answers): the editor's own report of the
-   * document says whether it landed.
-   */
-  evenUndeclared?: boolean;
-  /**
    * The caller follows the document's later reports itself (the chat file): what a report shows
    * of the edit after the call returned is news for no one.
    */

@@ -94,9 +94,10 @@ export class LspEditor implements Editor {
   }
 
   async applyEdit(label: string, changes: FileChange[], options: ApplyEditOptions = {}): Promise<ApplyEditResult> {
-    if (this.capabilities.workspace?.applyEdit === false && !options.evenUndeclared) {
-      return { applied: false, reason: "The editor does not accept workspace/applyEdit." };
-    }
+    // Sent even to a client that declares `workspace.applyEdit: false`: the document is open in
+    // it, so writing the disk is no way round, and Vim's ALE declares so yet applies each edit
+    // (once it ran a code action) without answering; the editor's report of the document says
+    // whether it landed (apply-edit.ts), and a client that really cannot still refuses or times out.
     return applyWorkspaceEdit(
       {
         connection: this.connection,

@@ -254,7 +254,7 @@ export class ChatDocument {
     const result = await this.deps.host.applyEdit(
       "agent chat",
       [{ kind: "edit", uri: open.uri, version: open.version, oldText: open.text, newText, edits: rangeEdits(open.text, edits) }],
-      { evenUndeclared: true, quiet: true },
+      { quiet: true },
     );
     if (!result.applied) {
       // The editor may have taken it after all (reported without answering, as Vim's ALE does).
