@@ -1,5 +1,5 @@
 /** The built binary's terminal front ends: run, tool, doctor, --version, --help. */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -8,6 +8,7 @@ import { tempProject } from "../helpers/agent-setup.js";
 import { startFakeProvider, type FakeProvider } from "../helpers/fake-provider/index.js";
 import { sandboxMissing } from "../helpers/sandbox.js";
 import { BINARY } from "../helpers/spawn-server.js";
+import { waitFor } from "../helpers/wait.js";
 
 const exec = promisify(execFile);
 let fake: FakeProvider;
@@ -139,6 +140,23 @@ describe("agent-lsp CLI", () => {
     expect(dashed.stdout).toBe("literal\n");
     expect(JSON.stringify(fake.requests.at(-1)!.body.messages[0])).toContain("--json is a word here");
   });
+
+  it("run cancelled by Ctrl-C (SIGINT) stops the turn and exits 130", async () => {
+    fake.enqueue({ text: "partial answer that never ends", hang: true });
+    const child = spawn(process.execPath, [BINARY, "run", "talk forever"], {
+      cwd: root,
+      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-ant-cli-test-0000" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    await waitFor(() => stdout.length > 0, 30_000);
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    expect(stderr).toContain("stopped: cancelled");
+  }, 60_000);
 
   it("every command answers --help with its usage on stdout and exit 0", async () => {
     for (const args of [["run", "--help"], ["tool", "--help"], ["doctor", "--help"], ["mcp", "--help"], ["mcp", "list", "--help"], ["mcp", "add", "-h"], ["setup", "--help"]]) {

@@ -9,9 +9,13 @@ const RUN_HELP = `Usage: agent-lsp run [options] "PROMPT"
   --json                        Stream updates as JSON lines on stdout.
   --allow-untrusted-tools       Without a terminal, allow gated actions instead of refusing.
   --                            Ends the options: a prompt that starts with "-" goes after it.
-Exit status: 0 the turn ended normally, 1 it did not (an error, a refusal, a limit), 2 usage error.`;
+Exit status: 0 the turn ended normally, 1 it did not (an error, a refusal, a limit), 2 usage error,
+130 cancelled (Ctrl-C).`;
 
-/** Runs the turn; exit status 0 when it ended normally, 1 otherwise, 2 on a usage error. */
+/** The exit status of a turn cancelled by Ctrl-C, as shells report a program SIGINT ended. */
+const EXIT_CANCELLED = 130;
+
+/** Runs the turn; exit status 0 when it ended normally, 130 when cancelled, 1 otherwise, 2 on a usage error. */
 export async function runCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv, { valued: ["mode", "model"], flags: ["json", "allow-untrusted-tools"] });
   if (args.help) {
@@ -36,7 +40,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     editor.finish();
     if (json) process.stdout.write(`${JSON.stringify({ sessionId: session.sessionId, result })}\n`);
     else if (result.stopReason !== "end_turn") process.stderr.write(`stopped: ${result.stopReason}${result.error ? `: ${result.error}` : ""}\n`);
-    return result.stopReason === "end_turn" ? 0 : 1;
+    return result.stopReason === "end_turn" ? 0 : result.stopReason === "cancelled" ? EXIT_CANCELLED : 1;
   } finally {
     process.off("SIGINT", onSigint);
     await runtime.dispose();

@@ -34,7 +34,11 @@ export class HeadlessEditor implements Editor {
   readonly supportsResourceOperations = false;
   private readonly out: NodeJS.WritableStream;
   private readonly err: NodeJS.WritableStream;
-  private endsWithNewline = true;
+  /** Newlines at the end of what stdout got (2 or more: a paragraph is closed). */
+  private trailingNewlines = 2;
+  /** Answer text was written, and something else was shown since: the next text is a new paragraph. */
+  private wroteText = false;
+  private interrupted = false;
   /** Settles when the terminal's current prompt has its answer. */
   private terminalFree: Promise<void> = Promise.resolve();
 
@@ -105,9 +109,7 @@ export class HeadlessEditor implements Editor {
     const indent = update.parentToolCallId ? "  " : "";
     switch (update.kind) {
       case "text":
-        // Piped, the answer is data and goes out as written; on a terminal it is shown.
-        this.out.write((this.out as { isTTY?: boolean }).isTTY ? visibleText(update.text) : update.text);
-        this.endsWithNewline = update.text.endsWith("\n");
+        this.text(update.text);
         break;
       case "tool_call":
         this.line(`${indent}→ ${update.title}`);
@@ -161,11 +163,39 @@ export class HeadlessEditor implements Editor {
 
   /** Ends the text stream with a newline if it did not have one. */
   finish(): void {
-    if (!this.options.json && !this.options.quiet && !this.endsWithNewline) this.out.write("\n");
+    if (!this.options.json && !this.options.quiet && this.trailingNewlines === 0) this.out.write("\n");
   }
 
+  /**
+   * A piece of the answer. Text that follows tool calls or other lines is a later model call's, so
+   * it starts a paragraph of its own instead of running on from the last sentence.
+   */
+  private text(text: string): void {
+    if (!text) return;
+    if (this.wroteText && this.interrupted) this.writeOut("\n".repeat(Math.max(0, 2 - this.trailingNewlines)));
+    this.interrupted = false;
+    this.wroteText = true;
+    // Piped, the answer is data and goes out as written; on a terminal it is shown.
+    this.writeOut((this.out as { isTTY?: boolean }).isTTY ? visibleText(text) : text);
+  }
+
+  private writeOut(text: string): void {
+    if (!text) return;
+    this.out.write(text);
+    const trailing = text.length - text.replace(/\n+$/, "").length;
+    this.trailingNewlines = trailing === text.length ? this.trailingNewlines + trailing : trailing;
+  }
+
+  /** A line on stderr; on a shared terminal the answer's line is ended first, so the two never run together. */
   private line(text: string): void {
+    if (this.sharesScreen() && this.trailingNewlines === 0) this.writeOut("\n");
+    this.interrupted = true;
     this.err.write(`${visibleText(text)}\n`);
+  }
+
+  /** stdout and stderr both on a terminal: what goes to either shows on the same screen. */
+  private sharesScreen(): boolean {
+    return Boolean((this.out as { isTTY?: boolean }).isTTY && (this.err as { isTTY?: boolean }).isTTY);
   }
 
   private async askOnTerminal(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {

@@ -79,4 +79,38 @@ describe("the headless CLI", () => {
     // Piped to a file or a program, the answer is data: it goes out as the model wrote it.
     expect(printed(updates).stdout).toBe(`done${esc}[2K\r\n`);
   });
+
+  it("starts each model call's text as a paragraph of its own; pieces of one call stay together", () => {
+    const call = (id: string): SessionUpdate[] => [
+      { kind: "tool_call", id, name: "read_file", title: `Read ${id}`, input: {}, status: "pending" },
+      { kind: "tool_call_update", id, status: "completed", output: "ok" },
+    ];
+    const { stdout } = printed([
+      { kind: "text", text: "Let me look at " },
+      { kind: "text", text: "the files first." },
+      ...call("a"),
+      { kind: "text", text: "Now I create it.\n" },
+      ...call("b"),
+      { kind: "text", text: "Done." },
+    ]);
+    expect(stdout).toBe("Let me look at the files first.\n\nNow I create it.\n\nDone.");
+  });
+
+  it("on a terminal, ends the answer's line before a tool line or the usage line is shown", () => {
+    const screen: string[] = [];
+    const stream = () => Object.assign(new PassThrough(), { isTTY: true });
+    const stdout = stream();
+    const stderr = stream();
+    stdout.on("data", (d) => screen.push(String(d)));
+    stderr.on("data", (d) => screen.push(String(d)));
+    const editor = new HeadlessEditor({ stdout, stderr });
+    const events = new SessionEvents();
+    editor.follow(events);
+    events.emit("s", { kind: "text", text: "Working on it" });
+    events.emit("s", { kind: "tool_call", id: "a", name: "read_file", title: "Read a", input: {}, status: "pending" });
+    events.emit("s", { kind: "text", text: "All done" });
+    events.emit("s", { kind: "usage", inputTokens: 10, outputTokens: 2, cachedTokens: 0 });
+    editor.finish();
+    expect(screen.join("")).toBe("Working on it\n→ Read a\n\nAll done\ntokens: 10 in, 2 out\n");
+  });
 });
