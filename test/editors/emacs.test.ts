@@ -201,6 +201,22 @@ emacsSuite((editor, { spec, specLogged: runSpecLogged, compiled }) => {
     expect(readFileSync(project.file("main.txt"), "utf8")).toBe("alpha\nTODO fix me\n");
   });
 
+  // eglot alone, no agent-lsp package (issue 30, docs/any-client.md): Emacs 30's eglot (its own; 28's 1.9 shows no document for a server).
+  const emacs30 = editor.name.startsWith("Emacs 30");
+  it.skipIf(!emacs30)("eglot alone: a prompt from the chat file streams its answer into the buffer", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "alpha\nbeta\n" });
+    fake.enqueue({ text: "It says alpha.\nAnd beta.", chunkSize: 4, chunkDelayMs: 20 });
+    await spec("eglot-alone-test.el", "agent-lsp-eglot-alone-prompt", { fake, project });
+    expect(lastUserText(fake, 0)).toContain("What does notes.txt say?");
+  });
+
+  it.skipIf(!emacs30)("eglot alone: ask mode, the approval is a block with the diff in the chat file; Approve on it changes the buffer, not the disk", { timeout: TIMEOUT }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "alpha\nbeta\n" });
+    fake.enqueue({ toolCalls: [{ name: "edit_file", input: { path: "notes.txt", target_content: "alpha", replacement_content: "ALPHA" } }] }, { text: "Changed it." });
+    await spec("eglot-alone-test.el", "agent-lsp-eglot-alone-approval", { fake, project, settings: { safety: "ask" } });
+    expect(readFileSync(project.file("notes.txt"), "utf8")).toBe("alpha\nbeta\n");
+  });
+
   it.skipIf(!eglot && !requireAll)("language: find_references, a two-file rename and an edit's diagnostic come from eglot's server (the toy server)", { timeout: TIMEOUT }, async () => {
     if (!eglot) throw new Error(`AGENT_LSP_REQUIRE_ALL=1 but ${editor.name} has no eglot (apt-get install -y elpa-eglot)`);
     const { fake, project } = await setup(TOY_FILES);
