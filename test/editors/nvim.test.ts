@@ -163,12 +163,14 @@ function nvimCases(editor: NvimEditor): void {
     expect(JSON.stringify(fake.requests[1]!.body.messages)).toContain("Keyed now.");
   });
 
-  it("recovery: one chat window per tab whatever stopped the server: killed (the session offered, restarted for the chat's root), stopped as :LspStop does, :lsp restart on 0.12", { timeout: TIMEOUT }, async () => {
-    const { fake, project } = await setup({ "notes.txt": "notes\n" });
-    fake.enqueue({ text: "One." }, { text: "Two." }, { text: "Three." }, { text: "Four." });
-    expectPassed(await runSpec(editor, "recover_crash_spec.lua", { fake, project, timeoutMs: 120_000 }), "recover_crash_spec.lua");
+  it("recovery: one chat window per tab whatever stopped the server: killed (the session offered, restarted for the chat's root), stopped as :LspStop does (back by :AgentChat from the code, a file opened, :AgentRetry), :lsp restart on 0.12", { timeout: 150_000 }, async () => {
+    const { fake, project } = await setup({ "notes.txt": "notes\n", "other.txt": "other\n" });
+    fake.enqueue({ text: "One." }, { text: "Two." }, { text: "Three." }, { text: "Four." }, { text: "Five." }, { text: "Six." });
+    expectPassed(await runSpec(editor, "recover_crash_spec.lua", { fake, project, timeoutMs: 140_000 }), "recover_crash_spec.lua");
     // Each later turn went to a server that had loaded the session: the model saw it all.
     expect(JSON.stringify(fake.requests[2]!.body.messages)).toContain("Two.");
+    expect(JSON.stringify(fake.requests[4]!.body.messages)).toContain("Four.");
+    expect(lastUserText(fake, 4)).toContain("Fourth"); // :AgentRetry sent the last prompt again
     expect(fake.violations).toEqual([]);
   });
 

@@ -1,7 +1,8 @@
 -- One chat window per tab, whatever stopped the server. Killed (a crash): the plugin starts a
 -- server for the chat's own project (never "."), offers the session, and loads it again in the
--- same window. Stopped like :LspStop does: the chat says so, and :AgentChat from it brings it
--- back in place. On 0.12, `:lsp restart` starts a new client, which takes the chat back by itself.
+-- same window. Stopped like :LspStop does: the chat says so, and :AgentChat from the code window,
+-- a project file opened (autostart) or :AgentRetry in the chat brings it back in place. On 0.12,
+-- `:lsp restart` starts a new client, which takes the chat back by itself.
 local T = dofile(vim.env.AGENT_LSP_TEST_HELPERS)
 
 local function chat_windows()
@@ -35,6 +36,26 @@ local function server_pid()
       return tonumber(dir:match("%d+$"))
     end
   end
+end
+
+--- Stops client `id` as :LspStop does (Client:stop() from 0.11, where stop_client is deprecated).
+local function stop(id)
+  if vim.fn.has("nvim-0.11") == 1 then
+    vim.lsp.get_client_by_id(id):stop()
+  else
+    vim.lsp.stop_client(id)
+  end
+end
+
+--- Stops `chat`'s server as :LspStop does and waits until the chat says so; the old client id.
+local function stop_server(chat)
+  local old = chat.client_id
+  stop(old)
+  T.wait("the chat to say the server stopped", function()
+    return chat.detached ~= nil
+  end, 15000)
+  T.contains(T.text(chat.buf), "the agent-lsp server stopped", "the chat says so")
+  return old
 end
 
 --- Waits until the chat window shows the session on a client other than `old`, with `text`.
@@ -71,26 +92,42 @@ T.run(function()
   T.wait_idle(chat)
   T.wait_text(chat, "Two.")
 
-  -- Stopped as :LspStop does: the chat says so; :AgentChat from it brings it back in place.
-  old = chat.client_id
-  vim.lsp.stop_client(old)
-  T.wait("the chat to say the server stopped", function()
-    return chat.detached ~= nil
-  end, 15000)
-  T.contains(T.text(chat.buf), "the agent-lsp server stopped", "the chat says so")
-  vim.api.nvim_set_current_win(win)
+  -- Stopped as :LspStop does: the chat says so; :AgentChat from the code window beside it brings
+  -- it back in place (no second chat window).
+  old = stop_server(chat)
+  local code_win = vim.fn.bufwinid(vim.fn.bufnr("notes.txt"))
+  T.truthy(code_win ~= -1, "the code window")
+  vim.api.nvim_set_current_win(code_win)
   vim.cmd("AgentChat")
   chat = wait_back(win, old, "Two.")
   T.send(chat, "Third")
   T.wait_idle(chat)
   T.wait_text(chat, "Three.")
 
+  -- Stopped again, then a file of the project is opened: the server autostart starts for it
+  -- takes the chat back by itself.
+  old = stop_server(chat)
+  vim.api.nvim_set_current_win(code_win)
+  vim.cmd("edit other.txt")
+  chat = wait_back(win, old, "Three.")
+  T.send(chat, "Fourth")
+  T.wait_idle(chat)
+  T.wait_text(chat, "Four.")
+
+  -- Stopped again: :AgentRetry in the stopped chat brings it back and sends the last prompt again.
+  old = stop_server(chat)
+  vim.api.nvim_set_current_win(win)
+  vim.cmd("AgentRetry")
+  chat = wait_back(win, old, "Four.")
+  T.wait_text(chat, "Five.")
+  T.wait_idle(chat)
+
   if vim.fn.has("nvim-0.12") == 1 then
     old = chat.client_id
     vim.cmd("lsp restart agent-lsp")
-    chat = wait_back(win, old, "Three.")
-    T.send(chat, "Fourth")
+    chat = wait_back(win, old, "Five.")
+    T.send(chat, "Sixth")
     T.wait_idle(chat)
-    T.wait_text(chat, "Four.")
+    T.wait_text(chat, "Six.")
   end
 end)

@@ -43,6 +43,7 @@ local M = {}
 ---@field explanation_done boolean|nil a tool call followed it: the next text starts anew
 ---@field root string the project root of the chat's server (a restarted server serves the same)
 ---@field detached {code: integer|nil, signal: integer|nil}|nil its server stopped (agent_lsp.recovery)
+---@field reloading fun(chat: agent_lsp.Chat)[]|nil its session is being loaded on a new server; run these then
 
 ---@type table<integer, table<string, agent_lsp.Chat>> client id -> session id -> chat
 local chats = {}

@@ -209,6 +209,7 @@ end
 ---@param root string
 ---@param opts {explicit: boolean|nil, bufnr: integer|nil}|nil explicit: the user asked (a command)
 ---@return integer|nil client_id
+---@return boolean|nil started true when this call started a new server
 function M.for_root(root, opts)
   opts = opts or {}
   local id = by_root[root]
@@ -231,7 +232,7 @@ function M.for_root(root, opts)
   end
   by_root[root], roots[id] = id, root
   require("agent_lsp.server_env").started(id)
-  return id
+  return id, true
 end
 
 --- The running client of `root` (one someone else started included), without starting one.
@@ -249,9 +250,15 @@ end
 ---@param opts {explicit: boolean|nil}|nil explicit: the user asked (a command), not autostart
 ---@return integer|nil client_id
 function M.ensure(bufnr, opts)
-  local id = M.for_root(M.root_for(bufnr), { explicit = opts and opts.explicit, bufnr = bufnr })
+  local root = M.root_for(bufnr)
+  local id, started = M.for_root(root, { explicit = opts and opts.explicit, bufnr = bufnr })
   if id and util.is_file_buffer(bufnr) and not vim.lsp.buf_is_attached(bufnr, id) then
     vim.lsp.buf_attach_client(bufnr, id)
+  end
+  if started and #require("agent_lsp.chat").orphans(root) > 0 then
+    -- A server started for a file (autostart after :LspStop, a command) takes back the chats
+    -- its project's last server left, so the tab keeps its one chat window.
+    require("agent_lsp.recovery").reattach(root, id, {})
   end
   return id
 end

@@ -111,6 +111,16 @@ local function chat_here()
   return win and chat.by_buffer(vim.api.nvim_win_get_buf(win)) or nil
 end
 
+--- The first stopped chat of `bufnr`'s project (its server stopped), if any.
+---@param bufnr integer
+---@return agent_lsp.Chat|nil
+local function stopped_chat_of(bufnr)
+  if not util.is_file_buffer(bufnr) then
+    return nil
+  end
+  return require("agent_lsp.chat").orphans(require("agent_lsp.client").root_for(bufnr))[1]
+end
+
 --- Opens (or shows) the chat of the current project. A chat here whose server stopped gets its
 --- project's server back and its session loaded again, in the same window.
 --- With `toggle`, hides it instead when this tab shows it (:AgentChat).
@@ -118,8 +128,11 @@ end
 function M.chat(opts)
   opts = opts or {}
   ensure_setup()
-  local stopped = chat_here()
-  if stopped and stopped.detached then
+  local here = chat_here()
+  -- A stopped chat comes back, here or (from another tab) of this buffer's project, rather than
+  -- a second chat with a new session beside it.
+  local stopped = here and here.detached and here or (not here and stopped_chat_of(vim.api.nvim_get_current_buf())) or nil
+  if stopped then
     require("agent_lsp.recovery").revive(stopped, function(c)
       require("agent_lsp.chat").show(c, opts.focus ~= false)
     end)
@@ -160,8 +173,15 @@ local function on_current_chat(action, what)
     ensure_setup()
     chat = require("agent_lsp.chat").get(review.client_id, review.params.sessionId)
   else
-    local id = current_client()
-    chat = id and require("agent_lsp.chat").current(id)
+    -- The chat you are in (or a stopped one this tab shows): a stopped chat is revived below,
+    -- never answered with "no chat" by the new server that would have nothing yet.
+    local here = chat_here()
+    if here and (here.detached or here.buf == vim.api.nvim_get_current_buf()) then
+      chat = here
+    else
+      local id = current_client()
+      chat = id and require("agent_lsp.chat").current(id)
+    end
   end
   if not chat then
     util.notify("no chat to " .. what)

@@ -29,17 +29,26 @@ local function crashed(code, signal)
 end
 
 --- Loads `old`'s session on client `id` and puts the reloaded chat in its place; `after(chat)`.
+--- A chat already being loaded (a server that just started took it) is not loaded twice: `after`
+--- runs when that load is done.
 ---@param old agent_lsp.Chat
 ---@param id integer
 ---@param after fun(chat: agent_lsp.Chat)|nil
 function M.reload(old, id, after)
+  if old.reloading then
+    table.insert(old.reloading, after)
+    return
+  end
+  old.reloading = { after }
   local chat = require("agent_lsp.chat")
   chat.claim(old)
   if vim.api.nvim_buf_is_valid(old.buf) then
     -- The reloaded chat's buffer takes the session's name.
     pcall(vim.api.nvim_buf_set_name, old.buf, vim.api.nvim_buf_get_name(old.buf) .. " (stopped)")
   end
-  require("agent_lsp.client").request(id, "agent/loadSession", { sessionId = old.session_id }, function(err, result)
+  local sent = require("agent_lsp.client").request(id, "agent/loadSession", { sessionId = old.session_id }, function(err, result)
+    local waiting = old.reloading or {}
+    old.reloading = nil
     if err or not result then
       require("agent_lsp.render").note(old, "_(could not load the session on the new server: " .. util.error_text(err) .. ")_")
       return
@@ -47,10 +56,13 @@ function M.reload(old, id, after)
     local fresh = chat.get(id, old.session_id) or chat.create(id, old.session_id, result)
     fresh.mode = result.mode or fresh.mode
     chat.replace(old, fresh)
-    if after then
-      after(fresh)
+    for _, then_do in ipairs(waiting) do
+      then_do(fresh)
     end
   end)
+  if not sent then
+    old.reloading = nil
+  end
 end
 
 --- A new session in `old`'s place, on client `id`.
