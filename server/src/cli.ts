@@ -27,6 +27,10 @@ Usage:
                  [--client-id ID] [--client-secret-env VAR] [--callback-port PORT] [--scope S]...
   agent-lsp mcp add NAME [--env K=V]... [--project] -- COMMAND ARGS...
                                       Add an MCP server to your config (or the project's).
+  agent-lsp mcp add-json NAME JSON [--project]
+                                      Add one mcpServers entry as Claude Code or Gemini CLI
+                                      write it (to the mcpServers JSON file, \${VAR} kept).
+  agent-lsp mcp get NAME              A server's merged settings and the files that set them.
   agent-lsp mcp remove NAME [--project]
                                       Remove it (from the TOML, else the mcpServers JSON file).
   agent-lsp mcp login NAME [--paste]  Sign in to a remote server (OAuth) in the browser; --paste

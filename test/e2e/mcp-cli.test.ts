@@ -40,6 +40,27 @@ async function cli(args: string[]) {
 }
 
 describe("agent-lsp mcp", () => {
+  it("add-json keeps a pasted entry (with its ${VAR}) in the mcpServers file; get shows what was merged, values of headers hidden", async () => {
+    const entry = { httpUrl: "https://mcp.example.test/mcp", headers: { Authorization: "Bearer ${EXAMPLE_TOKEN:-none}" }, includeTools: ["search"], trust: true };
+    const added = await cli(["mcp", "add-json", "docs", JSON.stringify(entry)]);
+    expect(added.code).toBe(0);
+    const file = path.join(home, ".config", "agent-lsp", "mcp.json");
+    expect(added.stdout).toContain(`Added the MCP server "docs" in ${file}.`);
+    expect(added.stderr).toContain('docs: ignored "trust"');
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ mcpServers: { docs: entry } });
+    const got = await cli(["mcp", "get", "docs"]);
+    expect(got.code).toBe(0);
+    expect(got.stdout).toContain('  url = "https://mcp.example.test/mcp"');
+    expect(got.stdout).toContain('  enabled_tools = ["search"]');
+    expect(got.stdout).toContain('  headers = {"Authorization":"(set, 11 characters)"}');
+    expect(got.stdout).toContain(`  defined in: ${file}`);
+    expect((await cli(["mcp", "get", "nope"])).code).toBe(1);
+    const sse = await cli(["mcp", "add-json", "old", JSON.stringify({ type: "sse", url: "https://x.test/sse" })]);
+    expect(sse.code).toBe(1);
+    expect(sse.stderr).toContain('"old" cannot be used: type "sse"');
+    expect((await cli(["mcp", "add-json", "bad", "{nope"])).code).toBe(2);
+  });
+
   it("add writes the user config keeping what was there; list starts each server and says how it is; remove takes it out", async () => {
     mkdirSync(path.dirname(userConfig()), { recursive: true });
     writeFileSync(userConfig(), '# mine\nmodel = "anthropic/claude-sonnet-4-6" # keep\n');

@@ -4,12 +4,14 @@
  * (toml-scan.ts); values are written by the TOML library. The result is parsed again before it
  * is returned, so a file is never left unreadable.
  */
+import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { parse, stringify } from "smol-toml";
 import type { McpServerTable } from "../config/schema.js";
 import { scanToml } from "./toml-scan.js";
 
 /** Names `mcp add` accepts: they are bare TOML keys and provider-safe tool-name parts. */
-const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
+export const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
 
 /** Whether the file's text defines the server (as a table, dotted keys or an inline table). */
 function hasServer(text: string, name: string): boolean {
@@ -87,4 +89,13 @@ function nextHeaderStart(statements: ReturnType<typeof scanToml>, i: number, tex
 function lineAfter(text: string, lineEnd: number): number {
   const nl = text.indexOf("\n", lineEnd);
   return nl < 0 ? text.length : nl + 1;
+}
+
+/** Writes through a temp file and a rename, so an interrupted write never leaves half a config; keeps the file's mode. */
+export function writeConfigFile(file: string, text: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o600;
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text, { mode });
+  renameSync(tmp, file);
 }

@@ -5,8 +5,7 @@
  * comments and the rest of the file; list starts every server as a session would and says how
  * each one is.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import { loadConfig, projectConfigPath, userConfigPath } from "../config/load.js";
 import { projectMcpJsonPath, userMcpJsonPath } from "../config/mcp-json.js";
 import type { McpServerTable } from "../config/schema.js";
@@ -16,13 +15,15 @@ import { describeStatus } from "../mcp/status-text.js";
 import { redact, type Logger } from "../util/log.js";
 import { flagValue, flagValues, parseArgs, type ParsedArgs } from "./args.js";
 import { createHeadlessRuntime } from "./headless-runtime.js";
-import { addServer, removeServer } from "./mcp-config-file.js";
+import { addServer, removeServer, writeConfigFile } from "./mcp-config-file.js";
 
 const USAGE = `Usage:
   agent-lsp mcp list [--json]
   agent-lsp mcp add NAME --url URL [--header "Name: value"]... [--project]
                  [--client-id ID] [--client-secret-env VAR] [--callback-port PORT] [--scope S]...
   agent-lsp mcp add NAME [--env KEY=VALUE]... [--project] -- COMMAND ARGS...
+  agent-lsp mcp add-json NAME JSON [--project]     (one mcpServers entry, as Claude Code or Gemini CLI write it)
+  agent-lsp mcp get NAME
   agent-lsp mcp remove NAME [--project]
   agent-lsp mcp login NAME [--paste]
   agent-lsp mcp logout NAME`;
@@ -40,6 +41,8 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   if (sub === "list") return listCommand(rest);
   if (sub === "add") return editCommand(rest, "add");
   if (sub === "remove") return editCommand(rest, "remove");
+  if (sub === "get") return (await import("./mcp-get.js")).getCommand(rest, USAGE);
+  if (sub === "add-json") return (await import("./mcp-get.js")).addJsonCommand(rest, USAGE);
   if (sub === "login") return (await import("./mcp-login.js")).loginCommand(rest);
   if (sub === "logout") return (await import("./mcp-login.js")).logoutCommand(rest);
   process.stderr.write(`${sub ? `agent-lsp mcp: unknown subcommand "${sub}"\n` : ""}${USAGE}\n`);
@@ -117,7 +120,7 @@ async function editCommand(argv: string[], action: "add" | "remove"): Promise<nu
   const table = serverTable(args, command);
   const text = existsSync(file) ? readFileSync(file, "utf8") : "";
   const other = definedElsewhere(name);
-  writeFile(file, addServer(text, name, table));
+  writeConfigFile(file, addServer(text, name, table));
   process.stdout.write(`Added the MCP server "${name}" to ${file}.${other ? ` It replaces the one in ${other} (TOML wins).` : ""}${project ? " A server the project defines starts once you approve its command line in your editor." : ""}\n`);
   if (table.url && !sendsAuthorization(table)) return offerSignIn(name);
   return 0;
@@ -192,7 +195,7 @@ function remove(name: string, file: string, project: boolean): number {
   const text = existsSync(file) ? readFileSync(file, "utf8") : "";
   const edited = removeServer(text, name);
   if (edited !== undefined) {
-    writeFile(file, edited);
+    writeConfigFile(file, edited);
     process.stdout.write(`Removed the MCP server "${name}" from ${file}.\n`);
     return 0;
   }
@@ -211,7 +214,7 @@ function removeFromJson(file: string, name: string): boolean {
   const data = JSON.parse(readFileSync(file, "utf8")) as { mcpServers?: Record<string, unknown> };
   if (!data.mcpServers || !Object.hasOwn(data.mcpServers, name)) return false;
   delete data.mcpServers[name];
-  writeFile(file, `${JSON.stringify(data, null, 2)}\n`);
+  writeConfigFile(file, `${JSON.stringify(data, null, 2)}\n`);
   return true;
 }
 
@@ -219,13 +222,4 @@ function removeFromJson(file: string, name: string): boolean {
 function definedElsewhere(name: string): string | undefined {
   const { layers } = loadConfig({ root: process.cwd() });
   return layers.find((l) => l.values.mcp_servers && Object.hasOwn(l.values.mcp_servers, name))?.source;
-}
-
-/** Writes through a temp file and a rename, so an interrupted write never leaves half a config; keeps the file's mode. */
-function writeFile(file: string, text: string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o600;
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode });
-  renameSync(tmp, file);
 }
