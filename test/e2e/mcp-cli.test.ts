@@ -40,6 +40,23 @@ async function cli(args: string[]) {
 }
 
 describe("agent-lsp mcp", () => {
+  it("add takes Claude Code's options: --transport http NAME URL, -H, -e; sse and a bad option are refused naming the option", async () => {
+    const remote = await cli(["mcp", "add", "--transport", "http", "docs", "https://mcp.example.test/mcp", "-H", "Authorization: Bearer t0k"]);
+    expect(remote.code).toBe(0);
+    const local = await cli(["mcp", "add", "db", "-e", "DB_URL=postgres://x", "--transport", "stdio", "--", "db-server", "--readonly"]);
+    expect(local.code).toBe(0);
+    const text = readFileSync(userConfig(), "utf8");
+    expect(text).toContain('[mcp_servers.docs]\nurl = "https://mcp.example.test/mcp"');
+    expect(text).toContain('headers = { Authorization = "Bearer t0k" }');
+    expect(text).toContain('env = { DB_URL = "postgres://x" }');
+    const sse = await cli(["mcp", "add", "--transport", "sse", "old", "https://x.test/sse"]);
+    expect(sse.code).toBe(2);
+    expect(sse.stderr).toContain("--transport sse (the old HTTP+SSE transport) is not supported");
+    const badEnv = await cli(["mcp", "add", "x", "-e", "NOVALUE", "--", "x"]);
+    expect(badEnv.code).toBe(2);
+    expect(badEnv.stderr).toContain('--env takes NAME=VALUE, got "NOVALUE"');
+  });
+
   it("add-json keeps a pasted entry (with its ${VAR}) in the mcpServers file; get shows what was merged, values of headers hidden", async () => {
     const entry = { httpUrl: "https://mcp.example.test/mcp", headers: { Authorization: "Bearer ${EXAMPLE_TOKEN:-none}" }, includeTools: ["search"], trust: true };
     const added = await cli(["mcp", "add-json", "docs", JSON.stringify(entry)]);

@@ -13,7 +13,7 @@ import type { McpManager, ServerStatus } from "../mcp/manager.js";
 import { describeSignIn } from "../mcp/oauth/mcp-auth.js";
 import { describeStatus } from "../mcp/status-text.js";
 import { redact, type Logger } from "../util/log.js";
-import { flagValue, flagValues, parseArgs, type ParsedArgs } from "./args.js";
+import { flagValue, flagValues, parseArgs, UsageError, type ParsedArgs } from "./args.js";
 import { createHeadlessRuntime } from "./headless-runtime.js";
 import { addServer, removeServer, writeConfigFile } from "./mcp-config-file.js";
 
@@ -21,7 +21,8 @@ const USAGE = `Usage:
   agent-lsp mcp list [--json]
   agent-lsp mcp add NAME --url URL [--header "Name: value"]... [--project]
                  [--client-id ID] [--client-secret-env VAR] [--callback-port PORT] [--scope S]...
-  agent-lsp mcp add NAME [--env KEY=VALUE]... [--project] -- COMMAND ARGS...
+  agent-lsp mcp add NAME [--env|-e KEY=VALUE]... [--project] -- COMMAND ARGS...
+  agent-lsp mcp add --transport http NAME URL [-H "Name: value"]...   (Claude Code's form)
   agent-lsp mcp add-json NAME JSON [--project]     (one mcpServers entry, as Claude Code or Gemini CLI write it)
   agent-lsp mcp get NAME
   agent-lsp mcp remove NAME [--project]
@@ -47,6 +48,20 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   if (sub === "logout") return (await import("./mcp-login.js")).logoutCommand(rest);
   process.stderr.write(`${sub ? `agent-lsp mcp: unknown subcommand "${sub}"\n` : ""}${USAGE}\n`);
   return 2;
+}
+
+/**
+ * `--transport http|sse|stdio`, Claude Code's way: with http the address may follow the name
+ * (`mcp add --transport http NAME URL`); sse is the old transport agent-lsp does not speak.
+ */
+function takeClaudeUrl(args: ParsedArgs, action: "add" | "remove"): void {
+  const transport = flagValue(args, "transport");
+  if (transport === undefined) return;
+  if (action === "remove") throw new UsageError("--transport belongs to mcp add.");
+  if (transport === "sse") throw new UsageError("--transport sse (the old HTTP+SSE transport) is not supported: give the server's Streamable HTTP address with --transport http.");
+  if (transport === "stdio") return;
+  if (transport !== "http") throw new UsageError(`--transport takes http, sse or stdio, got "${transport}".`);
+  if (args.positionals.length === 2 && !args.flags.has("url")) args.flags.set("url", args.positionals.pop()!);
 }
 
 /** `--help` on a subcommand: the usage on stdout. */
@@ -104,16 +119,17 @@ async function editCommand(argv: string[], action: "add" | "remove"): Promise<nu
   const dash = argv.indexOf("--");
   const command = dash >= 0 ? argv.slice(dash + 1) : [];
   const args = parseArgs(dash >= 0 ? argv.slice(0, dash) : argv, {
-    valued: ["url", "client-id", "client-secret-env", "callback-port"],
+    valued: ["url", "client-id", "client-secret-env", "callback-port", "transport"],
     repeated: ["header", "env", "scope"],
     flags: ["project"],
+    // Claude Code's spellings: claude mcp add -e KEY=VALUE -H "Name: value" ...
+    short: { e: "env", H: "header" },
   });
   if (args.help) return helpAsked();
+  takeClaudeUrl(args, action);
   const name = args.positionals[0];
-  if (!name || args.positionals.length > 1) {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
+  if (!name) throw new UsageError(`mcp ${action} needs a server name.`);
+  if (args.positionals.length > 1) throw new UsageError(`mcp ${action} takes one server name, got also "${args.positionals[1]}" (a command goes after --).`);
   const project = args.flags.has("project");
   const file = project ? projectConfigPath(process.cwd()) : userConfigPath();
   if (action === "remove") return remove(name, file, project);
@@ -156,7 +172,7 @@ function oauthTable(args: ParsedArgs): McpServerTable["oauth"] {
   const secretEnv = flagValue(args, "client-secret-env");
   const port = flagValue(args, "callback-port");
   const scopes = flagValues(args, "scope");
-  if (port !== undefined && !/^\d+$/.test(port)) throw new Error(`--callback-port takes a port number, got "${port}"`);
+  if (port !== undefined && !/^\d+$/.test(port)) throw new UsageError(`--callback-port takes a port number, got "${port}"`);
   const table = {
     ...(clientId ? { client_id: clientId } : {}),
     ...(secretEnv ? { client_secret_env: secretEnv } : {}),
@@ -169,13 +185,13 @@ function oauthTable(args: ParsedArgs): McpServerTable["oauth"] {
 /** The table `add` writes, from --url/--header or the command after `--`. */
 function serverTable(args: ParsedArgs, command: string[]): McpServerTable {
   const url = flagValue(args, "url");
-  if (!url === !command.length) throw new Error(`give either --url URL or -- COMMAND ARGS...\n${USAGE}`);
+  if (!url === !command.length) throw new UsageError("mcp add takes either --url URL (or --transport http NAME URL) or -- COMMAND ARGS....");
   if (url) {
     const headers = pairs(flagValues(args, "header"), ":", "--header");
     const oauth = oauthTable(args);
     return { url, ...(Object.keys(headers).length ? { headers } : {}), ...(oauth ? { oauth } : {}) };
   }
-  if (OAUTH_FLAGS.some((f) => args.flags.has(f))) throw new Error(`--client-id, --client-secret-env, --callback-port and --scope belong to a remote server (--url)\n${USAGE}`);
+  if (OAUTH_FLAGS.some((f) => args.flags.has(f))) throw new UsageError("--client-id, --client-secret-env, --callback-port and --scope belong to a remote server (--url).");
   const env = pairs(flagValues(args, "env"), "=", "--env");
   return { command: command[0]!, ...(command.length > 1 ? { args: command.slice(1) } : {}), ...(Object.keys(env).length ? { env } : {}) };
 }
@@ -184,7 +200,7 @@ function pairs(items: string[], separator: string, flag: string): Record<string,
   const out: Record<string, string> = {};
   for (const item of items) {
     const at = item.indexOf(separator);
-    if (at <= 0) throw new Error(`${flag} takes NAME${separator}VALUE, got "${item}"`);
+    if (at <= 0) throw new UsageError(`${flag} takes NAME${separator}VALUE, got "${item}"`);
     out[item.slice(0, at).trim()] = item.slice(at + 1).trim();
   }
   return out;
