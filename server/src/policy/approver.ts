@@ -121,7 +121,9 @@ export class Approver {
     if (signal.aborted) return cancelled();
     if (answer.optionId === "reject") {
       if (answer.note) this.status(p, `No answer to the permission prompt for ${p.summary}: ${answer.note} Counted as No.`);
-      return { allowed: false, reason: declined(p.summary, answer.note, answer.reason), ...(answer.note ? {} : { declined: true }) };
+      // A note means nobody answered (a timeout, an editor that could not ask): not the user's No.
+      if (answer.note) return { allowed: false, reason: unanswered(p.summary, answer.note) };
+      return { allowed: false, declined: true, reason: declined(p.summary, undefined, answer.reason) };
     }
     // A change reviewed and left as it was is a No, whatever the button: nothing of it is applied.
     if (tookNothing(p.files, answer.accepted)) {
@@ -213,6 +215,14 @@ export function declined(summary: string, note?: string, userReason?: string): s
     return `The user declined ${summary}${why}. It was not done. The user said: ${JSON.stringify(userReason)}. Follow what they said; do not retry it as it is.`;
   }
   return `The user declined ${summary}${why}. It was not done. Do not retry it as it is; ask the user what they want, or take another approach.`;
+}
+
+/**
+ * The reason a model gets when no answer came (the editor could not ask, nobody answered in
+ * time, no terminal to ask in): nothing was approved, and the user did not say No either.
+ */
+export function unanswered(summary: string, note: string): string {
+  return `${summary} was not approved: the user was not asked or gave no answer (${note.replace(/\.$/, "")}). It was not done. Do not retry it as it is; say what you wanted to do, or take another approach.`;
 }
 
 function cancelled(): GateDecision {

@@ -205,15 +205,19 @@ describe("don't ask again", () => {
 });
 
 describe("declines, notes and cancels", () => {
-  it("No becomes a denial saying the user declined, with the client's note", async () => {
+  it("no answer (the client's note) denies without saying the user declined; a real No says they did", async () => {
     const fx = gateFixture();
     fx.editor.answers.push({ optionId: "reject", note: "The editor cannot answer permission prompts (MethodNotFound)." });
     const decision = await fx.gate.authorize(fx.session("ask"), callOf(writeTool), writeTool, change(fx, "src/a.ts"), never);
     expect(decision).toMatchObject({ allowed: false });
     const reason = (decision as { reason: string }).reason;
-    expect(reason).toContain("The user declined write_file: src/a.ts (+1 -1)");
+    expect(reason).toContain("write_file: src/a.ts (+1 -1) was not approved: the user was not asked or gave no answer");
     expect(reason).toContain("MethodNotFound");
+    expect(reason).not.toContain("declined");
     expect(fx.editor.statuses().join("\n")).toContain("Counted as No");
+    fx.editor.answers.push({ optionId: "reject" });
+    const no = await fx.gate.authorize(fx.session("ask"), callOf(writeTool), writeTool, change(fx, "src/b.ts"), never);
+    expect(no).toMatchObject({ allowed: false, declined: true, reason: expect.stringContaining("The user declined write_file: src/b.ts") });
   });
 
   it("a cancel while the prompt is open denies as cancelled and remembers nothing", async () => {
