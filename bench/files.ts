@@ -96,17 +96,17 @@ async function benchApplyPatch(): Promise<string[]> {
   return [`files.apply_patch_1000_hunks_100_files ${median(times).toFixed(1)} ms`];
 }
 
-/** 50,000 source files in 1,000 folders, 50 of them holding the needle. */
-function writeSearchTree(root: string): void {
+/** `packages` × 20 folders × 50 source files (50,000 by default); every `every`th holds the needle. */
+export function writeSearchTree(root: string, packages = 50, every = 1000): void {
   let n = 0;
-  for (let a = 0; a < 50; a++) {
+  for (let a = 0; a < packages; a++) {
     for (let b = 0; b < 20; b++) {
       const dir = path.join(root, `pkg${a}`, `mod${b}`);
       mkdirSync(dir, { recursive: true });
       for (let c = 0; c < 50; c++) {
         n++;
         const body = Array.from({ length: 30 }, (_, i) => `export function fn${n}_${i}(x: number): number { return x * ${i}; }`);
-        if (n % 1000 === 0) body.push("// TODO: needle here");
+        if (n % every === 0) body.push("// TODO: needle here");
         writeFileSync(path.join(dir, `file${c}.ts`), `${body.join("\n")}\n`);
       }
     }

@@ -21,6 +21,7 @@ const benches: [string, Bench | undefined][] = [
   ["session new", await optional("./session-new.ts", "benchSessionNew")],
   ["files", await optional("./files.ts", "benchFiles")],
   ["ignore", await optional("./ignore.ts", "benchIgnore")],
+  ["search rg", await optional("./search-rg.ts", "benchSearchRg")],
   ["commands", await optional("./commands.ts", "benchCommands")],
   ["sandbox", await optional("./sandbox.ts", "benchSandbox")],
   ["mcp", await optional("./mcp.ts", "benchMcp")],

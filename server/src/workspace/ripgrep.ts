@@ -1,6 +1,6 @@
 /**
  * Running ripgrep (`rg`, Debian's `ripgrep`; never downloaded) to list which files of a tree
- * contain a fixed string. Only its file walk and byte search are used: the caller decides what
+ * contain a fixed string, or which files it would search. Only its file walk and byte search are used: the caller decides what
  * the listing means (search-rg.ts). Every option that could change what rg reads is pinned on the
  * command line (no config file), so the listing depends on the tree alone.
  */
@@ -40,52 +40,50 @@ export interface RipgrepListing {
   base: string;
   /** The folder searched, relative to `base` ("" for the root itself). */
   startRel: string;
-  literal: string;
-  ignoreCase: boolean;
+  /** The fixed string to look for; without it, every file rg would search is listed. */
+  literal?: string;
+  ignoreCase?: boolean;
   /** Read no .gitignore above the searched folder (the walk reads none above the root). */
   noParentIgnores: boolean;
   signal?: AbortSignal;
 }
 
-/** One file rg searched: its path relative to the root, and whether it contains the literal. */
+/** One file rg listed: its path relative to the root. */
 export interface ListedFile {
   rel: string;
-  hit: boolean;
 }
 
 /** The command line: ignore files as the walk reads them, hidden files in, every file read as text. */
 function argsFor(l: RipgrepListing): string[] {
-  const args = ["--no-config", "--count", "--max-count=1", "--include-zero", "--null", "--text", "--encoding=none"];
+  const args = ["--no-config", "--null", "--text", "--encoding=none", l.literal === undefined ? "--files" : "--files-with-matches"];
   args.push("--follow", "--hidden", "--no-require-git", "--no-ignore-dot", "--no-ignore-global", "--no-ignore-exclude");
   if (l.noParentIgnores) args.push("--no-ignore-parent");
   // .git/info/exclude loses to every .gitignore, as --ignore-file rules do (matched from the cwd, the root).
   const exclude = path.join(l.base, ".git", "info", "exclude");
   if (existsSync(exclude)) args.push("--ignore-file", exclude);
   for (const dir of SKIPPED_FOLDERS) args.push("--glob", `!${dir}/`);
-  args.push("--fixed-strings");
-  if (l.ignoreCase) args.push("--ignore-case");
-  args.push("--regexp", l.literal, "--", l.startRel || ".");
+  if (l.literal !== undefined) {
+    args.push("--fixed-strings");
+    if (l.ignoreCase) args.push("--ignore-case");
+    args.push("--regexp", l.literal);
+  }
+  args.push("--", l.startRel || ".");
   return args;
 }
 
-/** Parses `path\0count\n` records. */
+/** Parses NUL-ended paths. */
 function parseListing(stdout: Buffer): ListedFile[] {
   const files: ListedFile[] = [];
-  let at = 0;
-  while (at < stdout.length) {
-    const nul = stdout.indexOf(0, at);
-    const eol = nul === -1 ? -1 : stdout.indexOf(10, nul);
-    if (eol === -1) break;
+  for (let at = 0, nul = stdout.indexOf(0); nul !== -1; at = nul + 1, nul = stdout.indexOf(0, at)) {
     const raw = stdout.toString("utf8", at, nul);
-    files.push({ rel: raw.startsWith("./") ? raw.slice(2) : raw, hit: stdout.toString("latin1", nul + 1, eol) !== "0" });
-    at = eol + 1;
+    files.push({ rel: raw.startsWith("./") ? raw.slice(2) : raw });
   }
   return files;
 }
 
 /**
- * Every file rg searches below the folder, with whether it contains the literal; undefined when rg
- * failed in any way (an unreadable folder, a link loop, a crash), so the caller falls back.
+ * The files below the folder that contain the literal (every file rg would search, without one);
+ * undefined when rg failed in any way (an unreadable folder, a link loop, a crash), so the caller falls back.
  */
 export function listWithRipgrep(l: RipgrepListing): Promise<ListedFile[] | undefined> {
   return new Promise((resolve) => {
@@ -93,7 +91,7 @@ export function listWithRipgrep(l: RipgrepListing): Promise<ListedFile[] | undef
     const chunks: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
     child.on("error", () => resolve(undefined));
-    // 0: some file contains the literal, 1: none does; 2 (or a signal) means rg could not read everything.
+    // 0: files listed, 1: none; 2 (or a signal) means rg could not read everything.
     child.on("close", (code) => resolve(code === 0 || code === 1 ? parseListing(Buffer.concat(chunks)) : undefined));
   });
 }

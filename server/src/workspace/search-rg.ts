@@ -12,6 +12,7 @@ import { breather } from "../util/breathe.js";
 import { requiredLiteral } from "./literal.js";
 import { isInside } from "./paths.js";
 import { findRipgrep, listWithRipgrep, SKIPPED_FOLDERS, type ListedFile } from "./ripgrep.js";
+import { walkVisits } from "./walk-visits.js";
 import { collector, considerUnsavedDocuments, FileReader, textForSearch, type SearchOptions, type SearchOutcome } from "./search-collect.js";
 
 /** The fixed string every match contains, when rg can look for it exactly as the regex would. */
@@ -38,7 +39,7 @@ function sameParentIgnores(base: string): boolean {
   }
 }
 
-/** Whether `p` is a symbolic link (cached per folder: many files share one). */
+/** Whether a root-relative path is a symbolic link (cached: many files share a folder). */
 function linkTester(base: string): (rel: string) => boolean {
   const cache = new Map<string, boolean>();
   return (rel) => {
@@ -62,10 +63,9 @@ function walkOrder(a: string[], b: string[]): number {
   return 0;
 }
 
-/** A listed file with what the walk would know about it. */
+/** A listed file the walk would search too. */
 interface Listed extends ListedFile {
   abs: string;
-  parts: string[];
 }
 
 /**
@@ -75,14 +75,23 @@ interface Listed extends ListedFile {
 function walkable(opts: SearchOptions, startRel: string, listed: ListedFile[]): { files: Listed[]; linkedOut: (f: Listed) => boolean } {
   const isLink = linkTester(opts.base);
   const realBase = realpathSync(opts.base);
-  const skip = startRel ? startRel.split("/").length : 0;
+  const prefix = opts.base.endsWith(path.sep) ? opts.base : opts.base + path.sep;
+  // Whether a folder lies in a linked folder below the start (the start itself is walked).
+  const linkedFolder = new Map<string, boolean>([[startRel, false]]);
+  const inLinkedFolder = (dir: string): boolean => {
+    let known = linkedFolder.get(dir);
+    if (known === undefined) {
+      const slash = dir.lastIndexOf("/");
+      known = inLinkedFolder(slash === -1 ? "" : dir.slice(0, slash)) || isLink(dir);
+      linkedFolder.set(dir, known);
+    }
+    return known;
+  };
   const files: Listed[] = [];
   for (const f of listed) {
-    const parts = f.rel.split("/");
-    let inLinkedFolder = false;
-    for (let i = skip + 1; i < parts.length && !inLinkedFolder; i++) inLinkedFolder = isLink(parts.slice(0, i).join("/"));
-    if (inLinkedFolder || (opts.filter && !opts.filter(f.rel))) continue;
-    files.push({ ...f, abs: path.join(opts.base, ...parts), parts });
+    const slash = f.rel.lastIndexOf("/");
+    if (inLinkedFolder(slash === -1 ? "" : f.rel.slice(0, slash)) || (opts.filter && !opts.filter(f.rel))) continue;
+    files.push({ rel: f.rel, abs: prefix + f.rel });
   }
   const linkedOut = (f: Listed): boolean => {
     if (!isLink(f.rel)) return false;
@@ -95,6 +104,25 @@ function walkable(opts: SearchOptions, startRel: string, listed: ListedFile[]): 
   return { files, linkedOut };
 }
 
+/** The open documents on disk that the walk would search, as listed files. */
+function openOnDisk(opts: SearchOptions, prefix: string): Listed[] {
+  const out: Listed[] = [];
+  for (const abs of opts.overlay.keys()) {
+    if (!abs.startsWith(prefix) || !existsSync(abs) || !walkVisits(opts.base, opts.start, abs)) continue;
+    const rel = abs.slice(prefix.length).split(path.sep).join("/");
+    if (!opts.filter || opts.filter(rel)) out.push({ rel, abs });
+  }
+  return out;
+}
+
+/** How many files the walk would have searched (rg lists them), or undefined when rg failed. */
+async function countFiles(opts: SearchOptions, rg: string, startRel: string): Promise<number | undefined> {
+  const all = await listWithRipgrep({ rg, base: opts.base, startRel, noParentIgnores: !startRel, signal: opts.signal });
+  if (!all) return undefined;
+  const { files, linkedOut } = walkable(opts, startRel, all);
+  return files.filter((f) => !linkedOut(f)).length;
+}
+
 /** The search through rg, or undefined when rg is absent, failed, or cannot take this search the same way. */
 export async function searchWithRipgrep(opts: SearchOptions): Promise<SearchOutcome | undefined> {
   const rg = findRipgrep();
@@ -105,24 +133,28 @@ export async function searchWithRipgrep(opts: SearchOptions): Promise<SearchOutc
   const listed = await listWithRipgrep({ rg, base: opts.base, startRel, ...wanted, noParentIgnores: !startRel, signal: opts.signal });
   if (!listed || opts.signal?.aborted) return undefined;
   const { files, linkedOut } = walkable(opts, startRel, listed);
-  const candidates = files.filter((f) => (f.hit || opts.overlay.has(f.abs)) && !linkedOut(f));
-  candidates.sort((a, b) => walkOrder(a.parts, b.parts));
+  // An open document is searched in its buffer text, wherever the walk would reach it.
+  const open = openOnDisk(opts, opts.start.endsWith(path.sep) ? opts.start : opts.start + path.sep);
+  const candidates = [...files.filter((f) => !opts.overlay.has(f.abs)), ...open]
+    .filter((f) => !linkedOut(f))
+    .map((f) => ({ ...f, parts: f.rel.split("/") }))
+    .sort((a, b) => walkOrder(a.parts, b.parts));
   const c = collector(opts);
   const literalText = requiredLiteral(opts.regex);
   const literal = literalText === undefined ? undefined : Buffer.from(literalText, "utf8");
   const reader = new FileReader();
   const breathe = breather(8);
   for (const f of candidates) {
-    const open = opts.overlay.get(f.abs);
-    if (!c.consider(f.rel, open ?? textForSearch(reader, f.abs, literal))) break;
+    if (!c.consider(f.rel, opts.overlay.get(f.abs) ?? textForSearch(reader, f.abs, literal))) break;
     await breathe();
     if (opts.signal?.aborted) return c.out;
   }
-  const seen = new Set(files.filter((f) => opts.overlay.has(f.abs)).map((f) => f.abs));
-  const before = c.out.filesSearched;
-  considerUnsavedDocuments(opts, seen, c);
+  const beforeUnsaved = c.out.filesSearched;
+  considerUnsavedDocuments(opts, new Set(), c);
+  if (c.out.matches) return c.out;
   // Without a match the count is shown: every file the walk would have looked at, links out excluded.
-  const searched = c.out.matches ? files.length : files.filter((f) => !linkedOut(f)).length;
-  c.out.filesSearched = searched + c.out.filesSearched - before;
+  const searched = await countFiles(opts, rg, startRel);
+  if (searched === undefined) return undefined;
+  c.out.filesSearched = searched + c.out.filesSearched - beforeUnsaved;
   return c.out;
 }

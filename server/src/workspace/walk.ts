@@ -21,7 +21,7 @@ function realpathOr(p: string, fallback = p): string {
 }
 
 /** Folders never entered unless the walk starts inside them. */
-const ALWAYS_SKIPPED = new Set([".git", ".hg", ".svn", "node_modules"]);
+export const ALWAYS_SKIPPED = new Set([".git", ".hg", ".svn", "node_modules"]);
 
 /** How long the walk runs before letting other work in (ms). */
 const SLICE_MS = 8;
@@ -56,7 +56,7 @@ export interface WalkOptions {
 }
 
 /** The .gitignore rules of `dir`, if it has a .gitignore. */
-function loadIgnore(dir: string, rel: string): IgnoreFile | undefined {
+export function loadIgnore(dir: string, rel: string): IgnoreFile | undefined {
   try {
     return parseIgnoreFile(rel, readFileSync(path.join(dir, ".gitignore"), "utf8"));
   } catch {
@@ -65,7 +65,7 @@ function loadIgnore(dir: string, rel: string): IgnoreFile | undefined {
 }
 
 /** The .gitignore files from the base down to (not including) `start`, plus .git/info/exclude. */
-function inheritedIgnores(base: string, start: string): IgnoreFile[] {
+export function inheritedIgnores(base: string, start: string): IgnoreFile[] {
   const files: IgnoreFile[] = [];
   const exclude = path.join(base, ".git", "info", "exclude");
   if (existsSync(exclude)) files.push(parseIgnoreFile("", readFileSync(exclude, "utf8")));

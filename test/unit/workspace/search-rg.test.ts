@@ -58,12 +58,15 @@ function makeTree(dir: string): void {
   symlinkSync(path.join(outside, "secret.txt"), path.join(dir, "out.txt"));
 }
 
-/** The unsaved buffers the editor has: one over a file, one new, one of an ignored file. */
+/** The buffers the editor has: over a file, new, and in places the walk does not go. */
 function overlay(): Map<string, string> {
   return new Map([
     [path.join(root, "open.txt"), "unsaved needle\n"],
     [path.join(root, "sub/new.ts"), "needle not saved yet\n"],
     [path.join(root, "ignored.txt"), "needle in an ignored buffer\n"],
+    [path.join(root, "node_modules/pkg/i.js"), "needle in an open module\n"],
+    [path.join(root, "linkdir/a.ts"), "needle through a linked folder\n"],
+    [path.join(root, ".hidden/h.txt"), "needle hidden and open\n"],
   ]);
 }
 
