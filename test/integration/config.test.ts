@@ -19,7 +19,7 @@ describe("configuration over LSP", () => {
     await waitFor(() => h!.client.messages.length > 0);
     const msg = h.client.messages[0]!;
     expect(msg.type).toBe(1);
-    expect(msg.message).toContain("config.toml: not valid TOML");
+    expect(msg.message).toMatch(/config\.toml:1:\d+: not valid TOML/);
     expect(msg.message).toContain("initializationOptions: key max_turns: expected number");
     h.fake.enqueue({ text: "still fine" });
     const id = await h.newSession();

@@ -169,7 +169,7 @@ function readTomlLayer(file: string, errors: string[]): ConfigLayer {
   } catch (err) {
     const kept = lastGoodFiles.get(file);
     errors.push(
-      `${file}: not valid TOML: ${firstLine((err as Error).message)}` +
+      `${file}:${wherePointed(err)} not valid TOML: ${firstLine((err as Error).message)}` +
         (kept ? " (keeping its last good values)" : " (ignoring the file)"),
     );
     return { source: file, found: true, values: kept ?? {} };
@@ -177,6 +177,12 @@ function readTomlLayer(file: string, errors: string[]): ConfigLayer {
   const layer = validateLayer(file, raw, errors);
   lastGoodFiles.set(file, layer.values);
   return layer;
+}
+
+/** `LINE:COLUMN:` of a TOML syntax error (smol-toml's TomlError carries both), so an editor can jump there. */
+function wherePointed(err: unknown): string {
+  const { line, column } = err as { line?: unknown; column?: unknown };
+  return typeof line === "number" && typeof column === "number" ? `${line}:${column}:` : "";
 }
 
 /** Validates one layer; keys that fail are dropped and reported, the rest are kept. */
