@@ -34,12 +34,16 @@ async function setup(args: string[]) {
 }
 
 describe("agent-lsp setup helix without Helix", () => {
-  it("refuses other editors and unknown options with the usage", async () => {
-    for (const args of [["vim"], ["helix", "--frobnicate"], []]) {
+  it("refuses other editors with the usage, and an unknown option by name (as every command does)", async () => {
+    for (const args of [["vim"], []]) {
       const res = await setup(args);
       expect(res.code, args.join(" ")).toBe(2);
       expect(res.stderr).toContain("Usage: agent-lsp setup helix [--write] [--hx PATH]");
     }
+    const unknown = await setup(["helix", "--frobnicate"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown option --frobnicate");
+    expect(unknown.stderr).toContain("agent-lsp setup --help");
   });
 
   it("prints only the server entry (editors/helix/languages.toml) and says why, exit 1", async () => {

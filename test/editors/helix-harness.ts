@@ -285,13 +285,32 @@ export class HelixSession {
 
   /** Quits with `:qa!` and waits for hx to exit; true when it exited with status 0. */
   async quit(): Promise<boolean> {
-    await this.escape();
+    await this.closePopups();
     await this.sendKeys(":");
     await this.waitForScreen((s) => messageRow(s).startsWith(":"), { what: "the command prompt" });
     await this.typeText("qa!");
     await this.sendKeys("Enter");
     const screen = await this.waitForScreen((s) => /\[hx exited with status \d+\]/.test(s), { what: "hx to exit" });
     return screen.includes("[hx exited with status 0]");
+  }
+
+  /**
+   * Escape until no popup (picker, menu, prompt box: drawn in a frame) is left. On a loaded
+   * machine an Escape can reach Helix in the same read as the key after it and be taken as Alt
+   * with it, leaving a picker open to take the next keys as its filter; so the next key waits
+   * for the frame to be gone, and a lost Escape is sent again.
+   */
+  private async closePopups(): Promise<void> {
+    const noFrame = (s: string) => !s.includes("┌") && / NOR /.test(s);
+    for (let attempt = 1; ; attempt++) {
+      await this.escape();
+      try {
+        await this.waitForScreen(noFrame, { what: "every popup closed", timeoutMs: 5_000 });
+        return;
+      } catch (err) {
+        if (attempt === 3) throw err;
+      }
+    }
   }
 
   /** Stops tmux (and with it Helix and its servers) and removes the folders (kept with AGENT_LSP_KEEP_HELIX=1, to read them). */

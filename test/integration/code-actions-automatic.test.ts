@@ -76,7 +76,10 @@ describe("automatic code-action requests (triggerKind 2)", () => {
     const chatUri = pathToFileURL(path.join(h.root, ".agent-lsp/chat.md")).href;
     void h.client.connection.sendRequest("workspace/executeCommand", { command: "agent.prompt", arguments: ["Write a.txt"] });
     await waitFor(() => h.client.messages.some((m) => /approval needed/.test(m.message)), 10_000);
-    const text = readFileSync(path.join(h.root, ".agent-lsp/chat.md"), "utf8");
+    // The file is not open in the client: its block reaches the disk on the chat file's next write.
+    const onDisk = () => readFileSync(path.join(h.root, ".agent-lsp/chat.md"), "utf8");
+    await waitFor(() => /^### Approval needed/m.test(onDisk()), 10_000);
+    const text = onDisk();
     h.client.open(chatUri, text, "markdown");
     const lines = text.split("\n");
     const block = lines.findIndex((l) => /^### Approval needed/.test(l));
