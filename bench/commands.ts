@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { commandTools } from "../server/src/tools/commands/command-tools.js";
 import { fakeToolSetup } from "../test/unit/exec/fake-context.js";
 import { callOf, capability, gateFixture, never } from "../test/unit/policy/setup.js";
+import { median, time } from "./stats.js";
 
 const RUNS = 30;
 const WARMUP = 5;
@@ -72,18 +73,6 @@ async function gateDecisionMs(): Promise<number> {
   const ms: number[] = [];
   for (let i = 0; i < RUNS * 4; i++) ms.push(await time(decide));
   return median(ms);
-}
-
-async function time(fn: () => Promise<void>): Promise<number> {
-  const start = performance.now();
-  await fn();
-  return performance.now() - start;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -20,7 +20,7 @@ import { tempProject } from "../test/helpers/agent-setup.js";
 import { defaultCapabilities } from "../test/helpers/lsp-client.js";
 import { startLspPair } from "../test/helpers/lsp-pair.js";
 import { startToyServer } from "../test/helpers/toy-lsp/toy-server.js";
-import { median } from "./stats.js";
+import { median, time } from "./stats.js";
 
 const RUNS = 60;
 const WARMUP = 10;
@@ -34,12 +34,6 @@ function toyProject(): { root: string; file: string } {
   writeFileSync(path.join(root, "main.toy"), `def greet = name0\n${defs}\n`);
   for (let f = 0; f < 5; f++) writeFileSync(path.join(root, `lib${f}.toy`), Array.from({ length: 40 }, (_, i) => `def lib${f}_${i} = greet`).join("\n"));
   return { root, file: path.join(root, "main.toy") };
-}
-
-async function time(fn: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await fn();
-  return performance.now() - start;
 }
 
 /** agent-lsp's hop: milliseconds via the editor and direct, medians. */

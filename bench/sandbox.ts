@@ -14,6 +14,7 @@ import { sandboxAvailability } from "../server/src/exec/sandbox/probe.js";
 import { commandTools } from "../server/src/tools/commands/command-tools.js";
 import { sandboxFor } from "../test/helpers/sandbox.js";
 import { fakeToolSetup, type FakeToolSetup } from "../test/unit/exec/fake-context.js";
+import { median, time } from "./stats.js";
 
 const RUNS = 30;
 const WARMUP = 5;
@@ -76,18 +77,6 @@ function fullHome(): string {
   }
   for (const file of [".docker/config.json", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".cargo/credentials.toml"]) writeFileSync(path.join(home, file), "x\n");
   return home;
-}
-
-async function time(fn: () => Promise<void>): Promise<number> {
-  const start = performance.now();
-  await fn();
-  return performance.now() - start;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -11,14 +11,7 @@ import path from "node:path";
 import { searchFilesTool } from "../server/src/tools/files/search-files.js";
 import { findRipgrep } from "../server/src/workspace/ripgrep.js";
 import { project, writeSearchTree } from "./files.js";
-import { median } from "./stats.js";
-
-/** Milliseconds of one call. */
-async function time(run: () => Promise<unknown> | unknown): Promise<number> {
-  const t0 = performance.now();
-  await run();
-  return performance.now() - t0;
-}
+import { median, time } from "./stats.js";
 
 /** search_files with rg, rg alone, and search_files in process: medians of 7, interleaved. */
 export async function benchSearchRg(): Promise<string[]> {
