@@ -164,7 +164,19 @@ export class Session {
 
   /** Appends a message to memory and to the log, in that order of durability: log first. Returns its log number. */
   append(message: Message): number {
-    const seq = this.log.append(message);
+    return this.remember(message, this.log.append(message));
+  }
+
+  /**
+   * {@link append} for a message that may be large (a model's answer with its tool input, tool
+   * results): logged without holding the event loop (HistoryLog.appendAsync), then remembered.
+   */
+  async appendAsync(message: Message): Promise<number> {
+    return this.remember(message, await this.log.appendAsync(message));
+  }
+
+  /** Takes a logged message (number `seq`) into the history. */
+  private remember(message: Message, seq: number): number {
     this.history.push(message);
     this.seqs.push(seq);
     // Only prompts are user messages (tool results have their own role).

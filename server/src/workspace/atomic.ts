@@ -10,7 +10,7 @@ import { writeSync } from "node:fs";
 import path from "node:path";
 import { describeFsError, errnoCode, WorkspaceError } from "./errors.js";
 import { closeJournal, openJournal, tempPathFor } from "./journal.js";
-import { writeText } from "./scratch.js";
+import { writeTextInSlices } from "./large-text-write.js";
 
 /** What was at a target before, so a failed commit can put it back. */
 export interface PriorFile {
@@ -44,7 +44,7 @@ async function writeSynced(file: string, content: WriteContent, mode?: number): 
   const handle = await open(file, "wx", 0o666);
   try {
     let hash: string | undefined;
-    if ("text" in content) hash = writeText(handle.fd, content.text, content.bom);
+    if ("text" in content) hash = await writeTextInSlices(handle, content.text, content.bom);
     else for (let done = 0; done < content.bytes.length; ) done += writeSync(handle.fd, content.bytes, done);
     if (mode !== undefined) await handle.chmod(mode);
     await handle.sync();

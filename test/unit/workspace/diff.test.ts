@@ -107,6 +107,16 @@ describe("unifiedDiff", () => {
     }
   });
 
+  it("notes a new file too long to show from its length and lines alone, as the line diff would", () => {
+    const note = (chars: number, limit: string) => `diff of x not shown: its ${chars} characters would go past the ${limit} of diff shown per change (+3 -0 lines at line 1)\n--- /dev/null\n+++ b/x\n`;
+    expect(unifiedDiff(null, "x", "", "a\nbb\nccc", { maxChars: 5 })).toEqual({ text: note(11, "5 characters"), additions: 3, deletions: 0, omitted: true });
+    expect(unifiedDiff(null, "x", "", "a\nbb\nccc\n", { maxChars: 5, limit: 1_000_000 }).text).toBe(note(12, "1.0 MB"));
+    // A 50 MB create: counted, not split into 800,000 lines.
+    const d = unifiedDiff(null, "big.txt", "", ("y".repeat(63) + "\n").repeat(800_000));
+    expect(d).toMatchObject({ additions: 800_000, deletions: 0, omitted: true });
+    expect(d.text).toMatch(/^diff of big\.txt not shown: its 52\.0 MB would go past the 1\.0 MB of diff shown per change \(\+800000 -0 lines at line 1\)\n/);
+  });
+
   it("gives hunks numbered in the whole file that re-apply onto a text changed elsewhere", () => {
     const base = lines(300);
     const after = base.replace("line 200\n", "LINE 200\n");

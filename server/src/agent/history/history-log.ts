@@ -4,10 +4,13 @@
  * a server killed at any moment loses nothing it had already said; a write that fails (a full
  * disk) is a StateFolderError that ends the turn. The records are in history.ts.
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writev } from "node:fs";
+import { promisify } from "node:util";
 import path from "node:path";
 import type { Message } from "../../vocabulary/messages.js";
 import type { PlanEntry } from "../../protocol/updates.js";
+import { breather } from "../../util/breathe.js";
+import { jsonPieces, stringChars } from "../../util/json-pieces.js";
 import { asStateError, ensureStateDir, existingStateDir, openStateFile, stateLocation, writeAll } from "../../util/state-folder.js";
 import type { CompactionRecord, HistoryRecord, SessionHeader, SettingsRecord } from "./history.js";
 
@@ -25,11 +28,26 @@ function conversationFolder(root: string, ...names: string[]): string {
   }
 }
 
+/**
+ * A record with more string data than this (a model's `create` of a large file) is encoded a
+ * piece at a time and written off the event loop (see {@link HistoryLog.appendAsync}).
+ */
+const LARGE_RECORD_CHARS = 1 << 20;
+
+const writevAsync = promisify(writev);
+
 /** Appends to one session's log. */
 export class HistoryLog {
   private fd: number | undefined;
   private seq = 0;
   private pendingNewline = false;
+  /** While a large record is being written: the records written meanwhile, to go after it. */
+  private held: Buffer[] | undefined;
+  /** The large record being written, if any (the next one waits for it). */
+  private large: Promise<void> = Promise.resolve();
+  /** Large records not yet written; a close waits for them (their write holds the descriptor). */
+  private largePending = 0;
+  private closeWhenWritten = false;
 
   constructor(readonly file: string) {}
 
@@ -82,6 +100,27 @@ export class HistoryLog {
     return this.seq;
   }
 
+  /**
+   * Appends one message like {@link append}, but a large one (megabytes of tool input) is encoded
+   * in pieces with the event loop getting turns between them, and written by one call on the
+   * I/O threads: other requests are answered meanwhile. Resolves with its number once its bytes
+   * are the kernel's (as {@link append} returns); records written meanwhile go after it.
+   */
+  async appendAsync(message: Message): Promise<number> {
+    if (stringChars(message, LARGE_RECORD_CHARS) <= LARGE_RECORD_CHARS) return this.append(message);
+    const seq = (this.seq += 1);
+    const record: HistoryRecord = { type: "message", seq, time: new Date().toISOString(), message };
+    // From now on other records wait, so they land after this one, as they were written.
+    this.held ??= [];
+    this.largePending += 1;
+    const write = this.large.then(() => this.writeLarge(record)).finally(() => {
+      if (--this.largePending === 0) this.release();
+    });
+    this.large = write.catch(() => undefined);
+    await write;
+    return seq;
+  }
+
   /** Marks the prompt logged as `seq` as failed (see Session.retractPrompt). */
   markFailed(seq: number, error: string): void {
     this.write({ type: "failed", seq, time: new Date().toISOString(), error });
@@ -110,6 +149,8 @@ export class HistoryLog {
   }
 
   close(): void {
+    this.closeWhenWritten = this.largePending > 0;
+    if (this.closeWhenWritten) return;
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }
@@ -119,11 +160,19 @@ export class HistoryLog {
    * belongs) is thrown as a StateFolderError that says so: the turn that wrote it ends with it.
    */
   private write(record: HistoryRecord): void {
+    const bytes = Buffer.from(`${JSON.stringify(record)}\n`);
+    // Behind a large record being written: after it, never inside it.
+    if (this.held) this.held.push(bytes);
+    else this.writeNow(bytes);
+  }
+
+  /** Writes one record's line (a newline first after a torn line). */
+  private writeNow(bytes: Buffer): void {
     // A synchronous write per record: once it returns the bytes are the kernel's, and a
     // SIGKILL of this process cannot lose them.
     try {
       this.fd ??= openStateFile(this.file, "append");
-      writeAll(this.fd, Buffer.from(`${this.pendingNewline ? "\n" : ""}${JSON.stringify(record)}\n`));
+      writeAll(this.fd, this.pendingNewline ? Buffer.concat([Buffer.from("\n"), bytes]) : bytes);
       this.pendingNewline = false;
     } catch (err) {
       // Part of the record may be on disk: the next one starts on a line of its own.
@@ -131,6 +180,69 @@ export class HistoryLog {
       throw asStateError(err, `Could not write the conversation log ${this.file}`);
     }
   }
+
+  /**
+   * Writes a large record: encoded in 1 MB pieces (a turn for the event loop every few ms), then
+   * handed to the kernel in one writev from the I/O threads. A write that fails is cut back off
+   * the log, so no torn line is left behind it.
+   */
+  private async writeLarge(record: HistoryRecord): Promise<void> {
+    const pieces: Buffer[] = [];
+    const pause = breather(5);
+    for (const text of jsonPieces(record)) {
+      pieces.push(Buffer.from(text));
+      await pause();
+    }
+    pieces.push(Buffer.from("\n"));
+    await this.writeAllAsync(pieces);
+  }
+
+  /** After the last large record: writes the records held meanwhile, and closes if asked to. */
+  private release(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    try {
+      for (const bytes of held) this.writeNow(bytes);
+    } finally {
+      if (this.closeWhenWritten) this.close();
+    }
+  }
+
+  /** Appends `pieces` by writev (as many calls as the kernel needs); on failure, truncates back. */
+  private async writeAllAsync(pieces: Buffer[]): Promise<void> {
+    let fd: number;
+    let size: number;
+    try {
+      fd = this.fd ??= openStateFile(this.file, "append");
+      size = fstatSync(fd).size;
+    } catch (err) {
+      throw asStateError(err, `Could not write the conversation log ${this.file}`);
+    }
+    if (this.pendingNewline) pieces.unshift(Buffer.from("\n"));
+    try {
+      for (let left = pieces; left.length; ) {
+        const { bytesWritten } = await writevAsync(fd, left);
+        left = rest(left, bytesWritten);
+      }
+      this.pendingNewline = false;
+    } catch (err) {
+      try {
+        ftruncateSync(fd, size);
+      } catch {
+        // Part of the record stays: the next one starts on a line of its own.
+        this.pendingNewline = true;
+      }
+      throw asStateError(err, `Could not write the conversation log ${this.file}`);
+    }
+  }
+}
+
+/** What is left of `buffers` after the first `written` bytes of them. */
+function rest(buffers: Buffer[], written: number): Buffer[] {
+  let i = 0;
+  while (i < buffers.length && written >= buffers[i]!.length) written -= buffers[i++]!.length;
+  if (i === buffers.length) return [];
+  return [buffers[i]!.subarray(written), ...buffers.slice(i + 1)];
 }
 
 /** Whether a non-empty file's last byte is a newline (an empty or missing file counts as ending in one). */

@@ -111,7 +111,7 @@ async function runTurnSteps(session: Session, content: ContentBlock[], deps: Tur
       const blocks = unwrapToolCalls(native.blocks, deps.registry, session);
       const rewritten = { ...native, blocks, calls: blocks.filter((b) => b.type === "tool_call") };
       if (response.providerCompaction) applyProviderCompaction(session, response.providerCompaction, deps.events, contextTokensOf(session, frame));
-      if (rewritten.blocks.length) session.append({ role: "assistant", content: rewritten.blocks });
+      if (rewritten.blocks.length) await session.appendAsync({ role: "assistant", content: rewritten.blocks });
       // After a server-side compaction the call's input counted what the provider then dropped.
       if (!response.providerCompaction) recordContextCount(session, response.usage);
       if (response.stop === "cancelled") return { stopReason: "cancelled", usage };
@@ -127,7 +127,7 @@ async function runTurnSteps(session: Session, content: ContentBlock[], deps: Tur
       }
       if (rewritten.calls.length === 0) return { stopReason: stopReasonOf(response.stop), usage };
       const batch = await runToolBatch(session, rewritten.calls, deps, signal, rewritten.answers);
-      session.append({ role: "tool", content: batch.results });
+      await session.appendAsync({ role: "tool", content: batch.results });
       if (batch.fault) return endWithError(usage, batch.fault);
       if (batch.endTurn) return { stopReason: "end_turn", usage };
     }
