@@ -3,7 +3,7 @@
  * answer streams, `u` in the transcript mid-stream, Reject with a reason, `/undo` sent from the
  * file, a forged block in a chat file the project came with, a restart of Helix that goes on
  * with the session (an old block refused), and a code action started while an approval waits
- * (each turn in its own section).
+ * (queued, run after the waiting turn, in a section of its own after it).
  *
  * Without Helix or tmux the cases skip, or fail under AGENT_LSP_REQUIRE_ALL=1 (CI).
  */
@@ -172,7 +172,7 @@ function helixChatCases(editor: HelixEditor): void {
     expect(await again.quit()).toBe(true);
   });
 
-  it("a code action while an approval waits: its turn writes into a section of its own, after the waiting one (issue 36)", { timeout: TIMEOUT }, async () => {
+  it("a code action while an approval waits queues its turn after the waiting one: said in the chat, run once that turn ends, its section after it (issue 30)", { timeout: TIMEOUT }, async () => {
     const { hx, fake } = await start(editor, { safety: "ask" });
     fake.enqueue({ toolCalls: [{ name: "execute_command", input: { command: "echo notes" } }] });
     await openChat(hx);
@@ -182,26 +182,27 @@ function helixChatCases(editor: HelixEditor): void {
     const id = BLOCK.exec(screen)![1]!;
     // The block is announced (the chat file shown again) once it is in the file: leave the chat only after that.
     await waitFor(() => hx.serverMessages("window/showDocument").length >= 2, 20_000);
-    // Meanwhile, in math.js: explain line 2.
-    fake.enqueue({ text: "It subtracts b from a." }, { text: "Notes written." });
+    // Meanwhile, in math.js: explain line 2. The waiting turn's end is answered first, then the explain turn.
+    fake.enqueue({ text: "Notes written." }, { text: "It subtracts b from a." });
     await hx.sendKeys("g", "a");
     await hx.waitForScreen((s) => s.includes("function add(a, b)") && !s.includes("# Agent chat"), { what: "math.js" });
     await hx.sendKeys("j");
     await hx.pickCodeAction("Ask agent: explain");
-    await fake.waitForRequests(2, 30_000);
     await hx.sendKeys("g", "a"); // back to the chat file
-    await hx.waitForScreen((s) => s.includes("It subtracts b from a."), { what: "the explain turn's answer in the chat" });
+    await hx.waitForScreen((s) => s.includes("is queued: it starts when"), { what: "the line saying the explain turn is queued" });
+    expect(fake.requests).toHaveLength(1);
     await goToText(hx, `_#${id} waits`);
     await hx.pickCodeAction("Approve");
-    await hx.waitForScreen((s) => s.includes("Notes written."), { what: "the first turn's end" });
+    await hx.waitForScreen((s) => s.includes("It subtracts b from a."), { what: "the queued turn's answer" });
     const text = await savedChat(hx);
     const first = text.indexOf("## You\n\nWrite the notes\n\n## Agent\n\n");
     const second = text.indexOf("## You\n\nAgent: explain math.js:2\n\n## Agent\n\nIt subtracts b from a.");
     expect(first).toBeGreaterThan(0);
     expect(second).toBeGreaterThan(first);
-    expect(text.indexOf("Notes written.")).toBeGreaterThan(first);
+    expect(text.indexOf(`_#${id}: approved_`)).toBeGreaterThan(first);
+    expect(text.indexOf("Notes written.")).toBeGreaterThan(text.indexOf(`_#${id}: approved_`));
     expect(text.indexOf("Notes written.")).toBeLessThan(second);
-    expect(text.indexOf(`_#${id}: approved_`)).toBeLessThan(second);
+    expect(text.indexOf(`"Agent: explain math.js:2" is queued`)).toBeLessThan(second);
     expect(await hx.quit()).toBe(true);
   });
 }

@@ -2,7 +2,7 @@
  * Approvals and questions in the chat file, and what the user writes there: blocks with random
  * ids that only the server's own waiting blocks answer (an old, settled or forged block says so
  * and does nothing), Reject with the words written under the block, questions with choices or
- * free text, slash commands sent as prompts, two turns at once each in its own section, and a
+ * free text, slash commands sent as prompts, a turn started while a block waits queued after it, and a
  * server started on a chat file that goes on with its session.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -35,6 +35,19 @@ async function pick(id: string, title: string): Promise<unknown> {
   const action = actions.find((a) => a.title === title);
   if (!action) throw new Error(`no "${title}" on block #${id}: ${JSON.stringify(titles(actions))}`);
   return c!.execute(action.command.command, action.command.arguments);
+}
+
+/** A chat turn waiting on the approval of writing notes.txt, and math.js open; the math.js uri and the block's id. */
+async function approvalWaitsAndMathJsOpen(c: ChatHarness): Promise<{ uri: string; id: string }> {
+  const uri = pathToFileURL(path.join(c.h.root, "math.js")).href;
+  write("math.js", "function add(a, b) {\n  return a - b;\n}\n");
+  c.h.client.open(uri, read("math.js"), "javascript");
+  c.h.fake.enqueue({ toolCalls: [{ name: "write_file", input: { path: "notes.txt", content: "n\n" } }] });
+  await c.openWith("Write notes.txt");
+  await c.execute("agent.send");
+  await waitFor(() => blockIds(c.text()).length === 1, 20_000);
+  const [id] = blockIds(c.text());
+  return { uri, id: id! };
 }
 
 describe("chat file blocks", { timeout: 60_000 }, () => {
@@ -184,29 +197,44 @@ describe("chat file blocks", { timeout: 60_000 }, () => {
     expect(c.h.fake.requests).toHaveLength(2);
   });
 
-  it("a code action while an approval waits: its turn writes into a section of its own after the waiting one, which goes on in its own once approved", async () => {
+  it("a code action while an approval waits queues its turn after the waiting one: said in the transcript, run once that turn ends, its section after it", async () => {
     c = await startChat({ safety: "ask" });
-    const uri = pathToFileURL(path.join(c.h.root, "math.js")).href;
-    write("math.js", "function add(a, b) {\n  return a - b;\n}\n");
-    c.h.client.open(uri, read("math.js"), "javascript");
-    c.h.fake.enqueue({ toolCalls: [{ name: "write_file", input: { path: "notes.txt", content: "n\n" } }] });
-    await c.openWith("Write notes.txt");
-    await c.execute("agent.send");
-    await waitFor(() => blockIds(c!.text()).length === 1, 20_000);
-    const [id] = blockIds(c.text());
-    // The waiting turn's model call is done; the explain action's answer and then the first turn's end are next.
-    c.h.fake.enqueue({ text: "It subtracts." }, { text: "Notes written." });
-    await c.execute("agent.explain", [{ uri, range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } } }]);
-    await c.waitText("It subtracts.");
-    await pick(id!, "Approve");
-    const text = await c.waitText("Notes written.");
+    const { uri, id } = await approvalWaitsAndMathJsOpen(c);
+    // The first turn's end comes first, then the explain turn's answer.
+    c.h.fake.enqueue({ text: "Notes written." }, { text: "It subtracts." });
+    const queued = await c.execute("agent.explain", [{ uri, range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } } }]);
+    expect(queued).toMatchObject({ status: "queued" });
+    await c.waitText(`_("Agent: explain math.js:2" is queued: it starts when the turn waiting on block #${id} ends)_`);
+    await waitFor(() => c!.h.client.messages.some((m) => m.message.includes('"Agent: explain math.js:2" is queued')), 5000);
+    // Nothing of it ran: no model call, no section.
+    expect(c.h.fake.requests).toHaveLength(1);
+    expect(c.text()).not.toContain("## You\n\nAgent: explain");
+    await pick(id, "Approve");
+    const text = await c.waitText("It subtracts.");
     const first = text.indexOf("## You\n\nWrite notes.txt\n\n## Agent\n\n");
     const second = text.indexOf("## You\n\nAgent: explain math.js:2\n\n## Agent\n\nIt subtracts.");
     expect(first).toBeGreaterThan(0);
     expect(second).toBeGreaterThan(first);
-    // The first turn's end is in its own section, above the second's.
+    expect(text.indexOf(`_#${id}: approved_`)).toBeGreaterThan(first);
+    expect(text.indexOf("Notes written.")).toBeGreaterThan(text.indexOf(`_#${id}: approved_`));
     expect(text.indexOf("Notes written.")).toBeLessThan(second);
-    expect(text.indexOf(`_#${id}: approved_`)).toBeLessThan(second);
+    expect(text.indexOf("is queued")).toBeLessThan(second);
+    expect(read("notes.txt")).toBe("n\n");
+    expect(text.endsWith("## You\n\n")).toBe(true);
+  });
+
+  it("a queued turn cancelled before it starts never runs, and says so", async () => {
+    c = await startChat({ safety: "ask" });
+    const { uri, id } = await approvalWaitsAndMathJsOpen(c);
+    const queued = await c.execute("agent.explain", [{ uri, range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } } }]);
+    await c.waitText("is queued");
+    await c.execute("agent.cancel", [queued.sessionId]);
+    await c.waitText(`_("Agent: explain math.js:2" was cancelled before it started)_`);
+    c.h.fake.enqueue({ text: "Notes written." });
+    await pick(id, "Approve");
+    await c.waitText("Notes written.");
+    expect(c.h.fake.requests).toHaveLength(2);
+    expect(c.text()).not.toContain("## You\n\nAgent: explain");
   });
 
   it("Add selection quotes path:lines into the draft, under the last ## You", async () => {

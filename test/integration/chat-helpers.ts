@@ -35,10 +35,10 @@ export interface ChatHarness {
   waitText(pattern: RegExp | string, timeoutMs?: number): Promise<string>;
 }
 
-/** Starts the server (approvals in the chat file unless `options` says) and its client. */
-export async function startChat(options: Record<string, unknown> = {}, capabilities: ClientCapabilities = PLAIN, root?: string): Promise<ChatHarness> {
+/** Starts the server (approvals in the chat file unless `options` says) and its client (named `clientInfo`, else unnamed). */
+export async function startChat(options: Record<string, unknown> = {}, capabilities: ClientCapabilities = PLAIN, root?: string, clientInfo?: { name: string; version?: string }): Promise<ChatHarness> {
   const editor = { approvals: "auto", ...(options.editor as object | undefined) };
-  const h = await startAgentHarness({ capabilities, options: { tools: { provider_native: false }, ...options, editor }, ...(root ? { root } : {}) });
+  const h = await startAgentHarness({ capabilities, options: { tools: { provider_native: false }, ...options, editor }, ...(root ? { root } : {}), ...(clientInfo ? { clientInfo } : {}) });
   const chatUri = pathToFileURL(path.join(h.root, CHAT)).href;
   const execute = (command: string, args: unknown[] = []) => h.client.connection.sendRequest("workspace/executeCommand", { command, arguments: args }) as Promise<any>;
   const text = () => h.client.text(chatUri) ?? "";

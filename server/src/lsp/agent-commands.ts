@@ -18,7 +18,7 @@ import { normalizeUri, uriFileName } from "./uris.js";
 export type { CommandEditor } from "./turn-runs.js";
 
 /** The answer to an executeCommand that started a turn: at once, or (`wait`) when it ends. */
-export type AgentActionResult = { sessionId: string; status: "started" } | (RunResult & { status: "ended" });
+export type AgentActionResult = { sessionId: string; status: "started" | "queued" } | (RunResult & { status: "ended" });
 
 const contextSchema = promptParams.shape.context.unwrap();
 const argsSchema = z.object({
@@ -120,8 +120,7 @@ export class AgentCommandRunner {
       if (wait) return { ...(await run.finished), status: "ended" };
       // Its end is reported by the run itself (progress, showMessage), a late failure too:
       // once begun, `finished` no longer rejects.
-      await run.begun;
-      return { sessionId: request.sessionId, status: "started" };
+      return { sessionId: request.sessionId, status: await run.begun };
     } finally {
       sub?.dispose();
     }

@@ -75,6 +75,7 @@ export function boot(ctx: BootContext): Booted {
     log: logger,
     timeoutS: () => editor.approvalTimeoutS,
     stuckAfterMs: () => editor.applyEditSettings.timeoutMs,
+    actionKey: () => editor.profile.codeActionKey,
   });
   const setChatMode = (c: ChatFile, on: boolean) => {
     const was = c.enabled;

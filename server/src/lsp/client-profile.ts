@@ -1,7 +1,7 @@
 /**
  * What the server knows of its client beyond single capabilities, read once at initialize from
- * `clientInfo` and the capabilities: whether it speaks the agent protocol, and how its message
- * line shows `window/showMessage`.
+ * `clientInfo` and the capabilities: whether it speaks the agent protocol, how its message
+ * line shows `window/showMessage`, and how its user opens the code-action menu.
  */
 import type { InitializeParams } from "vscode-languageserver/node.js";
 
@@ -21,7 +21,15 @@ export interface ClientProfile {
    * far), so paragraphs sent as `\n\n` would run together ("done, $0.0004Here is…").
    */
   oneRowMessages: boolean;
+  /**
+   * How its user opens the code-action menu, as the chat file's hints say it ("space a" in
+   * Helix, "M-x eglot-code-actions" in Emacs with eglot); words that fit any editor when unknown.
+   */
+  codeActionKey: string;
 }
+
+/** The hint's words for a client not recognised. */
+export const ANY_CODE_ACTION_KEY = "your editor's code-action command";
 
 /** Clients whose message line is one row (by `clientInfo.name`, lower-cased). */
 const ONE_ROW_CLIENTS = new Set(["helix"]);
@@ -35,7 +43,31 @@ export function clientProfile(params: Pick<InitializeParams, "clientInfo" | "cap
     ...(params.clientInfo?.version ? { version: params.clientInfo.version } : {}),
     agentProtocol: Boolean(experimental?.agent),
     oneRowMessages: ONE_ROW_CLIENTS.has(name.toLowerCase()),
+    codeActionKey: codeActionKey(params),
   };
+}
+
+/** How the user of the client that sent `params` opens its code-action menu. */
+function codeActionKey({ clientInfo, capabilities }: Pick<InitializeParams, "clientInfo" | "capabilities">): string {
+  const name = (clientInfo?.name ?? "").toLowerCase();
+  if (name === "helix") return "space a";
+  if (name === "eglot") return "M-x eglot-code-actions";
+  // lsp-mode names itself after Emacs.
+  if (name === "emacs") return "M-x lsp-execute-code-action";
+  if (name === "neovim") return atLeast(clientInfo?.version, [0, 11]) ? "gra" : ":lua vim.lsp.buf.code_action()";
+  // Vim's ALE sends no clientInfo; it is the client that declares applyEdit false and an empty
+  // list of code-action kinds (Debian's vim-ale 3.3).
+  const kinds = capabilities.textDocument?.codeAction?.codeActionLiteralSupport?.codeActionKind.valueSet;
+  if (!clientInfo && capabilities.workspace?.applyEdit === false && kinds?.length === 0) return ":ALECodeAction";
+  return ANY_CODE_ACTION_KEY;
+}
+
+/** Whether `version` ("0.11.2", "v0.10.0-dev") is at least `min`. */
+function atLeast(version: string | undefined, min: number[]): boolean {
+  const parts = /(\d+)\.(\d+)/.exec(version ?? "");
+  if (!parts) return false;
+  const [major, minor] = [Number(parts[1]), Number(parts[2])];
+  return major > min[0]! || (major === min[0] && minor >= min[1]!);
 }
 
 /**

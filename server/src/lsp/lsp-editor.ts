@@ -17,7 +17,7 @@ import type { ObservableDocuments } from "./document-sync.js";
 import { NoticeBox, settlementNews } from "./edit-notices.js";
 import { EditTracker, type Settlement, type TrackedEdit } from "./edit-tracker.js";
 import { askUserOverLsp, requestPermissionOverLsp, type OnLateAnswer, type PlainAnswer, type PromptChannel } from "./prompts.js";
-import { oneRow, type ClientProfile } from "./client-profile.js";
+import { ANY_CODE_ACTION_KEY, oneRow, type ClientProfile } from "./client-profile.js";
 import { lateAnswerText, type PromptKind } from "./late-answers.js";
 import { raceQuestion } from "./question-race.js";
 import type { SessionEvents } from "../editor/session-events.js";
@@ -32,7 +32,7 @@ import { startWaitNotice, WAITING_FOR_EDIT, WAITING_FOR_USER, type WaitTexts } f
 export class LspEditor implements Editor {
   capabilities: ClientCapabilities = {};
   /** What is known of the client (clientInfo, the agent protocol); set right after construction. */
-  profile: ClientProfile = { name: "", agentProtocol: false, oneRowMessages: false };
+  profile: ClientProfile = { name: "", agentProtocol: false, oneRowMessages: false, codeActionKey: ANY_CODE_ACTION_KEY };
   /** Where a late answer is also written (the chat file, when it is on), beside the message line. */
   lateAnswerNote: ((sessionId: string, text: string) => void) | undefined;
   /** Seconds a prompt may stay unanswered before it counts as No. */

@@ -29,8 +29,21 @@ export interface TurnRunsDeps {
    * user's words under `## You`, then the answer under `## Agent`); a prompt taken from the
    * file's draft (`draft`) leaves the draft.
    */
-  chat?: () => { follow(sessionId: string, prompt: string, draft?: string): Promise<void>; written(): Promise<void> } | undefined;
+  chat?: () => ChatTurns | undefined;
 }
+
+/** The chat file as runs use it. */
+export interface ChatTurns {
+  /** Starts the run's section: its words under `## You`; a prompt from the draft leaves it. */
+  follow(sessionId: string, prompt: string, draft?: string): Promise<void>;
+  /** Resolves once everything rendered so far is in the file. */
+  written(): Promise<void>;
+  /** Holds the turn back while another session's block waits; false when cancelled meanwhile. */
+  queueTurn(sessionId: string, title: string, signal: AbortSignal, onQueued: () => void): Promise<boolean>;
+}
+
+/** How a run stood when its client was answered: running (or over), or queued behind a waiting block. */
+export type RunStart = "started" | "queued";
 
 /** One run to start. */
 export interface RunRequest {
@@ -55,8 +68,8 @@ export interface RunResult extends TurnOutcome {
 
 /** A run under way. */
 export interface StartedRun {
-  /** Resolves when the client may be answered; rejects when the run could not start. */
-  begun: Promise<void>;
+  /** Resolves when the client may be answered, saying whether it was queued; rejects when the run could not start. */
+  begun: Promise<RunStart>;
   /** Settles when the run ends; rejects only when it failed before `begun`. */
   finished: Promise<RunResult>;
 }
@@ -77,12 +90,12 @@ export class TurnRuns {
     }
     const abort = new AbortController();
     this.setting.set(request.sessionId, abort);
-    let markBegun!: () => void;
-    const began = new Promise<void>((resolve) => (markBegun = resolve));
+    let markBegun!: (status: RunStart) => void;
+    const began = new Promise<RunStart>((resolve) => (markBegun = resolve));
     let begun = false;
-    const onBegun = () => {
+    const onBegun = (status: RunStart = "started") => {
       begun = true;
-      markBegun();
+      markBegun(status);
     };
     const finished = this.run(agent, request, abort.signal, onBegun)
       .catch((err: Error) => {
@@ -92,7 +105,7 @@ export class TurnRuns {
       .finally(() => {
         if (this.setting.get(request.sessionId) === abort) this.setting.delete(request.sessionId);
       });
-    return { begun: Promise.race([began, finished.then(() => undefined)]), finished };
+    return { begun: Promise.race([began, finished.then((): RunStart => "started")]), finished };
   }
 
   /** Cancels the run of `sessionId` (its question or its turn), or every run without one. */
@@ -108,16 +121,18 @@ export class TurnRuns {
     return [sessionId];
   }
 
-  private async run(agent: Agent, request: RunRequest, signal: AbortSignal, begun: () => void): Promise<RunResult> {
+  private async run(agent: Agent, request: RunRequest, signal: AbortSignal, begun: (status?: RunStart) => void): Promise<RunResult> {
     const { sessionId } = request;
     // A question comes before the turn: answer the client first, it may be waiting synchronously.
     if (request.asks) begun();
     const prompt = await request.prompt(signal);
-    if (!prompt || signal.aborted) {
+    const chat = this.deps.chat?.();
+    // While a block waits in the chat file the turn queues after the one waiting; the client is answered now.
+    const go = prompt && !signal.aborted && (!chat || (await chat.queueTurn(sessionId, request.title, signal, () => begun("queued"))));
+    if (!go || signal.aborted) {
       begun();
       return { sessionId, stopReason: "cancelled", usage: ZERO_USAGE, answer: "" };
     }
-    const chat = this.deps.chat?.();
     if (chat) await chat.follow(sessionId, request.chatText ?? request.title, request.draft);
     const progress = this.deps.editor.progress(request.title);
     const watch = watchRun(this.deps.agent().deps.events, sessionId, progress);

@@ -128,7 +128,9 @@ into the file), a failing command is also said in \`window/showMessage\`, \`agen
   and slash commands (\`undo\`, \`checkpoints\`...), answered in \`window/showMessage\`.
 
 A command that starts a turn is answered **as soon as the turn runs** (before a question it asks
-first, such as the refactor goal): \`{sessionId, status: "started"}\`. Clients such as eglot call
+first, such as the refactor goal): \`{sessionId, status: "started"}\`, or \`{sessionId, status:
+"queued"}\` when the chat file has a block waiting for an answer (the turn starts once the
+waiting turn ends, docs/any-client.md). Clients such as eglot call
 executeCommand synchronously with a short timeout, so the answer cannot wait for the model. The
 turn's end is reported by \`$/progress\` (begun with a readable title such as \`Agent: fix
 math.js:2\`; tool calls and status lines, like "Waiting for your answer in the editor", as reports;

@@ -14,6 +14,7 @@ import type { Logger } from "../../util/log.js";
 import { normalizeUri } from "../uris.js";
 import { chatFilePath, readChatDisk, writeChatDisk } from "./chat-disk.js";
 import { ChatLayout, type PieceInit } from "./chat-layout.js";
+import { ANY_CODE_ACTION_KEY } from "../client-profile.js";
 import { loadChat, PIECE, type LoadedChat } from "./chat-load.js";
 import { CHAT_FILE } from "./chat-text.js";
 import { rangeEdits } from "./line-ranges.js";
@@ -37,6 +38,8 @@ export interface ChatDocumentDeps {
   intervalMs?: number;
   /** How long the editor may take no edit before the user is told (apply_edit_timeout_s, at most 10 s). */
   stuckAfterMs?: () => number;
+  /** How the user opens the code-action menu, for a new file's preamble (client-profile.ts). */
+  actionKey?: () => string;
 }
 
 /** The chat file's record and its way into the buffer or onto the disk. */
@@ -78,7 +81,7 @@ export class ChatDocument {
     this.loading ??= (async () => {
       const open = await this.deps.host.readDocument(this.uri);
       const text = open ? open.text : await readChatDisk(this.path);
-      const loaded = loadChat(text);
+      const loaded = loadChat(text, this.actionKey());
       this.layout = new ChatLayout(loaded.pieces);
       this.seen = text;
       this.seenIn = open ? "buffer" : "disk";
@@ -86,6 +89,10 @@ export class ChatDocument {
       return loaded;
     })();
     return this.loading;
+  }
+
+  private actionKey(): string {
+    return this.deps.actionKey?.() ?? ANY_CODE_ACTION_KEY;
   }
 
   /** The layout, once loaded. */
@@ -173,7 +180,7 @@ export class ChatDocument {
     // The file was missing when it was first read and has appeared since (written by hand, or
     // by git): it is read as at start, not taken for a change to what the server has not written.
     if (this.fresh && layout.keys().join() === FRESH_KEYS) {
-      this.layout = new ChatLayout(loadChat(text).pieces);
+      this.layout = new ChatLayout(loadChat(text, this.actionKey()).pieces);
       this.fresh = !text.trim();
       return;
     }

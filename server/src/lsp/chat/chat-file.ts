@@ -13,6 +13,7 @@ import type { SessionEvents } from "../../editor/session-events.js";
 import type { SessionUI } from "../../editor/session-ui.js";
 import type { Logger } from "../../util/log.js";
 import { uriToPath } from "../../workspace/paths.js";
+import { ANY_CODE_ACTION_KEY } from "../client-profile.js";
 import { normalizeUri } from "../uris.js";
 import { ChatDocument } from "./chat-document.js";
 import { PIECE } from "./chat-load.js";
@@ -20,6 +21,7 @@ import { ChatPrompts, type PendingBlock } from "./chat-prompts.js";
 import { ChatRenderer } from "./chat-renderer.js";
 import { ChatSession } from "./chat-session.js";
 import { CHAT_FILE, escapeText, noteLine, quotedSelection } from "./chat-text.js";
+import { TurnQueue } from "./turn-queue.js";
 
 /** What the chat file is built from. */
 export interface ChatFileDeps {
@@ -37,6 +39,8 @@ export interface ChatFileDeps {
   intervalMs?: number;
   /** How long the editor may take no edit of the file before the user is told. */
   stuckAfterMs?: () => number;
+  /** How the user opens the code-action menu, as the file's hints say it (client-profile.ts). */
+  actionKey?: () => string;
 }
 
 /** The messages that tell the user a block waits. */
@@ -56,6 +60,7 @@ export class ChatFile {
   readonly renderer: ChatRenderer;
   readonly prompts: ChatPrompts;
   readonly session: ChatSession;
+  private readonly queue: TurnQueue;
   private noShowDocument = false;
   /** A repair was said since the file was last in step: not said again until it is. */
   private repairSaid = false;
@@ -68,6 +73,7 @@ export class ChatFile {
       notify: (m) => deps.ui.showMessage("warning", m),
       ...(deps.intervalMs ? { intervalMs: deps.intervalMs } : {}),
       ...(deps.stuckAfterMs ? { stuckAfterMs: deps.stuckAfterMs } : {}),
+      actionKey: () => this.actionKey(),
     });
     this.renderer = new ChatRenderer(deps.events, this.doc);
     this.session = new ChatSession(deps.agent, this.doc, this.renderer, deps.log);
@@ -84,9 +90,15 @@ export class ChatFile {
         announce: (sessionId, kind) => this.announce(sessionId, kind),
       },
       () => deps.timeoutS() * 1000,
+      () => this.actionKey(),
     );
+    this.queue = new TurnQueue({ prompts: this.prompts, events: deps.events, agent: deps.agent, ui: deps.ui, note: (text) => this.renderer.standalone(text) });
     this.doc.onRepair(() => void this.repaired());
     this.doc.onSynced(() => (this.repairSaid = false));
+  }
+
+  private actionKey(): string {
+    return this.deps.actionKey?.() ?? ANY_CODE_ACTION_KEY;
   }
 
   /** Whether `uri` is this chat file. */
@@ -123,6 +135,14 @@ export class ChatFile {
     await this.renderer.follow(sessionId, prompt);
     if (draft !== undefined) (await this.doc.pieces()).change(PIECE.draft, (have) => withoutSent(have, draft));
     this.doc.changed();
+  }
+
+  /**
+   * Holds a turn of `sessionId` back while another session's block waits for an answer
+   * (turn-queue.ts); false when it was cancelled meanwhile. `onQueued` is called when it waits.
+   */
+  queueTurn(sessionId: string, title: string, signal: AbortSignal, onQueued: () => void): Promise<boolean> {
+    return this.queue.wait(sessionId, title, signal, onQueued);
   }
 
   /** Resolves once everything rendered so far is in the file. */

@@ -7,7 +7,7 @@
  * unless this server wrote it. Pure.
  */
 import type { PieceInit } from "./chat-layout.js";
-import { CHAT_PREAMBLE, DRAFT_HEADING, isBlockHeading, isHeading, sessionIdOf, YOU_HEADING, AGENT_HEADING } from "./chat-text.js";
+import { chatPreamble, DRAFT_HEADING, isBlockHeading, isHeading, sessionIdOf, YOU_HEADING, AGENT_HEADING } from "./chat-text.js";
 
 /** Piece keys the chat file always has. */
 export const PIECE = { preamble: "preamble", loaded: "loaded", heading: "draft-heading", draft: "draft" } as const;
@@ -21,12 +21,12 @@ export interface LoadedChat {
   unanswered: string[];
 }
 
-/** The pieces of a chat file's text. */
-export function loadChat(text: string): LoadedChat {
+/** The pieces of a chat file's text; a new one starts with the preamble naming `actionKey` (client-profile.ts). */
+export function loadChat(text: string, actionKey: string): LoadedChat {
   if (!text.trim()) {
     return {
       pieces: [
-        { key: PIECE.preamble, owner: "server", text: CHAT_PREAMBLE },
+        { key: PIECE.preamble, owner: "server", text: chatPreamble(actionKey) },
         { key: PIECE.heading, owner: "server", text: DRAFT_HEADING },
         { key: PIECE.draft, owner: "user", text: "\n" },
       ],

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { PermissionAnswer, PermissionOptionId, PermissionRequest, Question } from "../../editor/session-ui.js";
-import { APPROVAL_HINT, approvalHeading, escapeText, oneLine, outcomeLine, questionHeading, questionHint, waitingLine } from "./chat-text.js";
+import { approvalHeading, approvalHint, escapeText, oneLine, outcomeLine, questionHeading, questionHint, waitingLine } from "./chat-text.js";
 
 /** How blocks are written and the user told about them. */
 export interface BlockSink {
@@ -29,6 +29,8 @@ export interface PendingBlock {
   /** Random per block: an id seen before a restart, or written by someone else, names no waiting block. */
   id: string;
   kind: "approval" | "question";
+  /** The session whose turn (or the run about to start one) waits on it. */
+  sessionId: string;
   /** Approval: whether "don't ask again" is offered. */
   rememberable: boolean;
   /** Question: the choices, one code action each; none for a free-text answer written under the block. */
@@ -55,10 +57,13 @@ export class ChatPrompts {
   private readonly pending = new Map<string, PendingBlock>();
   /** How each block this server settled ended, by id. */
   private readonly settled = new Map<string, string>();
+  private readonly settleListeners = new Set<() => void>();
 
   constructor(
     private readonly sink: BlockSink,
     private readonly timeoutMs: () => number,
+    /** How the user opens the code-action menu, for the blocks' hints. */
+    private readonly actionKey: () => string,
   ) {}
 
   /** The waiting block with `id`, if it still waits. */
@@ -69,6 +74,22 @@ export class ChatPrompts {
   /** The waiting block one of whose pieces is `key`. */
   byPiece(key: string): PendingBlock | undefined {
     return [...this.pending.values()].find((b) => Object.values(b.pieces).includes(key));
+  }
+
+  /** The sessions with a block waiting for an answer. */
+  waitingSessions(): Set<string> {
+    return new Set([...this.pending.values()].map((b) => b.sessionId));
+  }
+
+  /** The waiting blocks of `sessionId`. */
+  waitingOf(sessionId: string): PendingBlock[] {
+    return [...this.pending.values()].filter((b) => b.sessionId === sessionId);
+  }
+
+  /** Calls `listener` each time a block stops waiting; returns how to stop. */
+  onSettled(listener: () => void): () => void {
+    this.settleListeners.add(listener);
+    return () => this.settleListeners.delete(listener);
   }
 
   /** How the block with `id` ended, when this server wrote and settled it. */
@@ -85,7 +106,7 @@ export class ChatPrompts {
   /** Writes an approval block and waits for its answer; a Reject carries the words written under it. */
   async requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
     const body = request.diff ? `\n\`\`\`diff\n${request.diff.trimEnd()}\n\`\`\`\n` : commandBody(request);
-    const head = (id: string) => `\n${approvalHeading(id, request.summary)}\n${body}\n${APPROVAL_HINT}\n`;
+    const head = (id: string) => `\n${approvalHeading(id, request.summary)}\n${body}\n${approvalHint(this.actionKey())}\n`;
     const outcome = await this.wait("approval", head, request, signal, { rememberable: request.rememberable !== false, choices: [], freeText: false });
     if (outcome.kind !== "answer") return { optionId: "reject", note: outcome.note };
     const optionId = outcome.value as PermissionOptionId;
@@ -101,7 +122,7 @@ export class ChatPrompts {
     const choices = question.choices ?? [];
     const freeText = !choices.length || question.allowFreeText === true;
     const list = choices.map((c) => `- ${oneLine(c, 200)}`).join("\n");
-    const head = (id: string) => `\n${questionHeading(id, question.question)}\n\n${list ? `${list}\n\n` : ""}${questionHint(choices.length > 0, freeText)}\n`;
+    const head = (id: string) => `\n${questionHeading(id, question.question)}\n\n${list ? `${list}\n\n` : ""}${questionHint(choices.length > 0, freeText, this.actionKey())}\n`;
     const outcome = await this.wait("question", head, question, signal, { rememberable: false, choices, freeText });
     return outcome.kind === "answer" ? outcome.value : undefined;
   }
@@ -118,7 +139,7 @@ export class ChatPrompts {
     let settle!: (outcome: Outcome) => void;
     const outcome = new Promise<Outcome>((resolve) => (settle = resolve));
     const answer = (value: string) => void this.sink.written(pieces.answer).then((written) => settle({ kind: "answer", value, written }));
-    this.pending.set(id, { id, kind, ...offer, pieces, settle: answer });
+    this.pending.set(id, { id, kind, sessionId, ...offer, pieces, settle: answer });
     const timer = setTimeout(() => settle({ kind: "none", note: `no answer within ${Math.round(this.timeoutMs() / 1000)} s` }), this.timeoutMs());
     // A string reason says why the block no longer waits (answered in the message box).
     const onAbort = () => settle({ kind: "none", note: typeof signal.reason === "string" ? signal.reason : "cancelled" });
@@ -141,6 +162,7 @@ export class ChatPrompts {
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
       this.pending.delete(id);
+      for (const listener of [...this.settleListeners]) listener();
     }
   }
 }

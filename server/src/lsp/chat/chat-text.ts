@@ -15,8 +15,13 @@ export const AGENT_HEADING = "## Agent";
 /** The draft's heading line: the last `## You`, always at the bottom. */
 export const DRAFT_HEADING = `${YOU_HEADING}\n`;
 
-/** The start of a fresh chat file. */
-export const CHAT_PREAMBLE = `# Agent chat\n\nWrite under the last "${YOU_HEADING}" at the bottom and pick the code action "Send to agent" (space a). The text above it is the agent's record: a change there is put back.\n\n`;
+/**
+ * The start of a fresh chat file; `key` is how the user opens the code-action menu ("space a" in
+ * Helix, client-profile.ts), as in every hint below.
+ */
+export function chatPreamble(key: string): string {
+  return `# Agent chat\n\nWrite under the last "${YOU_HEADING}" at the bottom and pick the code action "Send to agent" (${key}). The text above it is the agent's record: a change there is put back.\n\n`;
+}
 
 /** The heading of a session's part of the file: `# Session <id>`, after a rule unless it is the first. */
 export function sessionHeading(sessionId: string, first: boolean): string {
@@ -82,12 +87,14 @@ export function questionHeading(id: string, question: string): string {
 }
 
 /** What an approval block asks the user to do, over the line where a reason goes. */
-export const APPROVAL_HINT = 'Pick "Approve", "Approve, don\'t ask again" or "Reject" (space a) on this block. To reject with a reason, write it on the line below first.';
+export function approvalHint(key: string): string {
+  return `Pick "Approve", "Approve, don't ask again" or "Reject" (${key}) on this block. To reject with a reason, write it on the line below first.`;
+}
 
 /** What a question block asks the user to do. */
-export function questionHint(withChoices: boolean, freeText: boolean): string {
-  if (!withChoices) return 'Write your answer on the line below, then pick "Send answer" (space a) on this block.';
-  return `Pick an answer (space a) on this block.${freeText ? ' Or write your own on the line below, then pick "Send answer".' : ""}`;
+export function questionHint(withChoices: boolean, freeText: boolean, key: string): string {
+  if (!withChoices) return `Write your answer on the line below, then pick "Send answer" (${key}) on this block.`;
+  return `Pick an answer (${key}) on this block.${freeText ? ' Or write your own on the line below, then pick "Send answer".' : ""}`;
 }
 
 /** The line under a waiting block's answer lines. */
