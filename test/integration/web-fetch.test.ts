@@ -72,6 +72,24 @@ describe("web_fetch reads pages", () => {
     expect(raw.text).toContain("shown as source");
   });
 
+  it("reads a Latin-1 or Shift_JIS page whose charset is only in its <meta>", async () => {
+    const encoded = (head: string, body: Buffer) => (_q: unknown, res: import("node:http").ServerResponse) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(Buffer.concat([Buffer.from(`<html><head>${head}<title>t</title></head><body><p>`, "latin1"), body, Buffer.from("</p></body></html>", "latin1")]));
+    };
+    const local = await startTestSite({
+      "/latin1": encoded('<meta charset="iso-8859-1">', Buffer.from("Crème brûlée à la façon de Zoë", "latin1")),
+      "/sjis": encoded('<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">', Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea])),
+    });
+    try {
+      const { fetch } = setup();
+      expect((await fetch({ url: `${local.base()}/latin1` })).text).toContain("Crème brûlée à la façon de Zoë");
+      expect((await fetch({ url: `${local.base()}/sjis` })).text).toContain("日本語");
+    } finally {
+      await local.close();
+    }
+  });
+
   it("follows a redirect chain and says where it started", async () => {
     const { fetch } = setup();
     const r = await fetch({ url: `${site.base()}/hop1` });

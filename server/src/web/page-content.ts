@@ -5,6 +5,7 @@
  */
 import { isProbablyReaderable, Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
+import { decodeBody } from "./charset.js";
 import type { FetchedPage } from "./guarded-fetch.js";
 import { toMarkdown } from "./markdown.js";
 
@@ -25,7 +26,7 @@ export function pageText(page: FetchedPage, raw: boolean): PageText {
   if (!isTextual(type)) {
     return { kind: "binary", text: "", note: `The response is ${type || "of unknown type"}, ${page.body.length} bytes: not text, so nothing of it is shown.` };
   }
-  const text = decode(page.body, page.contentType);
+  const text = decodeBody(page.body, page.contentType, isMarkup(type)).text;
   if (raw) return { kind: "source", text };
   if (type === "text/html" || type === "application/xhtml+xml") return readableHtml(text, page.url);
   if (type === "application/json" || type.endsWith("+json")) return json(text);
@@ -46,13 +47,8 @@ function isTextual(type: string): boolean {
   return type.startsWith("text/") || /json|xml|javascript|ecmascript|yaml|toml|csv|x-sh|markdown/.test(type);
 }
 
-function decode(body: Buffer, contentType: string): string {
-  const charset = /charset="?([\w-]+)/i.exec(contentType)?.[1]?.toLowerCase() ?? "utf-8";
-  try {
-    return new TextDecoder(charset).decode(body);
-  } catch {
-    return body.toString("utf8");
-  }
+function isMarkup(type: string): boolean {
+  return type === "text/html" || type === "application/xhtml+xml" || type.endsWith("xml");
 }
 
 function json(text: string): PageText {
