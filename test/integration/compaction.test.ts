@@ -38,8 +38,9 @@ const command = (h: AgentHarness, sessionId: string, name: string, args: string[
 /** A session whose first turn reported a context of 180,000 tokens (claude-sonnet-4-6: a 200,000 window, 85% is 170,000). */
 async function nearlyFullSession(h: AgentHarness): Promise<string> {
   const id = await h.newSession();
+  // A prompt as long as the count says (about 160,000 tokens): the count and the estimate agree, as with a real provider.
   h.fake.enqueue({ text: "Done with the parser: tokens are split in lexer.ts.", usage: { input: 179_000, output: 1000 } });
-  await h.prompt(id, "fix the parser in lexer.ts");
+  await h.prompt(id, `fix the parser in lexer.ts; its output:\n${"the lexer splits identifiers, numbers and strings\n".repeat(12_500)}`);
   return id;
 }
 
@@ -213,11 +214,16 @@ describe("compaction on request", () => {
   it("/compact runs one now; /context reports the window, its parts and the last compaction", async () => {
     const h = await harness();
     const id = await h.newSession();
-    h.fake.enqueue({ text: "answer one", usage: { input: 5000, output: 100 } });
+    h.fake.enqueue({ text: `answer one: ${"a long answer ".repeat(500)}`, usage: { input: 5000, output: 100 } });
     await h.prompt(id, "question one");
     h.fake.enqueue({ text: "SUMMARY by request." });
     const done = await command(h, id, "compact", ["keep", "the", "API"]);
     expect(done.message).toMatch(/Compacted \(checkpoint 1\)/);
+    // Before and after in one measure: the provider's count (5,100 and the prompt since) scaled,
+    // not an estimate of the whole request (system prompt and tools) set against it.
+    const [, before, after] = /about (\d+) -> (\d+) tokens/.exec(done.message)!.map(Number);
+    expect(before).toBeGreaterThanOrEqual(5100);
+    expect(after).toBeLessThan(before!);
     expect(sentText(h.fake.requests[1]!.body)).toContain("Focus the summary on: keep the API");
     expect(h.client.updatesOf("compaction")[0]).toMatchObject({ trigger: "user" });
 

@@ -10,7 +10,7 @@ import type { Provider } from "../../providers/provider.js";
 import type { Message, Usage } from "../../vocabulary/messages.js";
 import { ZERO_USAGE } from "../../vocabulary/messages.js";
 import { checkpointMessage, isCheckpoint } from "./checkpoint.js";
-import { contextTokens, contextWindow, estimateMessages, estimateTokens, estimateTools, type RequestFixed } from "./context-size.js";
+import { contextTokens, contextWindow, tokensAfterCompaction, type RequestFixed } from "./context-size.js";
 import type { CompactionRecord } from "../history/history.js";
 import { cutMiddle, messageText } from "../history/message-text.js";
 import { callModel, type RetryPolicy } from "../turn/provider-call.js";
@@ -92,7 +92,7 @@ export async function compactSession(
   const n = (session.lastCompaction?.n ?? 0) + 1;
   const checkpoint = checkpointMessage(n, summary, through);
   const kept = session.history.slice(count);
-  const tokensAfter = estimateTokens(fixed.system) + estimateTools(fixed.tools) + estimateMessages([checkpoint, ...kept]);
+  const tokensAfter = tokensAfterCompaction(tokensBefore, fixed, session.history, [checkpoint, ...kept]);
   const archived = session.seqs.slice(0, count).filter((s) => s !== undefined).length;
   const record = session.log.compaction({ n, through, summary, ...(request.focus ? { focus: request.focus } : {}), trigger: request.trigger, tokensBefore, tokensAfter, archived });
   session.applyCompaction(record, checkpoint, count);
@@ -106,13 +106,14 @@ export async function compactSession(
  * stands for the whole working context the request carried, so it becomes the checkpoint in place
  * of it, logged as any compaction is. Call before the answer that followed it joins the history.
  */
-export function applyProviderCompaction(session: Session, summary: string, events: SessionEvents, tokensBefore: number): CompactionRecord {
+export function applyProviderCompaction(session: Session, summary: string, events: SessionEvents, fixed: RequestFixed): CompactionRecord {
   const count = session.history.length;
+  const tokensBefore = contextTokens(session, fixed);
   const through = lastSeqOf(session, count);
   const n = (session.lastCompaction?.n ?? 0) + 1;
   const checkpoint = checkpointMessage(n, summary, through);
   const archived = session.seqs.filter((s) => s !== undefined).length;
-  const tokensAfter = estimateMessages([checkpoint]);
+  const tokensAfter = tokensAfterCompaction(tokensBefore, fixed, session.history, [checkpoint]);
   const record = session.log.compaction({ n, through, summary, trigger: "provider", tokensBefore, tokensAfter, archived });
   session.applyCompaction(record, checkpoint, count);
   events.emit(session.id, compactionUpdate(record));

@@ -65,3 +65,16 @@ export function recordContextCount(session: Session, usage: Usage): void {
 export function contextWindow(session: Session, config: Config): number {
   return contextWindowOf(session.model, config.compaction.default_context_window);
 }
+
+/**
+ * The tokens a compacted request will carry, in the same measure as `before` (the provider's count
+ * when one is known, else the estimate): the estimate's ratio of after to before, applied to
+ * `before`. Reporting the provider's count before and a raw estimate after printed "about 70 ->
+ * 7436 tokens" when the two measures disagreed.
+ */
+export function tokensAfterCompaction(before: number, fixed: RequestFixed, beforeMessages: readonly Message[], afterMessages: readonly Message[]): number {
+  const fixedTokens = estimateTokens(fixed.system) + estimateTools(fixed.tools);
+  const estimatedBefore = fixedTokens + estimateMessages(beforeMessages);
+  const estimatedAfter = fixedTokens + estimateMessages(afterMessages);
+  return estimatedBefore > 0 ? Math.round((before * estimatedAfter) / estimatedBefore) : estimatedAfter;
+}

@@ -11,7 +11,7 @@ import type { Provider } from "../../providers/provider.js";
 import type { StopReason } from "../../protocol/schemas.js";
 import { unwrapToolCalls } from "./deferred-advertising.js";
 import { applyProviderCompaction, compactSession, dueCompaction, providerCompactAt, providerCompacts } from "../compaction/compaction.js";
-import { contextTokens, contextWindow, recordContextCount } from "../compaction/context-size.js";
+import { contextWindow, recordContextCount } from "../compaction/context-size.js";
 import { rewriteNativeCalls, isNativeToolRejection } from "./native-tools.js";
 import { normalizeHistory } from "./normalize.js";
 import { callModel } from "./provider-call.js";
@@ -110,7 +110,7 @@ async function runTurnSteps(session: Session, content: ContentBlock[], deps: Tur
       const native = rewriteNativeCalls(response.content, tools);
       const blocks = unwrapToolCalls(native.blocks, deps.registry, session);
       const rewritten = { ...native, blocks, calls: blocks.filter((b) => b.type === "tool_call") };
-      if (response.providerCompaction) applyProviderCompaction(session, response.providerCompaction, deps.events, contextTokensOf(session, frame));
+      if (response.providerCompaction) applyProviderCompaction(session, response.providerCompaction, deps.events, { system: frame.system, tools: frame.tools.definitions });
       if (rewritten.blocks.length) await session.appendAsync({ role: "assistant", content: rewritten.blocks });
       // After a server-side compaction the call's input counted what the provider then dropped.
       if (!response.providerCompaction) recordContextCount(session, response.usage);
@@ -156,10 +156,6 @@ async function compactIfDue(session: Session, frame: RequestFrame, deps: TurnDep
 function compactAtOf(session: Session, config: Config, provider: Provider): { compactAt?: number } {
   const at = providerCompactAt(session, config, provider);
   return at ? { compactAt: at } : {};
-}
-
-function contextTokensOf(session: Session, frame: RequestFrame): number {
-  return contextTokens(session, { system: frame.system, tools: frame.tools.definitions });
 }
 
 /** Told with the error of a turn whose prompt was taken back. */
