@@ -131,6 +131,16 @@ describe("failures", () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("names the address (without its query) when the backend cannot be reached", async () => {
+    const config: Config = { ...DEFAULT_CONFIG, web: { ...DEFAULT_CONFIG.web, search_backend: "searxng", search_url: "http://127.0.0.1:1/searx" } };
+    const h = makeHarness();
+    h.ctx.services[WEB_SERVICE] = createWebService(() => config);
+    const r = await h.run(webSearchTool, { query: "secret words", count: 5 });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/could not be reached at http:\/\/127\.0\.0\.1:1\/searx\/search \(/);
+    expect(r.text).not.toContain("secret");
+  });
+
   it("degrades once to DuckDuckGo with search_fallback, saying so", async () => {
     process.env.AGENT_LSP_TEST_SEARCH_KEY = "k";
     failBrave = true;

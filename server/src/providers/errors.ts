@@ -54,7 +54,9 @@ const TRANSIENT_NETWORK = new Set([
   "UND_ERR_BODY_TIMEOUT",
 ]);
 /** Network failures a retry will not fix soon: nothing listens there, or the name does not resolve. */
-const PERMANENT_NETWORK = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "CERT_HAS_EXPIRED"]);
+const PERMANENT_NETWORK = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "CERT_HAS_EXPIRED", "BAD_PORT"]);
+/** Our code for a port fetch will not connect to. */
+const BAD_PORT = "BAD_PORT";
 
 /** In-band error codes/types that mean "the service is busy or broke", not "your request is wrong". */
 const TRANSIENT_CODE = /server_error|overloaded|rate_limit|too_many_requests|unavailable|timeout|internal|api_error/i;
@@ -92,7 +94,7 @@ export function providerErrorEvent(err: unknown, ctx: ErrorContext): ProviderErr
     const where = ctx.endpoint ? ` at ${ctx.endpoint}` : "";
     const permanent = PERMANENT_NETWORK.has(network.code);
     const message = permanent
-      ? `Could not reach ${label}${where}: ${network.detail}. Is the server running and the base URL right?`
+      ? `Could not reach ${label}${where}: ${network.detail}${network.code === BAD_PORT ? "." : ". Is the server running and the base URL right?"}`
       : `The connection to ${label}${where} failed: ${network.detail}`;
     return { type: "error", message, retryable: !permanent && !ctx.emittedContent };
   }
@@ -205,12 +207,19 @@ function networkFailure(err: unknown): { code: string; detail: string } | undefi
     if (code && (TRANSIENT_NETWORK.has(code) || PERMANENT_NETWORK.has(code))) {
       return { code, detail: `${describe(current)} (${code})` };
     }
+    // fetch refuses the ports of the Fetch standard's block list (1, 9, 25, 6000...) itself, with
+    // a bare "bad port" and no code: nothing was tried, and no retry will ever get through.
+    if (describe(current) === "bad port") {
+      return { code: BAD_PORT, detail: "fetch refuses this port (it is on the Fetch standard's list of blocked ports); use another port" };
+    }
     current = (current as { cause?: unknown }).cause;
   }
   // undici ends a body cut off mid-read with a bare TypeError("terminated"); Stainless SDKs wrap
-  // failures before any response as APIConnectionError / APIConnectionTimeoutError.
-  const name = (err as { constructor?: { name?: string } })?.constructor?.name ?? "";
-  if (describe(err) === "terminated" || /^APIConnection(Timeout)?Error$/.test(name)) {
+  // failures before any response as APIConnectionError / APIConnectionTimeoutError (the bundler
+  // may rename the class to APIConnectionError2, so its name is read with the digits allowed).
+  const named = err as { name?: unknown; constructor?: { name?: string } } | undefined;
+  const names = [stringOr(named?.name), named?.constructor?.name].filter((n): n is string => !!n);
+  if (describe(err) === "terminated" || names.some((n) => /^APIConnection(Timeout)?Error\d*$/.test(n))) {
     return { code: "ECONNRESET", detail: describeChain(err) };
   }
   return undefined;

@@ -94,6 +94,19 @@ describe("providerErrorEvent", () => {
     expect(providerErrorEvent(new APIConnectionError({ message: "Connection error." }), ctx)).toMatchObject({ retryable: true });
   });
 
+  it("names the endpoint of a connection error whose class the bundler renamed (Anthropic's in our bundle)", () => {
+    class APIConnectionError2 extends Error {}
+    const renamed = new APIConnectionError2("Connection error.", { cause: new TypeError("fetch failed", { cause: new Error("other side closed") }) });
+    expect(providerErrorEvent(renamed, ctx)).toMatchObject({ retryable: true, message: expect.stringContaining("at https://api.example/v1") });
+  });
+
+  it("says a blocked port (fetch's 'bad port') once, without retrying it", () => {
+    const blocked = new APIConnectionError({ cause: new TypeError("fetch failed", { cause: new Error("bad port") }) });
+    const event = providerErrorEvent(blocked, ctx);
+    expect(event).toMatchObject({ retryable: false });
+    expect(event?.message).toBe("Could not reach openai at https://api.example/v1: fetch refuses this port (it is on the Fetch standard's list of blocked ports); use another port.");
+  });
+
   it("does not retry an unknown error", () => {
     expect(providerErrorEvent(new Error("JSON parse failed"), ctx)).toEqual({
       type: "error",

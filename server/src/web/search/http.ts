@@ -8,7 +8,9 @@ export async function searchRequest(backend: string, url: string, init: RequestI
     res = await fetch(url, { ...init, signal });
   } catch (err) {
     if (signal.aborted) throw err;
-    throw new SearchError(`${backend} could not be reached (${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}).`);
+    // The address without its query: some backends take the key as a query parameter.
+    const where = new URL(url);
+    throw new SearchError(`${backend} could not be reached at ${where.origin}${where.pathname} (${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}).`);
   }
   const body = await res.text();
   if (!res.ok) {
