@@ -33,6 +33,7 @@ const benches: [string, Bench | undefined][] = [
   ["acp", await optional("./acp.ts", "benchAcp")],
   ["language", await optional("./language.ts", "benchLanguage")],
   ["sessions", await optional("./sessions.ts", "benchSessions")],
+  ["flood", await optional("./flood.ts", "benchFlood")],
   ["knowledge", await optional("./knowledge.ts", "benchKnowledge")],
 ];
 

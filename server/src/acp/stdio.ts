@@ -9,6 +9,7 @@ import { processManagerFrom } from "../exec/processes.js";
 import { installShutdownHooks } from "../exec/shutdown.js";
 import { FileLogger } from "../util/log.js";
 import { WireRequestIds } from "../util/wire-request-ids.js";
+import { fairlyPaced } from "./fair-stream.js";
 import { startAcpServer, type AcpServer } from "./server.js";
 
 /** What the start-up path read before the SDK loaded. */
@@ -32,7 +33,7 @@ export async function serveAcpOnStdio(early: EarlyStart): Promise<void> {
 async function serve(early: EarlyStart, logger: FileLogger): Promise<void> {
   const input = Readable.toWeb(prepend(early.read, process.stdin)) as ReadableStream<Uint8Array>;
   const base = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, input);
-  const stream = randomRequestIds(early.answeredId === undefined ? base : dropAnswer(base, early.answeredId), logger);
+  const stream = fairlyPaced(randomRequestIds(early.answeredId === undefined ? base : dropAnswer(base, early.answeredId), logger));
   const server = startAcpServer({ stream, logger });
   const unhook = hookShutdown(server);
   await server.connection.closed;

@@ -1,8 +1,11 @@
 /**
  * The LSP library's view of the message stream: messages come from a MessageSource (framing.ts
- * parses them; bad frames are answered there) and go to the connection.
+ * parses them; bad frames are answered there) and go to the connection, one per turn of the event
+ * loop with sessions taking turns (util/fair-queue.ts), so a burst of requests on one session
+ * never holds up `agent/listSessions`, `agent/cancel` or another session's requests.
  */
 import { AbstractMessageReader, type DataCallback, type Disposable, type Message } from "vscode-languageserver/node.js";
+import { FairPacer, sessionRoute } from "../util/fair-queue.js";
 import type { MessageSource } from "./message-source.js";
 
 /** A MessageReader over a MessageSource. */
@@ -20,13 +23,14 @@ export class SourceMessageReader extends AbstractMessageReader {
   }
 
   listen(callback: DataCallback): Disposable {
+    const pacer = new FairPacer<object>((m) => callback(m as Message), sessionRoute("agent/cancel"));
     return this.source.listen({
       message: (m) => {
         const admitted = this.admit(m);
-        if (admitted) callback(admitted as Message);
+        if (admitted) pacer.push(admitted);
       },
-      close: () => this.fireClose(),
-      error: (err) => this.fireError(err),
+      close: () => pacer.whenDelivered(() => this.fireClose()),
+      error: (err) => pacer.whenDelivered(() => this.fireError(err)),
     });
   }
 }

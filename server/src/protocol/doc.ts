@@ -43,6 +43,18 @@ answer), on every action of a \`window/showMessageRequest\` to clients that decl
 An answer that names another request is refused with a message and counts as no answer (\`reject\`
 for a permission request), never applied to the request it reached.
 
+## Order and fairness
+
+Messages are handled in the order they arrive while the server keeps up. When they queue up (a
+client writing thousands of requests at once), requests that name a session (\`params.sessionId\`)
+wait in a queue of that session's own, everything else (\`agent/listSessions\`, answers,
+notifications, document sync) in a common one, and the queues take turns one message at a time:
+a burst on one session delays another session's request, or a cheap one, by a message or two
+instead of the whole burst (\`npm run bench\`: \`flood_*\`). Order within a session is kept.
+\`agent/cancel\` goes ahead of its session's queued prompts and runs once more after them, so no
+prompt sent before it outlives it; one of those prompts may then start a turn the second run
+cancels, instead of being refused as busy.
+
 ## Errors
 
 Every custom request's params are validated. A bad param gets \`-32602\` (InvalidParams) with a
