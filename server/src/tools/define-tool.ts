@@ -4,6 +4,7 @@
  * abort, output truncation with a note, and turning thrown errors into results.
  */
 import { z } from "zod";
+import { builtSchema } from "../util/lazy-schema.js";
 import { StateFolderError } from "../util/state-folder.js";
 import type { ContentBlock } from "../vocabulary/messages.js";
 import type { ToolCallKind } from "../protocol/updates.js";
@@ -141,7 +142,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Capability {
 
 /** JSON Schema for providers: an object schema without the `$schema` marker. */
 export function toProviderSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  const json = z.toJSONSchema(builtSchema(schema), { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   delete json.$schema;
   return json;
 }

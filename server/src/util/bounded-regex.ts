@@ -8,11 +8,13 @@ import vm from "node:vm";
 /** Raised when a pattern runs longer than its limit. */
 export class RegexTimeoutError extends Error {}
 
-const context = vm.createContext({ re: /(?:)/, text: "" });
-const script = new vm.Script("re.test(text)");
+/** The context risky patterns run in, made on first use: a V8 context costs time and memory. */
+let sandbox: { context: vm.Context; script: vm.Script } | undefined;
 
 /** `pattern.test(text)`, stopped after `timeoutMs` with a RegexTimeoutError. */
 export function boundedRegexTest(pattern: RegExp, text: string, timeoutMs = 200): boolean {
+  sandbox ??= { context: vm.createContext({ re: /(?:)/, text: "" }), script: new vm.Script("re.test(text)") };
+  const { context, script } = sandbox;
   context.re = pattern;
   context.text = text;
   try {

@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Language, Parser, type Node } from "web-tree-sitter";
+import type { Node, Parser } from "web-tree-sitter";
 
 /** The two WebAssembly files: the runtime and the bash grammar, with the package each ships in. */
 export const SHELL_WASM = [
@@ -37,7 +37,12 @@ export function wasmPath(pkg: string, file: string): string {
 }
 
 async function load(): Promise<Parser> {
-  const [runtime, grammar] = await Promise.all(SHELL_WASM.map(({ pkg, file }) => readFile(wasmPath(pkg, file))));
+  // Imported here, not at the top: a session that runs no command never compiles the runtime's
+  // JavaScript (a sixth of the agent's code), and a new session is answered sooner without it.
+  const [{ Language, Parser }, [runtime, grammar]] = await Promise.all([
+    import("web-tree-sitter"),
+    Promise.all(SHELL_WASM.map(({ pkg, file }) => readFile(wasmPath(pkg, file)))),
+  ]);
   // Handing the runtime its bytes keeps it from looking for its file beside the bundle itself.
   await Parser.init({ wasmBinary: runtime } as object);
   const parser = new Parser();

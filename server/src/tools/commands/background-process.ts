@@ -4,6 +4,7 @@
  * read_only-class, `stop` included: it only stops what the agent itself started.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { describeStop, describeWaitEnd, formatJobList, formatJobOutput } from "../../exec/format.js";
 import { UnknownProcessError, type ProcessManager } from "../../exec/processes.js";
 import { defineTool, errorResult, ToolError } from "../define-tool.js";
@@ -14,7 +15,7 @@ const DEFAULT_WAIT_SECS = 300;
 /** The longest wait the model may ask for. */
 const MAX_WAIT_SECS = 3600;
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   action: z
     .enum(["read", "wait", "stop", "list"])
     .describe(
@@ -30,7 +31,7 @@ const input = z.object({
     .max(MAX_WAIT_SECS)
     .optional()
     .describe(`wait only: most seconds to wait (default ${DEFAULT_WAIT_SECS}, max ${MAX_WAIT_SECS}).`),
-});
+}));
 
 /** The background_process tool. */
 export const backgroundProcessTool = defineTool({

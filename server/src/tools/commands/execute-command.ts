@@ -4,6 +4,7 @@
  * its working directory before anything starts.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import type { ProgressHandle } from "../../editor/session-ui.js";
 import { formatSeconds, type CommandResult, type RunningCommand } from "../../exec/runner.js";
 import { describeStop } from "../../exec/format.js";
@@ -26,7 +27,7 @@ const MAX_TIMEOUT_SECS = 600;
 const PROGRESS_AFTER_MS = 1000;
 const PROGRESS_EVERY_MS = 1000;
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   command: z.string().min(1).describe("The shell command (/bin/sh -c on Unix, PowerShell on Windows)."),
   cwd: z
     .string()
@@ -49,7 +50,7 @@ const input = z.object({
     .describe(
       "Only when the sandbox refused what the task needs (the network, a write outside the project): run the command outside the sandbox, for this reason, in a few words the user reads. The user is asked every time.",
     ),
-});
+}));
 
 /** The execute_command tool. */
 export const executeCommandTool = defineTool({

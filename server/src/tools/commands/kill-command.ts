@@ -3,17 +3,18 @@
  * process it started. read_only-class: it can only stop what the agent itself started.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { describeStop } from "../../exec/format.js";
 import type { StopReport } from "../../exec/stop-tree.js";
 import { defineTool, errorResult } from "../define-tool.js";
 import { requireProcessManager, summarizeCommand } from "./execute-command.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   id: z
     .string()
     .optional()
     .describe("Which foreground command: its id (fg-N) or the tool call id of its execute_command. Default: every one still running."),
-});
+}));
 
 /** The kill_command tool. */
 export const killCommandTool = defineTool({

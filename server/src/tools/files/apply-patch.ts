@@ -5,6 +5,7 @@
  * changes all its files or none.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { applyPatchOps, patchPaths, type PatchFileResult } from "../../edits/patch-apply.js";
 import { parsePatch } from "../../edits/patch-parse.js";
 import type { FileOp } from "../../workspace/change-set.js";
@@ -13,7 +14,7 @@ import { defineTool, ToolError } from "../define-tool.js";
 import { applyOptions, changeResult, withWorkspaceErrors, refuseBinary } from "./file-tool-support.js";
 import type { ToolContext } from "../types.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   patch: z
     .string()
     .min(1)
@@ -22,7 +23,7 @@ const input = z.object({
         "(optionally '*** Move to: q'), '*** Delete File: p', '@@' context anchors and ' '/'-'/'+' lines; or a unified diff " +
         "('--- a/p', '+++ b/p', '@@ -a,b +c,d @@'), several files allowed, /dev/null for new and deleted files.",
     ),
-});
+}));
 
 /** Reads every path the patch needs (undefined for missing files). */
 async function currentFiles(ctx: ToolContext, paths: string[]): Promise<{ texts: Map<string, string | undefined>; reads: Map<string, ReadResult> }> {

@@ -4,12 +4,13 @@
  */
 import { stat } from "node:fs/promises";
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool, ToolError, textResult } from "../define-tool.js";
 import { applyOptions, withWorkspaceErrors } from "./file-tool-support.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   path: z.string().min(1).describe("The folder to create, relative to the project root (or absolute)."),
-});
+}));
 
 /** The create_directory tool. */
 export const createDirectoryTool = defineTool({

@@ -4,12 +4,13 @@
  */
 import { stat } from "node:fs/promises";
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import { applyOptions, changeResult, withWorkspaceErrors } from "./file-tool-support.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   path: z.string().min(1).describe("The file to delete, relative to the project root (or absolute)."),
-});
+}));
 
 /** The delete_file tool. */
 export const deleteFileTool = defineTool({

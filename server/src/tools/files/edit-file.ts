@@ -6,13 +6,14 @@
  */
 import { numberList } from "../../edits/number-list.js";
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { editText } from "../../edits/edit.js";
 import { STEP_DESCRIPTIONS } from "../../edits/normalize.js";
 import { EDIT_FILE_TERMS, TEXT_EDITOR_TERMS } from "../../edits/edit-terms.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import { applyOptions, changeResult, lineDelta, withWorkspaceErrors, refuseBinary } from "./file-tool-support.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   path: z.string().min(1).describe("The file to edit, relative to the project root (or absolute)."),
   target_content: z
     .string()
@@ -25,7 +26,7 @@ const input = z.object({
     .min(0)
     .optional()
     .describe("Insert replacement_content after this line number instead of replacing (0 inserts at the top)."),
-});
+}));
 
 /** The edit_file tool. */
 export const editFileTool = defineTool({

@@ -6,6 +6,7 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { definitionsOf, isSupportedSource, type Definition } from "../definitions/index.js";
 import { defineTool, ToolError, textResult } from "../define-tool.js";
 import { resolveForRead, withWorkspaceErrors } from "./file-tool-support.js";
@@ -14,9 +15,9 @@ import type { ToolContext } from "../types.js";
 /** Most files of a folder parsed. */
 const MAX_DEFINITION_FILES = 50;
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   path: z.string().min(1).describe("A source file, or a folder whose source files (not subfolders) to list, relative to the project root."),
-});
+}));
 
 /** One file's block: its path, then `line: definition`, methods indented. */
 function formatFile(rel: string, defs: Definition[]): string {

@@ -5,6 +5,7 @@
  */
 import { stat } from "node:fs/promises";
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { walk } from "../../workspace/walk.js";
 import { defineTool, ToolError, textResult } from "../define-tool.js";
 import { resolveForRead, withWorkspaceErrors } from "./file-tool-support.js";
@@ -12,12 +13,12 @@ import { resolveForRead, withWorkspaceErrors } from "./file-tool-support.js";
 /** Most entries listed. */
 export const MAX_LIST_ENTRIES = 1000;
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   path: z.string().optional().describe("The folder to list, relative to the project root. Default: the root."),
   recursive: z.boolean().optional().describe("List everything below the folder, not only its direct entries."),
   max_depth: z.number().int().min(1).max(20).optional().describe("Without recursive: list this many levels below the folder (1: its own entries)."),
   hidden: z.boolean().optional().describe("Include entries whose name starts with a dot (default true)."),
-});
+}));
 
 /** The list_files tool. */
 export const listFilesTool = defineTool({

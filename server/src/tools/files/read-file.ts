@@ -5,6 +5,7 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { splitBodies } from "../../edits/text.js";
 import { describeSize, fitImage, toImageBlock } from "../../images/fit.js";
 import { looksBinary, sniffImage } from "../../workspace/encoding.js";
@@ -21,7 +22,7 @@ const MAX_LINE_CHARS = 2000;
 /** Largest image file read_file opens (it is then fitted to what providers accept). */
 const MAX_IMAGE_FILE_BYTES = 50 * 1024 * 1024;
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   path: z.string().min(1).describe("The file to read, relative to the project root (or absolute)."),
   start_line: z.number().int().min(1).optional().describe("First line to show (1-based). Default 1."),
   line_count: z.number().int().min(1).optional().describe(`How many lines to show. Default ${DEFAULT_PAGE_LINES}.`),
@@ -30,7 +31,7 @@ const input = z.object({
     .length(2)
     .optional()
     .describe("[first, last] lines to show, inclusive (1-based); last -1 reads to the end. Alternative to start_line/line_count."),
-});
+}));
 
 type Input = z.infer<typeof input>;
 

@@ -3,11 +3,12 @@
  * as one change set. The result reports the original line range each block replaced.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { applySearchReplace, describeIndent, type BlockReport } from "../../edits/search-replace.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import { applyOptions, changeResult, withWorkspaceErrors, refuseBinary } from "./file-tool-support.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   path: z.string().min(1).describe("The file to edit, relative to the project root (or absolute)."),
   diff: z
     .string()
@@ -17,7 +18,7 @@ const input = z.object({
         "Each SEARCH line matches a whole file line or its beginning (indentation may be omitted). " +
         "A line '....... SKIP' inside SEARCH covers every line up to the next SEARCH lines.",
     ),
-});
+}));
 
 /** One line per block: the lines it replaced, with what SKIP removed, and anything not taken as written. */
 function describeBlock(b: BlockReport): string {

@@ -4,6 +4,7 @@
  * or none), gated and checkpointed like any other.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { replaceText } from "../../edits/replace-text.js";
 import type { FileOp } from "../../workspace/change-set.js";
 import { breather } from "../../util/breathe.js";
@@ -22,13 +23,13 @@ const MAX_FILES_LISTED = 50;
 /** Most characters of preview diff in a dry run. */
 const MAX_PREVIEW = 12_000;
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   glob: z.string().min(1).describe("Files to change, relative to the project root: '*.md' (any folder) or 'src/**/*.ts'."),
   find: z.string().min(1).describe("The text to find (or a JavaScript regex when regex is true)."),
   replace: z.string().describe("The replacement; with regex, $1 and $<name> insert groups."),
   regex: z.boolean().optional().describe("Treat find as a regular expression (flags g and m)."),
   apply: z.boolean().optional().describe("Make the change. Default false: only show what would change."),
-});
+}));
 
 type Input = z.infer<typeof input>;
 

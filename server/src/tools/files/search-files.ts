@@ -5,6 +5,7 @@
  */
 import { stat } from "node:fs/promises";
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { uriToPath } from "../../workspace/paths.js";
 import { fileGlobMatcher } from "../../workspace/glob.js";
 import { searchFiles, type FileHits } from "../../workspace/search.js";
@@ -17,11 +18,11 @@ const MAX_SEARCH_MATCHES = 300;
 /** Longest line quoted in a result. */
 const MAX_QUOTED_LINE = 300;
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   path: z.string().optional().describe("The folder to search, relative to the project root. Default: the root."),
   regex: z.string().min(1).describe("JavaScript regular expression to find (case-sensitive; start with (?i) to ignore case)."),
   file_pattern: z.string().optional().describe("Only files whose name matches this glob, e.g. '*.ts' or 'src/**/*.{js,ts}'."),
-});
+}));
 
 /** Compiles the model's regex; `(?i)` at the start (as in grep -P and ripgrep) ignores case. */
 function compileSearchRegex(source: string): RegExp {

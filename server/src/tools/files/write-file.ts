@@ -4,14 +4,15 @@
  * all-or-nothing change set (an open document is replaced in the editor's buffer).
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { countLines } from "../../edits/text.js";
 import { defineTool } from "../define-tool.js";
 import { applyOptions, changeResult, lineDelta, withWorkspaceErrors } from "./file-tool-support.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   path: z.string().min(1).describe("The file to write, relative to the project root (or absolute)."),
   content: z.string().describe("The complete new content of the file."),
-});
+}));
 
 /** The write_file tool. */
 export const writeFileTool = defineTool({

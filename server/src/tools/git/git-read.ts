@@ -4,6 +4,7 @@
  * the model's values only fill named slots after checks, and output is capped.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import { checkPaths, checkRef, gitOutput, gitPlace } from "./git-run.js";
 import { describeState, repoState } from "./git-status.js";
@@ -12,7 +13,7 @@ const ACTIONS = ["status", "diff", "log", "show", "blame", "branch"] as const;
 const DEFAULT_LOG = 20;
 const MAX_LOG = 200;
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   action: z.enum(ACTIONS).describe("status | diff | log | show | blame | branch"),
   ref: z.string().optional().describe("diff: compare the working tree (or with staged, the index) to this commit, or a range a..b; log: start here; show: the commit (default HEAD)."),
   paths: z.array(z.string()).optional().describe("diff, log: only these paths (relative to the project root); blame: exactly one file."),
@@ -21,7 +22,7 @@ const input = z.object({
   start_line: z.number().int().positive().optional().describe("blame: first line (1-based)."),
   end_line: z.number().int().positive().optional().describe("blame: last line."),
   all: z.boolean().optional().describe("branch: remote-tracking branches too."),
-});
+}));
 
 type Input = z.infer<typeof input>;
 

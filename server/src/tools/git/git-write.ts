@@ -6,20 +6,21 @@
  * uncommitted changes is refused before git runs, naming the files it could lose.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import { checkPaths, checkRef, gitOutput, gitPlace, runGit } from "./git-run.js";
 import { describeState, isDirty, repoState, type RepoState } from "./git-status.js";
 
 const ACTIONS = ["add", "commit", "switch", "checkout", "stash", "stash_pop", "restore"] as const;
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   action: z.enum(ACTIONS).describe("add | commit | switch (checkout is the same: branches only) | stash | stash_pop | restore"),
   paths: z.array(z.string()).optional().describe("add, restore: the paths, relative to the project root (add: required; restore: required)."),
   message: z.string().optional().describe("commit: the commit message (required); stash: an optional label."),
   branch: z.string().optional().describe("switch/checkout: the branch to switch to."),
   create: z.boolean().optional().describe("switch/checkout: create the branch (from HEAD) first."),
   staged: z.boolean().optional().describe("restore: unstage the paths (keep the changes in the working tree) instead of discarding their working-tree changes."),
-});
+}));
 
 type Input = z.infer<typeof input>;
 

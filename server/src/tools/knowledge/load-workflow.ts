@@ -1,5 +1,6 @@
 /** load_workflow: the steps of one of the project's workflows (`.agent-lsp/workflows/NAME.md`). */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { listWorkflows, readWorkflow } from "../../knowledge/workflows.js";
 import { defineTool, ToolError } from "../define-tool.js";
 
@@ -7,7 +8,7 @@ import { defineTool, ToolError } from "../define-tool.js";
 export const loadWorkflowTool = defineTool({
   name: "load_workflow",
   description: "Load the steps of one of the project's workflows (.agent-lsp/workflows/NAME.md) to follow them. Without a name, lists the workflows.",
-  input: z.object({ name: z.string().optional().describe("The workflow's name (its file name without .md).") }),
+  input: lazySchema(() => z.object({ name: z.string().optional().describe("The workflow's name (its file name without .md).") })),
   policyClass: "read_only",
   category: "system",
   help: {

@@ -7,6 +7,7 @@
  * with `/model safety_check NAME`, or approves it in `ask` mode).
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import type { ToolServices } from "../types.js";
 
@@ -33,10 +34,10 @@ export const modelRoutingConfigTool = defineTool({
     "Read or change the session's model routing: the session's own model, and the models used for the auto-mode safety check, compaction summaries and subagents (skill sub-turns, agent). " +
     'Without model, answers the current routing and the models that can be chosen. model "default" returns a purpose to the configured default. Models are written NAME/model-id. ' +
     "A change of the session's model takes effect from the next turn.",
-  input: z.object({
+  input: lazySchema(() => z.object({
     purpose: z.enum(MODEL_PURPOSES).optional().describe('What to change: "session" (default), "safety_check", "compaction" or "subagent".'),
     model: z.string().min(1).optional().describe('The model, as NAME/model-id, or "default". Omit to only read the routing.'),
-  }),
+  })),
   policyClass: "read_write",
   isMutating: true,
   callKind: "other",

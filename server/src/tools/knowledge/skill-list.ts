@@ -1,5 +1,6 @@
 /** skill_list: every skill of the project and the user, with its description and tools. */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool } from "../define-tool.js";
 import { sessionSkills } from "./skill-find.js";
 
@@ -7,7 +8,7 @@ import { sessionSkills } from "./skill-find.js";
 export const skillListTool = defineTool({
   name: "skill_list",
   description: "List the skills (instruction packages) of the project and the user: name, description, where it is, and the tools it may use. Read one with skill_view, run it with skill_run.",
-  input: z.object({}),
+  input: lazySchema(() => z.object({})),
   policyClass: "read_only",
   category: "system",
   help: {

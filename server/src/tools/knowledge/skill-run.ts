@@ -5,6 +5,7 @@
  * instructions returned instead, for the calling turn to follow.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import type { Skill } from "../../knowledge/skills.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import { findSkill, requireApproved } from "./skill-find.js";
@@ -16,10 +17,10 @@ export const skillRunTool = defineTool({
   description:
     "Run a skill by name, with a task for it. The skill's instructions run as a sub-turn limited to the tools its SKILL.md allows, and its final answer is returned; " +
     "a skill marked `run: main` returns its instructions for you to follow here. A project skill runs once the user approved it.",
-  input: z.object({
+  input: lazySchema(() => z.object({
     name: z.string().min(1).describe("The skill's name."),
     task: z.string().optional().describe("What to do with it: the input the skill's instructions work on."),
-  }),
+  })),
   policyClass: "exec",
   category: "skill_admin",
   help: {

@@ -1,5 +1,6 @@
 /** skill_view: one skill's SKILL.md (its front matter and instructions) and the files beside it. */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool } from "../define-tool.js";
 import { findSkill, requireApproved } from "./skill-find.js";
 
@@ -9,7 +10,7 @@ export const skillViewTool = defineTool({
   // load_skill in other agents' tool layers: the same job, a skill's full instructions.
   aliases: ["load_skill"],
   description: "Show a skill's instructions (its SKILL.md) and the files beside it, which read_file can open. A project skill is shown once the user approved it.",
-  input: z.object({ name: z.string().min(1).describe("The skill's name, as skill_list or the catalog gives it.") }),
+  input: lazySchema(() => z.object({ name: z.string().min(1).describe("The skill's name, as skill_list or the catalog gives it.") })),
   // A read: the trust question of a project skill is its one-time approval, not a prompt per view.
   policyClass: "read_only",
   category: "skill_admin",

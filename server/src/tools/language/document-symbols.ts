@@ -4,11 +4,12 @@
  * indented under their parent.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool } from "../define-tool.js";
 import { resolveForRead } from "../files/file-tool-support.js";
 import { ask, positionInput } from "./language-support.js";
 
-const input = z.object({ path: positionInput.path });
+const input = lazySchema(() => z.object({ path: positionInput.path }));
 
 /** Most symbols listed. */
 const MAX_SYMBOLS = 500;

@@ -4,17 +4,18 @@
  * alone through the workspace's symbols (workspace/symbol, exact names first).
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import { formatPlaces, placesOf, type Place } from "./language-locations.js";
 import { ask, languageService, positionInput, resolvePosition } from "./language-support.js";
 import type { ToolContext } from "../types.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   path: positionInput.path.optional().describe("The file where the symbol is used. Leave out (with `line`) to look the `symbol` up by name."),
   line: positionInput.line.optional(),
   column: positionInput.column,
   symbol: positionInput.symbol.describe("The symbol's name: on `line` when a path is given, else looked up in the whole workspace."),
-});
+}));
 
 type Input = z.infer<typeof input>;
 

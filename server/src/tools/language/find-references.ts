@@ -3,14 +3,15 @@
  * `path:line:column` (textDocument/references), as compact `path:line:column: line` entries.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool } from "../define-tool.js";
 import { formatPlaces, placesOf } from "./language-locations.js";
 import { ask, positionInput, resolvePosition } from "./language-support.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   ...positionInput,
   include_declaration: z.boolean().optional().describe("List the declaration too. Default true."),
-});
+}));
 
 /** The find_references tool. */
 export const findReferencesTool = defineTool({

@@ -3,6 +3,7 @@
  * linters) of one file, or of every file it has open.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool } from "../define-tool.js";
 import { countWords, diagnosticLines, diagnosticsOf } from "./diagnostics-format.js";
 import { resolveForRead } from "../files/file-tool-support.js";
@@ -14,10 +15,10 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   path: z.string().min(1).optional().describe("The file (relative to the project root, or absolute). Leave out for every file open in the editor."),
   errors_only: z.boolean().optional().describe("Only errors (no warnings, infos, hints). Default false."),
-});
+}));
 
 /** Most diagnostics listed. */
 const MAX_DIAGNOSTICS = 200;

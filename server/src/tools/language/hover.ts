@@ -3,10 +3,11 @@
  * and documentation (textDocument/hover), as plain text.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool } from "../define-tool.js";
 import { ask, positionInput, resolvePosition } from "./language-support.js";
 
-const input = z.object({ ...positionInput });
+const input = lazySchema(() => z.object({ ...positionInput }));
 
 /** The text of hover contents: MarkupContent, MarkedString, or a list of them. */
 export function hoverText(contents: unknown): string {

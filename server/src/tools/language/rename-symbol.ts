@@ -6,6 +6,7 @@
  * files or none.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { applyPositionEdits, type PositionEdit } from "../../edits/position-edits.js";
 import type { FileOp } from "../../workspace/change-set.js";
 import { uriToPath } from "../../workspace/paths.js";
@@ -15,10 +16,10 @@ import { displayPath } from "./language-locations.js";
 import { ask, languageService, positionInput, resolvePosition } from "./language-support.js";
 import type { ToolContext } from "../types.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   ...positionInput,
   new_name: z.string().min(1).describe("The new name."),
-});
+}));
 
 /** The text edits of one file, and where the file moves to when the rename moves it. */
 interface FileEdits {

@@ -3,13 +3,14 @@
  * Registered while such a server is ready; asked every time in ask mode like any MCP access.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { untrustedLabel } from "../../mcp/content.js";
 import { listMcpResources } from "../../mcp/operations.js";
 import { MCP_ASKED_EVERY_TIME } from "../../policy/gate.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import { requireMcpManager } from "./mcp-tool.js";
 
-const input = z.object({ server: z.string().optional().describe("Only this server's resources.") });
+const input = lazySchema(() => z.object({ server: z.string().optional().describe("Only this server's resources.") }));
 
 /** The list_mcp_resources tool. */
 export const listMcpResourcesTool = defineTool({

@@ -6,6 +6,7 @@
  * activating are local; reading and completing reach a server, so they ask the gate first.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { resolveToolId, toolId } from "../../mcp/activation.js";
 import { untrustedLabel } from "../../mcp/content.js";
 import { completeTemplateArgument, expandTemplate, readMcpResource } from "../../mcp/operations.js";
@@ -18,39 +19,41 @@ import type { ToolContext, ToolResult } from "../types.js";
 
 const templateArgs = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 
-const input = z
-  .object({
-    query: z.string().optional().describe("Words to search tool, resource and prompt metadata for (names weigh most; a word also finds words it starts)."),
-    kind: z.enum(["tools", "resources", "prompts", "all"]).optional().describe("query only: what to search (default all)."),
-    server: z.string().optional().describe("query only: one server's catalog."),
-    limit: z.number().int().min(1).max(50).optional().describe("query only: most candidates (default 5, at most 50)."),
-    activate: z.array(z.string().min(1)).min(1).max(50).optional().describe('Exact tool ids to load, as "server.tool" or "mcp__server__tool" (1-50).'),
-    read: z
-      .object({
-        server: z.string(),
-        uri: z.string().optional().describe("An exact resource URI."),
-        template: z.string().optional().describe("A resource template the server advertises, with `arguments`."),
-        arguments: templateArgs.optional(),
-      })
-      .optional()
-      .describe("Read one resource: {server, uri} or {server, template, arguments}."),
-    complete: z
-      .object({
-        server: z.string(),
-        template: z.string(),
-        argument: z.object({ name: z.string(), value: z.string().describe("The prefix typed so far; may be empty.") }),
-        arguments: z.record(z.string(), z.string()).optional().describe("Values of other variables, for dependent suggestions."),
-      })
-      .optional()
-      .describe("Ask the server for values of one template variable."),
-  })
-  .superRefine((v, ctx) => {
-    const ops = (["query", "activate", "read", "complete"] as const).filter((k) => v[k] !== undefined);
-    if (ops.length !== 1) ctx.addIssue({ code: "custom", message: `give exactly one of query, activate, read or complete (got ${ops.join(", ") || "none"})` });
-    if (v.query === undefined && (v.kind || v.server || v.limit)) ctx.addIssue({ code: "custom", message: "kind, server and limit go with query only" });
-    if (v.read && (v.read.uri === undefined) === (v.read.template === undefined)) ctx.addIssue({ code: "custom", path: ["read"], message: "give either uri or template (with arguments), not both" });
-    if (v.read?.uri !== undefined && v.read.arguments) ctx.addIssue({ code: "custom", path: ["read", "arguments"], message: "arguments go with template only" });
-  });
+const input = lazySchema(() =>
+  z
+    .object({
+      query: z.string().optional().describe("Words to search tool, resource and prompt metadata for (names weigh most; a word also finds words it starts)."),
+      kind: z.enum(["tools", "resources", "prompts", "all"]).optional().describe("query only: what to search (default all)."),
+      server: z.string().optional().describe("query only: one server's catalog."),
+      limit: z.number().int().min(1).max(50).optional().describe("query only: most candidates (default 5, at most 50)."),
+      activate: z.array(z.string().min(1)).min(1).max(50).optional().describe('Exact tool ids to load, as "server.tool" or "mcp__server__tool" (1-50).'),
+      read: z
+        .object({
+          server: z.string(),
+          uri: z.string().optional().describe("An exact resource URI."),
+          template: z.string().optional().describe("A resource template the server advertises, with `arguments`."),
+          arguments: templateArgs.optional(),
+        })
+        .optional()
+        .describe("Read one resource: {server, uri} or {server, template, arguments}."),
+      complete: z
+        .object({
+          server: z.string(),
+          template: z.string(),
+          argument: z.object({ name: z.string(), value: z.string().describe("The prefix typed so far; may be empty.") }),
+          arguments: z.record(z.string(), z.string()).optional().describe("Values of other variables, for dependent suggestions."),
+        })
+        .optional()
+        .describe("Ask the server for values of one template variable."),
+    })
+    .superRefine((v, ctx) => {
+      const ops = (["query", "activate", "read", "complete"] as const).filter((k) => v[k] !== undefined);
+      if (ops.length !== 1) ctx.addIssue({ code: "custom", message: `give exactly one of query, activate, read or complete (got ${ops.join(", ") || "none"})` });
+      if (v.query === undefined && (v.kind || v.server || v.limit)) ctx.addIssue({ code: "custom", message: "kind, server and limit go with query only" });
+      if (v.read && (v.read.uri === undefined) === (v.read.template === undefined)) ctx.addIssue({ code: "custom", path: ["read"], message: "give either uri or template (with arguments), not both" });
+      if (v.read?.uri !== undefined && v.read.arguments) ctx.addIssue({ code: "custom", path: ["read", "arguments"], message: "arguments go with template only" });
+    }),
+);
 
 type Input = z.infer<typeof input>;
 

@@ -4,6 +4,7 @@
  * characters, keeping head and tail. Asked every time in ask mode like any MCP access.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { readMcpResource } from "../../mcp/operations.js";
 import { MCP_ASKED_EVERY_TIME } from "../../policy/gate.js";
 import { defineTool, ToolError, truncateResult } from "../define-tool.js";
@@ -12,7 +13,7 @@ import { requireMcpManager } from "./mcp-tool.js";
 /** Most characters of text a resource read returns. */
 const RESOURCE_CHAR_CAP = 100_000;
 
-const input = z.object({ server: z.string().describe("The server that offers it."), uri: z.string().describe("Its exact URI (list_mcp_resources lists them).") });
+const input = lazySchema(() => z.object({ server: z.string().describe("The server that offers it."), uri: z.string().describe("Its exact URI (list_mcp_resources lists them).") }));
 
 /** The read_mcp_resource tool. */
 export const readMcpResourceTool = defineTool({

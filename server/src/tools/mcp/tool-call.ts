@@ -4,12 +4,13 @@
  * the name is not a tool the session may call, and says so.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool, ToolError } from "../define-tool.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   name: z.string().min(1).describe("The tool to call (mcp__server__tool)."),
   arguments: z.record(z.string(), z.unknown()).optional().describe("Its input, as its schema describes."),
-});
+}));
 
 /** The tool_call tool. */
 export const toolCallTool = defineTool({

@@ -1,9 +1,10 @@
 /** tool_describe: the full definition (schema included) of one deferred tool, by name. */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import { requireMcpManager } from "./mcp-tool.js";
 
-const input = z.object({ name: z.string().min(1).describe("The tool's name, as tool_search gave it (mcp__server__tool).") });
+const input = lazySchema(() => z.object({ name: z.string().min(1).describe("The tool's name, as tool_search gave it (mcp__server__tool).") }));
 
 /** The tool_describe tool. */
 export const toolDescribeTool = defineTool({

@@ -4,14 +4,15 @@
  * the model can call it by name from its next step on.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool } from "../define-tool.js";
 import { requireDeferredTools } from "./deferred-tools.js";
 import { requireMcpManager } from "./mcp-tool.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   query: z.string().min(1).describe("What the tool should do, in a few words."),
   limit: z.number().int().min(1).max(20).optional().describe("Most matches (default 5, at most 20)."),
-});
+}));
 
 /** The tool_search tool. */
 export const toolSearchTool = defineTool({

@@ -4,12 +4,13 @@
  * The URL guard of web_fetch judges the launch URL and every request the page makes.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { webServiceFrom, type WebService } from "../../web/service.js";
 import { findBrowser } from "../../web/find-browser.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import type { BrowserSession } from "../../web/browser-session.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   action: z.enum(["launch", "click", "type", "scroll_down", "scroll_up", "close"]).describe("launch must come first and close last; one browser per session."),
   url: z.string().optional().describe("launch: the http(s) URL to open."),
   coordinate: z
@@ -18,7 +19,7 @@ const input = z.object({
     .optional()
     .describe('click: "x,y" in pixels of the 900x600 screenshot, at the center of the element.'),
   text: z.string().optional().describe("type: the text to type into the focused element."),
-});
+}));
 
 /** Each session's browser, kept with the web service. */
 const sessions = new WeakMap<WebService, Map<string, BrowserSession>>();

@@ -5,6 +5,7 @@
  * (GateMetadata.batchInput, agent/turn/batch-gate.ts). nut-js and sharp load on the first call.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { COMPUTER_ACTIONS, describeAction, isInputAction, type ComputerInput } from "../../computer/actions.js";
 import { displayProblem } from "../../computer/display.js";
 import { COMPUTER_SERVICE, type ComputerService } from "../../computer/service.js";
@@ -29,10 +30,12 @@ const step = z.object({
 /** A provider's safety warning about a call (OpenAI's pending safety checks), shown to the gate. */
 const safetyCheck = z.object({ id: z.string(), code: z.string().nullish(), message: z.string().nullish() });
 
-const input = step.partial({ action: true }).extend({
-  steps: z.array(step).min(1).max(30).optional().describe("Several actions to run in order instead of one; stops at the first that fails, then takes a screenshot."),
-  safety_checks: z.array(safetyCheck).optional().describe("Set by provider-native rewrites: the provider's warnings about this call."),
-}).refine((a) => (a.action === undefined) !== (a.steps === undefined), { message: "give either action or steps" });
+const input = lazySchema(() =>
+  step.partial({ action: true }).extend({
+    steps: z.array(step).min(1).max(30).optional().describe("Several actions to run in order instead of one; stops at the first that fails, then takes a screenshot."),
+    safety_checks: z.array(safetyCheck).optional().describe("Set by provider-native rewrites: the provider's warnings about this call."),
+  }).refine((a) => (a.action === undefined) !== (a.steps === undefined), { message: "give either action or steps" }),
+);
 
 type Input = Partial<ComputerInput> & { steps?: Partial<ComputerInput>[]; safety_checks?: { message?: string | null; code?: string | null }[] };
 

@@ -6,6 +6,7 @@
  */
 import path from "node:path";
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { convertImage, describeSize, fitImage, toImageBlock } from "../../images/fit.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import { applyOptions, withWorkspaceErrors } from "../files/file-tool-support.js";
@@ -21,14 +22,14 @@ export interface ImageModel {
 
 const FORMATS: Record<string, "png" | "jpeg" | "webp"> = { ".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp" };
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   prompt: z.string().min(1).max(4000).describe("What the image should show: subject, style, composition, colours, text in it."),
   path: z
     .string()
     .min(1)
     .refine((p) => FORMATS[path.extname(p).toLowerCase()] !== undefined, "the path must end in .png, .jpg, .jpeg or .webp")
     .describe("Where to save it in the project, e.g. assets/hero.png (.png, .jpg or .webp)."),
-});
+}));
 
 /** The generate_image tool. */
 export const generateImageTool = defineTool({

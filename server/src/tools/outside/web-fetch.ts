@@ -4,10 +4,11 @@
  * `start_line` read it again without fetching. Everything heavy loads on the first call.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { webServiceFrom } from "../../web/service.js";
 import { defineTool } from "../define-tool.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   url: z.string().min(1).describe("The http(s) URL to fetch. Only public addresses can be reached."),
   raw: z.boolean().optional().describe("Return the page source as served instead of its readable text (for tables, indexes, data the reduction drops)."),
   pattern: z
@@ -17,7 +18,7 @@ const input = z.object({
     .describe("Show only lines matching this regular expression (case-insensitive), with line numbers and 2 lines of context. Reuses this session's copy of the page: no refetch."),
   start_line: z.number().int().min(1).optional().describe("First line to show (1-based). With a page fetched before in this session, reads its copy: no refetch."),
   line_count: z.number().int().min(1).optional().describe("How many lines to show (default 400)."),
-});
+}));
 
 /** The web_fetch tool. */
 export const webFetchTool = defineTool({

@@ -4,13 +4,14 @@
  * (web/search/select.ts); the backends load on the first call.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { webServiceFrom } from "../../web/service.js";
 import { defineTool } from "../define-tool.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   query: z.string().min(1).max(400).describe("What to search for, as you would type it into a search engine."),
   count: z.number().int().min(1).max(20).optional().describe("How many results (default 8)."),
-});
+}));
 
 /** The web_search tool. */
 export const webSearchTool = defineTool({

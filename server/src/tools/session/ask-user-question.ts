@@ -4,17 +4,18 @@
  * choices as buttons. When no answer can be had the result says so, so the model can go on.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { newRequestId } from "../../editor/session-ui.js";
 import { defineTool, errorResult } from "../define-tool.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   question: z.string().min(1).describe("The question, in one or two sentences."),
   choices: z
     .array(z.string().min(1))
     .max(10)
     .optional()
     .describe("Answers to offer. Give choices whenever you can: some editors can only show buttons."),
-});
+}));
 
 /** The ask_user_question tool. */
 export const askUserQuestionTool = defineTool({

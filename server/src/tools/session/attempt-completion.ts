@@ -3,13 +3,14 @@
  * apart from the running commentary, and the turn ends with it.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool, textResult } from "../define-tool.js";
 import { reportUpdate, sessionNoteTool } from "./report-updates.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   result: z.string().min(1).describe("The final result: what was done and how it was verified. No question at the end."),
   command: z.string().min(1).optional().describe("A command the user can run to see the result (e.g. `npm test`)."),
-});
+}));
 
 /** The attempt_completion tool. */
 export const attemptCompletionTool = defineTool({

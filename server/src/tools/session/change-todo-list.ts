@@ -3,6 +3,7 @@
  * the change as a diff in an editor prompt, and nothing changes unless they approve it.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import type { PlanEntry } from "../../protocol/updates.js";
 import { unifiedDiff } from "../../workspace/diff.js";
 import { formatChecklist, MAX_TASKS, saveChecklist, TASK_STATUSES } from "./checklist.js";
@@ -16,10 +17,10 @@ const item = z.union([
   z.object({ content: z.string().min(1), status: z.enum(TASK_STATUSES).optional().describe("Default pending.") }),
 ]);
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   tasks: z.array(item).min(1).max(MAX_TASKS).describe("The whole new list, in order. Each a string, or {content, status}."),
   reason: z.string().min(1).optional().describe("Why the list changes, in a sentence, for the user."),
-});
+}));
 
 /** The change_todo_list tool. */
 export const changeTodoListTool = defineTool({

@@ -3,12 +3,13 @@
  * compaction runs before its next model call (the automatic trigger stays as the safety net).
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import { SESSION_CONTEXT_SERVICE, type SessionContextService } from "./session-context.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   focus: z.string().max(2000).optional().describe("What the summary must keep above all (the handoff for the next phase)."),
-});
+}));
 
 /** The compact_context tool. */
 export const compactContextTool = defineTool({

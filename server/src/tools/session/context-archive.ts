@@ -4,6 +4,7 @@
  * with `char_offset` past 32,000 characters), or list it (paged).
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import { SESSION_CONTEXT_SERVICE, type ArchivePage, type SessionContextService } from "./session-context.js";
 import type { ToolContext } from "../types.js";
@@ -13,12 +14,12 @@ export const ARCHIVE_PAGE_CHARS = 32_000;
 /** Entries per page of a search or a listing. */
 const ENTRIES_PER_PAGE = 25;
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   query: z.string().min(1).optional().describe("Search: messages containing this text (case-insensitive)."),
   message: z.number().int().positive().optional().describe("Read this message (its number, #n) whole."),
   char_offset: z.number().int().nonnegative().optional().describe("With `message`: where to start reading (the next page of a long message)."),
   page: z.number().int().positive().optional().describe("Page of a search or a listing (1 first)."),
-});
+}));
 
 /** The context_archive tool. */
 export const contextArchiveTool = defineTool({

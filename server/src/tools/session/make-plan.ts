@@ -3,6 +3,7 @@
  * (a `plan` update). Nothing is changed; the user reviews the plan and switches modes to act.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import type { PlanEntry } from "../../protocol/updates.js";
 import { defineTool } from "../define-tool.js";
 
@@ -14,9 +15,9 @@ const entry = z.union([
   }),
 ]);
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   plan: z.array(entry).min(1).max(50).describe("The steps, in order. Each a string, or {content, priority}."),
-});
+}));
 
 /** The make_plan tool (offered in plan mode only). */
 export const makePlanTool = defineTool({

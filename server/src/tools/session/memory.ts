@@ -8,12 +8,13 @@ import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, 
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { unifiedDiff } from "../../workspace/diff.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import { ensureStore, existingNames, listStore, memoryDirs, storeFiles, MemoryPathError, resolveMemoryPath, type MemoryPath, type MemoryStore } from "./memory-store.js";
 import type { ToolContext } from "../types.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   command: z.enum(["view", "create", "str_replace", "insert", "delete", "rename"]),
   path: z.string().optional().describe("project/... or user/... (a leading /memories/ is allowed); for view, `/memories` lists both stores."),
   view_range: z.array(z.number().int()).length(2).optional().describe("view: [first, last] line, 1-based; last -1 reads to the end."),
@@ -24,7 +25,7 @@ const input = z.object({
   insert_text: z.string().optional().describe("insert: the text."),
   old_path: z.string().optional().describe("rename: from."),
   new_path: z.string().optional().describe("rename: to."),
-});
+}));
 type Input = z.infer<typeof input>;
 
 /** The memory tool. */

@@ -4,16 +4,17 @@
  * or stop, through the editor's question prompt.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { newRequestId } from "../../editor/session-ui.js";
 import { defineTool, errorResult, textResult } from "../define-tool.js";
 import { reportUpdate, sessionNoteTool } from "./report-updates.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   completed: z.string().min(1).describe("What this phase completed."),
   verification: z.string().min(1).describe("How it was verified and the result (tests run, output checked)."),
   next_phase: z.string().min(1).optional().describe("What the next phase will do."),
   requires_acknowledgment: z.boolean().optional().describe("Wait for the user to acknowledge before going on (default false)."),
-});
+}));
 
 /** The answers the acknowledgement prompt offers. */
 export const PHASE_ANSWERS = { go: "Continue", stop: "Stop here" } as const;

@@ -4,14 +4,15 @@
  * told the new session's id (a `task_spawned` update) so the user can open it.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool, errorResult } from "../define-tool.js";
 import { sessionToolsOf } from "./session-tools.js";
 import { askApproval, declinedText } from "../user-approval.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   prompt: z.string().min(1).describe("The new task's whole prompt: it starts with none of this conversation."),
   title: z.string().min(1).max(80).optional().describe("A short name for the task (default: the prompt's first line)."),
-});
+}));
 
 /** The spawn_task tool. */
 export const spawnTaskTool = defineTool({

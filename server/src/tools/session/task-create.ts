@@ -3,15 +3,16 @@
  * chat (`plan` updates) and a resumed session keeps.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import type { PlanEntry } from "../../protocol/updates.js";
 import { MAX_TASKS, nextTaskId, saveChecklist } from "./checklist.js";
 import { sessionNoteTool } from "./report-updates.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import { sessionToolsOf } from "./session-tools.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   tasks: z.array(z.string().min(1)).min(1).max(50).describe("The items to add, in order; each one concrete step."),
-});
+}));
 
 /** The task_create tool. */
 export const taskCreateTool = defineTool({

@@ -2,18 +2,21 @@
  * task_update: changes one checklist item's status or text; the editor's checklist follows.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { formatChecklist, saveChecklist, TASK_STATUSES } from "./checklist.js";
 import { sessionNoteTool } from "./report-updates.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import { sessionToolsOf } from "./session-tools.js";
 
-const input = z
-  .object({
-    id: z.union([z.string().min(1), z.number().int()]).describe("The item's id, as task_list shows it."),
-    status: z.enum(TASK_STATUSES).optional().describe("pending, in_progress or completed."),
-    content: z.string().min(1).optional().describe("New text for the item."),
-  })
-  .refine((i) => i.status !== undefined || i.content !== undefined, { message: "give a status, a content, or both" });
+const input = lazySchema(() =>
+  z
+    .object({
+      id: z.union([z.string().min(1), z.number().int()]).describe("The item's id, as task_list shows it."),
+      status: z.enum(TASK_STATUSES).optional().describe("pending, in_progress or completed."),
+      content: z.string().min(1).optional().describe("New text for the item."),
+    })
+    .refine((i) => i.status !== undefined || i.content !== undefined, { message: "give a status, a content, or both" }),
+);
 
 /** The task_update tool. */
 export const taskUpdateTool = defineTool({

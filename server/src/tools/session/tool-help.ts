@@ -3,12 +3,13 @@
  * modes and input schema), so the descriptions sent with every request can stay short.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import type { ToolHelp } from "../define-tool.js";
 import { defineTool, ToolError } from "../define-tool.js";
 import { sessionToolsOf } from "./session-tools.js";
 import type { Capability } from "../types.js";
 
-const input = z.object({ name: z.string().min(1).describe("The tool's name, exactly as offered.") });
+const input = lazySchema(() => z.object({ name: z.string().min(1).describe("The tool's name, exactly as offered.") }));
 
 /** The tool_help tool. */
 export const toolHelpTool = defineTool({

@@ -1,12 +1,13 @@
 /** use_subagents: delegates a batch of independent tasks to subagents that run side by side. */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { formatOutcomes, subagentTask, SUBAGENT_ABILITIES } from "./delegation.js";
 import { defineTool } from "../define-tool.js";
 import { sessionToolsOf } from "./session-tools.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   tasks: z.array(subagentTask).min(1).max(10).describe("Independent tasks, one subagent each."),
-});
+}));
 
 /** The use_subagents tool. */
 export const useSubagentsTool = defineTool({

@@ -3,12 +3,13 @@
  * does and why, an answer to a message that came in meanwhile), without ending the turn.
  */
 import { z } from "zod";
+import { lazySchema } from "../../util/lazy-schema.js";
 import { defineTool } from "../define-tool.js";
 import { reportUpdate, sessionNoteTool } from "./report-updates.js";
 
-const input = z.object({
+const input = lazySchema(() => z.object({
   message: z.string().min(1).max(4000).describe("What to tell the user, in a few sentences."),
-});
+}));
 
 /** The working_respond tool. */
 export const workingRespondTool = defineTool({
