@@ -37,6 +37,8 @@ export interface VimOptions {
   open: string;
   /** More of agent-lsp's config (initializationOptions). */
   agentConfig?: Record<string, unknown>;
+  /** A project folder to use (and keep) instead of a new one: a restart goes on in it. */
+  project?: string;
 }
 
 /** A running Vim with ALE and its project. */
@@ -50,7 +52,7 @@ export class VimSession {
   /** Writes the project and a vimrc, then starts Vim in tmux; resolves once it draws. */
   static async start(options: VimOptions): Promise<VimSession> {
     const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), "agent-lsp-vim-")));
-    const project = path.join(base, "project");
+    const project = options.project ?? path.join(base, "project");
     const home = path.join(base, "home");
     for (const [rel, text] of Object.entries(options.files)) write(path.join(project, rel), text);
     mkdirSync(home, { recursive: true });
@@ -97,15 +99,17 @@ export class VimSession {
     await this.pane.sendKeys("Enter");
   }
 
-  /** `:ALECodeAction` on the cursor, then picks the entry titled `title` from ALE's numbered list. */
-  async pickCodeAction(title: string): Promise<void> {
+  /** `:ALECodeAction` on the cursor, then picks the entry titled `title` (or matching it) from ALE's numbered list; returns the list. */
+  async pickCodeAction(title: string | RegExp): Promise<string[]> {
     await this.ex("ALECodeAction");
-    const list = await this.waitForScreen((s) => s.includes("Type number and <Enter>"), { what: `ALE's code action list (for "${title}")` });
-    const entry = list.split("\n").map((l) => /^(\d+)\) (.*?)\s*$/.exec(l)).find((m) => m?.[2] === title);
-    if (!entry) throw new Error(`no "${title}" in ALE's list:\n${list}`);
+    const list = await this.waitForScreen((s) => s.includes("Type number and <Enter>"), { what: `ALE's code action list (for "${String(title)}")` });
+    const entries = list.split("\n").map((l) => /^(\d+)\) (.*?)\s*$/.exec(l)).filter((m): m is RegExpExecArray => m !== null);
+    const entry = entries.find((m) => (typeof title === "string" ? m[2] === title : title.test(m[2]!)));
+    if (!entry) throw new Error(`no "${String(title)}" in ALE's list:\n${list}`);
     await this.pane.typeText(entry[1]!);
     await this.pane.sendKeys("Enter");
     await this.waitForScreen((s) => !s.includes("Type number and <Enter>"), { what: "the list closed" });
+    return entries.map((m) => m[2]!);
   }
 
   /** Puts the cursor on the first line containing `text` (a search from the top). */
