@@ -3,18 +3,44 @@
  * input_json_delta chunks, at 10 and 50 MB, through the built binary with the fake provider. How
  * long the turn takes beside the same stream read and parsed alone in this process (the
  * transfer), and the slowest answer the server gave meanwhile to a cheap request sent every 5 ms
- * (target: < 100 ms; the create finishes within 2 s of the transfer at 50 MB).
+ * (target: < 100 ms; the create finishes within 2 s of the transfer at 50 MB). And the server's
+ * resident memory before the turn, at its peak, and after a pause once the turn is over (memory
+ * the large message took is released; the message itself stays in the session's history).
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fakeProviderOptions, tempProject } from "../test/helpers/agent-setup.js";
 import type { FakeProvider } from "../test/helpers/fake-provider/index.js";
 import type { FakeTurn } from "../test/helpers/fake-provider/types.js";
 import { startWorkerFake } from "./fake-worker.js";
 import { answerTimes, slowest } from "../test/helpers/large-rewrite.js";
-import { initialize, spawnServer } from "../test/helpers/spawn-server.js";
+import { initialize, spawnServer, type SpawnedServer } from "../test/helpers/spawn-server.js";
+
+/** A request that may take long on a loaded machine (a 50 MB turn): answered within 5 minutes. */
+function longRequest(server: SpawnedServer, method: string, params: unknown): Promise<any> {
+  const id = `long-${Math.random()}`;
+  server.send({ jsonrpc: "2.0", id, method, params });
+  return server.waitFor((m) => m.id === id && m.method === undefined, 300_000);
+}
 
 const MB = 1 << 20;
+
+/** How long the server is left idle after the turn before its memory is read: time for V8 to collect. */
+const SETTLE_MS = 3000;
+
+/** A process's resident memory and its peak so far, in MB (from /proc: Linux). */
+function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+}
+
+/** The server's memory around a large turn, in MB. */
+interface TurnMemory {
+  before: number;
+  peak: number;
+  after: number;
+}
 
 /** The same scripted turn, fetched and parsed alone: what the transfer costs in this process. */
 async function transferAlone(bytes: number): Promise<number> {
@@ -53,7 +79,7 @@ function createTurn(bytes: number): { turn: FakeTurn; content: string } {
 }
 
 /** One create of `bytes` through the server: the turn's time and the slowest answer during it. */
-async function createOnce(bytes: number): Promise<{ turn: number; slowest: number }> {
+async function createOnce(bytes: number): Promise<{ turn: number; slowest: number; memory: TurnMemory }> {
   const fake = await startWorkerFake();
   const root = tempProject("agent-lsp-bench-input-");
   const server = spawnServer(root);
@@ -62,15 +88,18 @@ async function createOnce(bytes: number): Promise<{ turn: number; slowest: numbe
     const { result } = await server.request("agent/newSession", {});
     const { turn: create, content } = createTurn(bytes);
     await fake.enqueue(create, { text: "done" });
+    const before = memoryOf(server.child.pid!).rss;
     const t0 = performance.now();
-    const prompt = server.request("agent/prompt", { sessionId: result.sessionId, prompt: "write it" });
+    const prompt = longRequest(server, "agent/prompt", { sessionId: result.sessionId, prompt: "write it" });
     const times = await answerTimes(() => server.request("agent/listSessions", {}), prompt);
     const answer = await prompt;
     const turn = performance.now() - t0;
     if (answer.result?.stopReason !== "end_turn") throw new Error(`create turn ended ${JSON.stringify(answer).slice(0, 300)}`);
     const file = path.join(root, "big.txt");
     if (!existsSync(file) || statSync(file).size !== content.length) throw new Error("the create did not write the whole file");
-    return { turn, slowest: slowest(times) };
+    const { peak } = memoryOf(server.child.pid!);
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    return { turn, slowest: slowest(times), memory: { before, peak, after: memoryOf(server.child.pid!).rss } };
   } finally {
     server.child.kill("SIGKILL");
     await fake.close();
@@ -85,6 +114,8 @@ export async function benchToolInput(): Promise<string[]> {
     out.push(`tool_input_${mb}mb_transfer ${transfer.toFixed(0)} ms (the stream fetched and parsed alone, this process)`);
     out.push(`tool_input_${mb}mb_create ${run.turn.toFixed(0)} ms (${(run.turn / transfer).toFixed(2)}x transfer; ${((run.turn - transfer) / 1000).toFixed(2)} s beyond it; target < 2 s at 50 MB)`);
     out.push(`tool_input_${mb}mb_slowest_answer ${run.slowest.toFixed(0)} ms (agent/listSessions every 5 ms during the turn; target < 100 ms)`);
+    const m = run.memory;
+    out.push(`tool_input_${mb}mb_rss_after ${m.after.toFixed(0)} MB (${SETTLE_MS / 1000} s after the turn; ${m.before.toFixed(0)} MB before it, peak ${m.peak.toFixed(0)} MB; the ${mb} MB message stays in the session's history)`);
   }
   return out;
 }

@@ -20,6 +20,7 @@ import type { Session } from "../session.js";
 import { refreshKnowledge } from "../knowledge/knowledge.js";
 import { readOnlyCheckoutNotice } from "./checkout-notice.js";
 import { editorNotices, runToolBatch, type ToolRunnerDeps } from "./tool-runner.js";
+import { releaseAfterLargeWork } from "../../util/release-memory.js";
 
 /** What a turn needs besides the session. */
 export interface TurnDeps extends ToolRunnerDeps {
@@ -51,7 +52,10 @@ export interface TurnResult {
 export async function runTurn(session: Session, content: ContentBlock[], deps: TurnDeps, signal: AbortSignal): Promise<TurnResult> {
   // What subagents use while the turn runs counts as the turn's (and is already the session's).
   session.delegatedThisTurn = ZERO_USAGE;
+  const rssBefore = process.memoryUsage.rss();
   const result = await runTurnSteps(session, content, deps, signal);
+  // A turn that streamed a huge tool input leaves its garbage resident until something allocates.
+  releaseAfterLargeWork(rssBefore);
   return { ...result, usage: addUsage(result.usage, session.delegatedThisTurn) };
 }
 
