@@ -13,6 +13,7 @@ import type { Usage } from "../vocabulary/messages.js";
 import { anthropicNativeToolByKind, anthropicNativeToolByName } from "./native/anthropic.js";
 import { ANTHROPIC_COMPUTER } from "./native/anthropic-computer.js";
 import type { Provider, ProviderEvent, ProviderRequest, ProviderSettings, ProviderStopReason } from "./provider.js";
+import { IncrementalJson } from "../util/incremental-json.js";
 
 type Sdk = typeof import("@anthropic-ai/sdk");
 /** Loads the SDK once per process. */
@@ -108,7 +109,8 @@ interface OpenBlock {
   signature: string;
   id: string;
   name: string;
-  json: string;
+  /** A tool_use block's input, parsed as its deltas come (a 50 MB input is never parsed in one go). */
+  json: IncrementalJson;
   initialInput: unknown;
   /** `toolset_name` of a tool_use block (a member of a native toolset). */
   toolset?: string;
@@ -167,7 +169,7 @@ class StreamMapper {
   }
 
   private *start(index: number, block: Anthropic.RawContentBlockStartEvent["content_block"]): Generator<ProviderEvent> {
-    const open: OpenBlock = { kind: "other", text: "", signature: "", id: "", name: "", json: "", initialInput: undefined };
+    const open: OpenBlock = { kind: "other", text: "", signature: "", id: "", name: "", json: new IncrementalJson(), initialInput: undefined };
     this.blocks.set(index, open);
     switch (block.type) {
       case "text":
@@ -219,7 +221,7 @@ class StreamMapper {
         open.signature += delta.signature;
         break;
       case "input_json_delta":
-        open.json += delta.partial_json;
+        open.json.push(delta.partial_json);
         if (delta.partial_json) yield { type: "tool_call_delta", id: open.id, partialJson: delta.partial_json };
         break;
     }
@@ -292,10 +294,10 @@ function mapStopReason(reason: Anthropic.StopReason | null, explanation?: string
   }
 }
 
-function parseToolInput(json: string, initial: unknown): unknown {
-  if (json.trim() === "") return initial ?? {};
+function parseToolInput(json: IncrementalJson, initial: unknown): unknown {
+  if (!json.sawText) return initial ?? {};
   try {
-    return JSON.parse(json) as unknown;
+    return json.end();
   } catch {
     return {};
   }
