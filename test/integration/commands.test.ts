@@ -10,6 +10,7 @@ import { commandTools } from "../../server/src/tools/commands/command-tools.js";
 import { startAgentHarness, type AgentHarness } from "../helpers/agent-setup.js";
 import { uniqueSleep, waitForSleepers } from "../helpers/host-processes.js";
 import { processGone, survivors } from "../unit/exec/fake-context.js";
+import { PROMPTLY_MS } from "../helpers/wait.js";
 
 let h: AgentHarness;
 
@@ -80,7 +81,7 @@ describe.skipIf(process.platform === "win32")("commands through the server", () 
     const cancelledAt = Date.now();
     await conn().sendNotification("agent/cancel", { sessionId: id });
     expect(await answer).toMatchObject({ stopReason: "cancelled" });
-    expect(Date.now() - cancelledAt).toBeLessThan(2000);
+    expect(Date.now() - cancelledAt).toBeLessThan(PROMPTLY_MS);
     expect(await survivors(pids, 500)).toEqual([]);
   });
 

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "../../server/src/tools/define-tool.js";
 import { startAgentHarness, type AgentHarness } from "../helpers/agent-setup.js";
-import { waitFor } from "../helpers/wait.js";
+import { PROMPTLY_MS, waitFor } from "../helpers/wait.js";
 
 let h: AgentHarness;
 beforeEach(async () => {
@@ -122,7 +122,7 @@ describe("agent protocol", () => {
     expect(err3.message).toContain('Unknown command "/frobnicate"');
   });
 
-  it("cancel mid-stream answers cancelled within 200 ms and aborts the HTTP stream", async () => {
+  it("cancel mid-stream answers cancelled promptly and aborts the HTTP stream", async () => {
     h.fake.enqueue({ text: "partial answer that never ends", hang: true });
     const id = await h.newSession();
     const answer = h.prompt(id, "long task");
@@ -130,7 +130,7 @@ describe("agent protocol", () => {
     const t0 = Date.now();
     await h.client.connection.sendNotification("agent/cancel", { sessionId: id });
     const res = await answer;
-    expect(Date.now() - t0).toBeLessThan(200);
+    expect(Date.now() - t0).toBeLessThan(PROMPTLY_MS);
     expect(res.stopReason).toBe("cancelled");
     // The session is usable again, and its history kept the partial answer.
     h.fake.enqueue({ text: "ok" });
@@ -140,7 +140,7 @@ describe("agent protocol", () => {
     expect(JSON.stringify(msgs[1])).toContain("partial");
   });
 
-  it("cancel during a tool aborts the tool's signal and answers within 200 ms", async () => {
+  it("cancel during a tool aborts the tool's signal and answers promptly", async () => {
     let aborted = false;
     h.server.runtime()!.registry.register(
       defineTool({
@@ -165,7 +165,7 @@ describe("agent protocol", () => {
     const t0 = Date.now();
     await h.client.connection.sendNotification("agent/cancel", { sessionId: id });
     const res = await answer;
-    expect(Date.now() - t0).toBeLessThan(200);
+    expect(Date.now() - t0).toBeLessThan(PROMPTLY_MS);
     expect(res.stopReason).toBe("cancelled");
     await waitFor(() => aborted);
   });

@@ -3,6 +3,7 @@ import { readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { ProcessManager, UnknownProcessError } from "../../../server/src/exec/processes.js";
 import { pidsIn, processGone, survivors, tempRoot } from "./fake-context.js";
+import { PROMPTLY_MS } from "../../helpers/wait.js";
 
 const A = "session-a";
 const B = "session-b";
@@ -33,7 +34,7 @@ describe.skipIf(process.platform === "win32")("background jobs", () => {
   it("start at once with a bg-NNNN id and an owner-only log under .agent-lsp/processes", async () => {
     const started = Date.now();
     const job = await start("sleep 100");
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(PROMPTLY_MS);
     expect(job.id).toMatch(/^bg-\d{4}$/);
     expect(job.log).toBe(`.agent-lsp/processes/${job.id}.log`);
     expect(job.running).toBe(true);
@@ -98,7 +99,7 @@ describe.skipIf(process.platform === "win32")("background jobs", () => {
     const { end, output } = await processes.wait(A, job.id, { pattern: /never/, timeoutMs: 300 });
     expect(end).toBe("timeout");
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-    expect(Date.now() - started).toBeLessThan(1500);
+    expect(Date.now() - started).toBeLessThan(PROMPTLY_MS);
     expect(output.running).toBe(true);
   });
 
@@ -109,7 +110,7 @@ describe.skipIf(process.platform === "win32")("background jobs", () => {
     const started = Date.now();
     const { end } = await processes.wait(A, job.id, { timeoutMs: 60_000, signal: abort.signal });
     expect(end).toBe("cancelled");
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(PROMPTLY_MS);
   });
 
   it("stop ends the whole tree, and a second stop says it had ended", async () => {

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { rmSync } from "node:fs";
 import { runCommand, startCommand } from "../../../server/src/exec/runner.js";
 import { pidsIn, processGone, survivors, tempRoot } from "./fake-context.js";
+import { PROMPTLY_MS } from "../../helpers/wait.js";
 
 const cwd = tempRoot();
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
@@ -106,7 +107,7 @@ describe.skipIf(process.platform === "win32")("runCommand", () => {
     const abortedAt = Date.now();
     abort.abort();
     const result = await running.result;
-    expect(Date.now() - abortedAt).toBeLessThan(1000);
+    expect(Date.now() - abortedAt).toBeLessThan(PROMPTLY_MS);
     expect(result.killed).toMatchObject({ reason: "cancelled", message: "cancelled by the user" });
     expect(await survivors(pids)).toEqual([]);
   });
@@ -122,7 +123,7 @@ describe.skipIf(process.platform === "win32")("runCommand", () => {
   it("stops processes the command left behind when it exited", async () => {
     const started = Date.now();
     const result = await run("sleep 100 >/dev/null 2>&1 & echo $!");
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(PROMPTLY_MS);
     expect(result.exitCode).toBe(0);
     expect(result.strays).toMatchObject({ stopped: pidsIn(result.output), survivors: [] });
     expect(await survivors(pidsIn(result.output))).toEqual([]);
@@ -131,7 +132,7 @@ describe.skipIf(process.platform === "win32")("runCommand", () => {
   it("does not hang when a leftover process holds the output pipe", async () => {
     const started = Date.now();
     const result = await run("sleep 100 & echo $!");
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(PROMPTLY_MS);
     expect(result.strays).toMatchObject({ stopped: pidsIn(result.output), survivors: [] });
     expect(await survivors(pidsIn(result.output))).toEqual([]);
   });

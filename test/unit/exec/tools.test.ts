@@ -4,6 +4,7 @@ import path from "node:path";
 import { commandTools } from "../../../server/src/tools/commands/command-tools.js";
 import type { Capability } from "../../../server/src/tools/types.js";
 import { fakeToolSetup, pidsIn, survivors, textOf, type FakeToolSetup } from "./fake-context.js";
+import { PROMPTLY_MS } from "../../helpers/wait.js";
 
 const tool = (name: string): Capability => commandTools.find((t) => t.name === name)!;
 const exec = tool("execute_command");
@@ -83,7 +84,7 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
     const abortedAt = Date.now();
     abort.abort();
     const result = await pending;
-    expect(Date.now() - abortedAt).toBeLessThan(1000);
+    expect(Date.now() - abortedAt).toBeLessThan(PROMPTLY_MS);
     expect(textOf(result)).toMatch(/^Killed: cancelled by the user\./);
   });
 

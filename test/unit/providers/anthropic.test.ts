@@ -6,6 +6,7 @@ import type { Message } from "../../../server/src/vocabulary/messages.js";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../../server/src/providers/provider.js";
 import { startFakeProvider, type FakeProvider } from "../../helpers/fake-provider/index.js";
 import { collectEvents, ofType, readFileTool as READ_FILE } from "../../helpers/provider-events.js";
+import { PROMPTLY_MS } from "../../helpers/wait.js";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 const EDITOR = { kind: "anthropic_text_editor", name: "str_replace_based_edit_tool" };
@@ -260,7 +261,7 @@ describe("Anthropic adapter: errors", () => {
         controller.abort();
       }
     }
-    expect(Date.now() - abortedAt).toBeLessThan(500);
+    expect(Date.now() - abortedAt).toBeLessThan(PROMPTLY_MS);
     expect(ofType(events, "text_delta").length).toBe(1);
     expect(ofType(events, "error")).toEqual([]);
   });

@@ -12,6 +12,7 @@ import { createGeminiProvider } from "../../../server/src/providers/gemini.js";
 import type { ProviderEvent, ProviderSettings } from "../../../server/src/providers/provider.js";
 import { createProvider, providerSettings } from "../../../server/src/providers/registry.js";
 import { startFakeProvider, type FakeProvider } from "../../helpers/fake-provider/index.js";
+import { PROMPTLY_MS } from "../../helpers/wait.js";
 
 let fake: FakeProvider;
 beforeEach(async () => {
@@ -137,7 +138,7 @@ describe("gemini provider errors", () => {
         controller.abort();
       }
     }
-    expect(Date.now() - abortedAt).toBeLessThan(200);
+    expect(Date.now() - abortedAt).toBeLessThan(PROMPTLY_MS);
     // No error; the prompt's running token count came with the chunk and still counts.
     expect(events.filter((e) => e.type !== "usage")).toEqual([{ type: "text_delta", text: "first ch" }]);
     expect(fake.violations).toEqual([]);
