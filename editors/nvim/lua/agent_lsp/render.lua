@@ -102,6 +102,12 @@ local HANDLERS = {
   error = error_block,
   user_message = function(chat, u)
     M.user_message(chat, u.text or "")
+    -- A replayed prompt names the files it carried (as paths); shown as when it was sent.
+    local items = {}
+    for _, path in ipairs(type(u.attachments) == "table" and u.attachments or {}) do
+      table.insert(items, { label = "file " .. path })
+    end
+    M.attachments(chat, items, {})
   end,
 }
 
