@@ -91,7 +91,8 @@ describe("agent-lsp mcp", () => {
 
     const list = await cli(["mcp", "list"]);
     expect(list.code).toBe(0);
-    const lines = list.stdout.trim().split("\n");
+    // Each line comes as its server answers: sorted here, since the order is theirs.
+    const lines = list.stdout.trim().split("\n").sort();
     expect(lines[0]).toMatch(/^gone +stdio +- +failed: the command was not found: \/nonexistent\/server$/);
     expect(lines[1]).toMatch(/^notes +stdio +2026-07-28 +ready: 6 tools, 2 resources, 1 prompt \(2026-07-28, \d+ ms\)$/);
     expect(lines[2]).toMatch(/^old +stdio +2025-11-25 +ready: 1 tool, 0 resources, 0 prompts/);

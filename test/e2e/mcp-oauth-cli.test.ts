@@ -1,6 +1,6 @@
 /**
  * The built binary's sign-in commands against a local authorization server and a protected MCP
- * server: `mcp add --url --client-id ... --scope ...` writes the `oauth` table, `mcp list` shows
+ * server: `mcp add --url --client-id ... --oauth-scope ...` writes the `oauth` table, `mcp list` shows
  * the sign-in state, `mcp login` prints the address (the test's "user" approves at it; $BROWSER
  * is `true`, so no real browser opens), `--paste` takes the address the browser ended on,
  * `mcp logout` deletes the tokens. Nothing printed holds a credential.
@@ -63,7 +63,7 @@ function addressIn(stdout: string): string | undefined {
 
 describe("agent-lsp mcp login / logout", () => {
   it("add writes the oauth table; list says it needs login; login signs in; list shows it signed in and ready; logout deletes the tokens", async () => {
-    const added = await cli(["mcp", "add", "remote", "--url", rs.url, "--client-id", "cli-app", "--scope", "read", "--scope", "write"]);
+    const added = await cli(["mcp", "add", "remote", "--url", rs.url, "--client-id", "cli-app", "--oauth-scope", "read", "--oauth-scope", "write"]);
     expect(added.code).toBe(0);
     expect(added.stdout).toContain("agent-lsp mcp login remote");
     const config = path.join(home, ".config", "agent-lsp", "config.toml");

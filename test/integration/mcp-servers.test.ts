@@ -151,7 +151,7 @@ describe("servers that misbehave", () => {
     expect(m.status("old")).toMatchObject({ state: "ready", protocolVersion: "2025-11-25", tools: 1 });
   }, 20_000);
 
-  it("one that crashes mid-call: the call fails clearly, its tools leave meanwhile, and it is restarted", async () => {
+  it("one that crashes mid-call: the call fails clearly, its tools stay offered meanwhile, and it is restarted", async () => {
     const log = tempLog();
     const m = manager(mcpConfig({ crashy: hostile("crash", log) }));
     await m.ensureStarted(need);

@@ -3,8 +3,17 @@ import type { ToolResultBlock } from "../vocabulary/messages.js";
 import type { Agent } from "./agent.js";
 import { runToolCalls } from "./turn/tool-runner.js";
 
-/** Runs `name` with `input` in the session and returns its result. */
-export async function runSingleTool(agent: Agent, sessionId: string, name: string, input: unknown): Promise<ToolResultBlock> {
+/**
+ * Runs `name` with `input` in the session and returns its result. `prepare` readies what the call
+ * needs (by default what a turn would: every MCP server).
+ */
+export async function runSingleTool(
+  agent: Agent,
+  sessionId: string,
+  name: string,
+  input: unknown,
+  prepare?: (signal: AbortSignal) => Promise<void>,
+): Promise<ToolResultBlock> {
   const session = agent.get(sessionId);
   const d = agent.deps;
   const controller = new AbortController();
@@ -12,7 +21,7 @@ export async function runSingleTool(agent: Agent, sessionId: string, name: strin
   process.once("SIGINT", onSigint);
   try {
     // The tool may be an MCP server's (or mcp_tools): start the servers as a turn would.
-    await d.prepareTools?.(sessionId, controller.signal);
+    await (prepare ? prepare(controller.signal) : d.prepareTools?.(sessionId, controller.signal));
     const [result] = await runToolCalls(
       session,
       [{ type: "tool_call", id: "cli-1", name, input }],

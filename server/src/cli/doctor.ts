@@ -12,7 +12,7 @@ import { shellParserReport } from "./doctor-shell.js";
 import { sandboxReport } from "./doctor-sandbox.js";
 import { createHeadlessRuntime } from "./headless-runtime.js";
 import { parseArgs, UsageError } from "./args.js";
-import { CLI_NEED, reportLogger, statusLine } from "./mcp.js";
+import { CLI_NEED, statusLine } from "./mcp-list.js";
 
 const DOCTOR_HELP = `Usage: agent-lsp doctor [--live]
   Config files, provider credentials, MCP servers, the shell parser, the sandbox and the tools.
@@ -65,7 +65,7 @@ async function doctorReport(root: string): Promise<string[]> {
   out.push(...(await sandboxReport(loaded.config)));
   out.push("", "Outside tools:", ...outsideToolStatus(loaded.config).map((l) => `  ${l}`), `  ${imageToolStatus(loaded.config)}`);
   out.push("", "Language tools:", ...languageToolStatus().map((l) => `  ${l}`));
-  const { runtime } = createHeadlessRuntime({ quiet: true, interactive: Boolean(process.stdin.isTTY) }, reportLogger());
+  const { runtime } = createHeadlessRuntime({ quiet: true, interactive: Boolean(process.stdin.isTTY) });
   try {
     out.push(...(await mcpSection(runtime)));
     out.push("", "Tools:");
@@ -82,7 +82,23 @@ async function mcpSection(runtime: Runtime): Promise<string[]> {
   // No session is made (it would leave an empty conversation behind): the need is the CLI's own.
   await runtime.mcp.prepare(CLI_NEED, undefined, { signIn: false });
   const lines = runtime.mcp.manager.statuses().map((s) => (s.state === "misconfigured" ? `  ERROR ${statusLine(s)}` : `  ${statusLine(s)}`));
-  return ["", "MCP servers:", ...lines];
+  return ["", "MCP servers:", ...lines, ...(await tokenStoreLines(runtime.mcp.manager))];
+}
+
+/**
+ * Where sign-in tokens are kept, when a server signs in with OAuth; a keyring that cannot be
+ * reached is said here once, with how to fix it (`mcp list` leaves that out of each server's line).
+ */
+async function tokenStoreLines(manager: Runtime["mcp"]["manager"]): Promise<string[]> {
+  const oauth = manager.serverNames().find((name) => manager.connection(name)?.spec.oauthEnabled);
+  if (!oauth) return [];
+  const store = manager.auth.store();
+  try {
+    await store.load(oauth);
+    return [`  sign-in tokens: kept in ${store.where}`];
+  } catch (err) {
+    return [`  WARNING sign-in tokens: ${(err as Error).message}`];
+  }
 }
 
 /**

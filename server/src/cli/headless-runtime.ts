@@ -2,7 +2,7 @@
 import { buildRuntime, type ConfiguredRuntime } from "../agent/configured-runtime.js";
 import { SAFETY_MODES, type SafetyMode } from "../config/schema.js";
 import { HeadlessEditor, type HeadlessOptions } from "../editor/headless.js";
-import type { Logger } from "../util/log.js";
+import { FileLogger, type Logger } from "../util/log.js";
 import { projectRoot } from "../workspace/project-root.js";
 import { UsageError } from "./args.js";
 
@@ -12,25 +12,42 @@ export interface HeadlessRuntime {
   editor: HeadlessEditor;
 }
 
+/** What the terminal commands add to the editor's options. */
+export interface HeadlessRuntimeOptions extends HeadlessOptions {
+  /** The log (MCP servers' stderr included) on the terminal too, not only in the log file. */
+  verbose?: boolean;
+}
+
 /**
- * Loads config for cwd (errors go to stderr) and builds the runtime; logs go to `logger` (stderr
- * by default). A cwd that is no project folder (`/`, the home, a system folder) is not used: the
- * runtime works in the user's state folder and stderr says so (workspace/project-root.ts).
+ * Loads config for cwd (errors go to stderr) and builds the runtime. The log goes to the project's
+ * log file (`.agent-lsp/logs/agent-lsp.log`: MCP servers' stderr, their state changes); only
+ * errors reach the terminal, unless `verbose`. A cwd that is no project folder (`/`, the home, a
+ * system folder) is not used: the runtime works in the user's state folder and stderr says so
+ * (workspace/project-root.ts).
  */
-export function createHeadlessRuntime(options: HeadlessOptions, logger?: Logger): HeadlessRuntime {
+export function createHeadlessRuntime(options: HeadlessRuntimeOptions, logger?: Logger): HeadlessRuntime {
   const editor = new HeadlessEditor(options);
   const { root, refused } = projectRoot(process.cwd());
   if (refused) process.stderr.write(`agent-lsp: ${refused}\n`);
   const runtime = buildRuntime({
     editor,
     root,
-    ...(logger ? { logger } : {}),
+    logger: logger ?? terminalLogger(root, options.verbose === true),
     onConfig: (_config, errors) => {
       for (const e of errors) process.stderr.write(`agent-lsp: config: ${e}\n`);
     },
   });
   editor.follow(runtime.events);
+  // Nobody here to sign in through an editor: a server that needs it says to run `mcp login`.
+  runtime.mcp.signIns = false;
   return { runtime, editor };
+}
+
+/** The log file of `root`, and stderr for errors (everything with --verbose). */
+function terminalLogger(root: string, verbose: boolean): FileLogger {
+  const logger = new FileLogger("info", verbose ? true : "errors");
+  logger.attachFile(root);
+  return logger;
 }
 
 /** Validates a --mode value. */

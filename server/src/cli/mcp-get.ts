@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { loadConfig } from "../config/load.js";
 import { convertEntry, projectMcpJsonPath, userMcpJsonPath } from "../config/mcp-json.js";
 import { parseArgs, UsageError } from "./args.js";
+import { configScope } from "./mcp-scope.js";
 import { SERVER_NAME, writeConfigFile } from "./mcp-config-file.js";
 
 /** `mcp get NAME`: exit 0 when the server is configured, 1 when it is not. */
@@ -31,13 +32,14 @@ export function getCommand(argv: string[], usage: string): number {
   return 0;
 }
 
-/** `mcp add-json NAME JSON [--project]`: exit 0 when added, 1 when the entry cannot be used. */
+/** `mcp add-json NAME JSON [--scope user|local|project]`: exit 0 when added, 1 when the entry cannot be used. */
 export function addJsonCommand(argv: string[], usage: string): number {
-  const args = parseArgs(argv, { flags: ["project"] });
+  const args = parseArgs(argv, { flags: ["project"], valued: ["scope"], short: { s: "scope" } });
   if (args.help) return help(usage);
   const [name, json, ...extra] = args.positionals;
   if (!name || json === undefined || extra.length) throw new UsageError(`mcp add-json takes a name and one JSON object: agent-lsp mcp add-json NAME '{"command": "npx", "args": ["-y", "server"]}'`);
   if (!SERVER_NAME.test(name)) throw new UsageError(`"${name}" cannot be a server name: use letters, digits, _ and -.`);
+  const scope = configScope(args);
   let entry: unknown;
   try {
     entry = JSON.parse(json);
@@ -52,14 +54,14 @@ export function addJsonCommand(argv: string[], usage: string): number {
     return 1;
   }
   for (const note of notes) process.stderr.write(`agent-lsp mcp: ${name}: ${note}\n`);
-  const file = args.flags.has("project") ? projectMcpJsonPath(process.cwd()) : userMcpJsonPath();
+  const file = scope.project ? projectMcpJsonPath(process.cwd()) : userMcpJsonPath();
   const data = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { mcpServers?: Record<string, unknown> }) : {};
   const replaced = data.mcpServers !== undefined && Object.hasOwn(data.mcpServers, name);
   data.mcpServers = { ...data.mcpServers, [name]: entry };
   writeConfigFile(file, `${JSON.stringify(data, null, 2)}\n`);
   const toml = loadConfig({ root: process.cwd() }).layers.find((l) => !l.source.endsWith(".json") && l.values.mcp_servers && Object.hasOwn(l.values.mcp_servers, name));
   process.stdout.write(
-    `${replaced ? "Replaced" : "Added"} the MCP server "${name}" in ${file}.${toml ? ` A TOML table of that name in ${toml.source} wins over it.` : ""}\n`,
+    `${replaced ? "Replaced" : "Added"} the MCP server "${name}" in ${file}.${toml ? ` A TOML table of that name in ${toml.source} wins over it.` : ""}${scope.note ? ` ${scope.note}` : ""}\n`,
   );
   return 0;
 }

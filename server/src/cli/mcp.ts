@@ -1,7 +1,7 @@
 /**
- * `agent-lsp mcp list [--json]`, `agent-lsp mcp add NAME --url URL [--project]`,
- * `agent-lsp mcp add NAME [--project] -- CMD ARGS...`, `agent-lsp mcp remove NAME [--project]`.
- * add and remove edit the user's config (or, with --project, the project's), keeping its
+ * `agent-lsp mcp list [--json]`, `agent-lsp mcp add NAME --url URL [--scope S]`,
+ * `agent-lsp mcp add NAME [--scope S] -- CMD ARGS...`, `agent-lsp mcp remove NAME [--scope S]`.
+ * add and remove edit the user's config (or, with --scope project, the project's), keeping its
  * comments and the rest of the file; list starts every server as a session would and says how
  * each one is.
  */
@@ -9,28 +9,25 @@ import { existsSync, readFileSync } from "node:fs";
 import { loadConfig, projectConfigPath, userConfigPath } from "../config/load.js";
 import { projectMcpJsonPath, userMcpJsonPath } from "../config/mcp-json.js";
 import type { McpServerTable } from "../config/schema.js";
-import type { McpManager, ServerStatus } from "../mcp/manager.js";
-import { describeSignIn } from "../mcp/oauth/mcp-auth.js";
-import { describeStatus } from "../mcp/status-text.js";
-import { redact, type Logger } from "../util/log.js";
 import { flagValue, flagValues, parseArgs, UsageError, type ParsedArgs } from "./args.js";
-import { createHeadlessRuntime } from "./headless-runtime.js";
 import { addServer, removeServer, writeConfigFile } from "./mcp-config-file.js";
+import { configScope } from "./mcp-scope.js";
 
 const USAGE = `Usage:
-  agent-lsp mcp list [--json]
-  agent-lsp mcp add NAME --url URL [--header "Name: value"]... [--project]
-                 [--client-id ID] [--client-secret-env VAR] [--callback-port PORT] [--scope S]...
-  agent-lsp mcp add NAME [--env|-e KEY=VALUE]... [--project] -- COMMAND ARGS...
-  agent-lsp mcp add --transport http NAME URL [-H "Name: value"]...   (Claude Code's form)
-  agent-lsp mcp add-json NAME JSON [--project]     (one mcpServers entry, as Claude Code or Gemini CLI write it)
+  agent-lsp mcp list [--json] [--verbose]
+  agent-lsp mcp add NAME --url URL [--header "Name: value"]... [--scope user|local|project]
+                 [--client-id ID] [--client-secret-env VAR] [--callback-port PORT] [--oauth-scope S]...
+  agent-lsp mcp add NAME [--env|-e KEY=VALUE]... [--scope user|local|project] -- COMMAND ARGS...
+  agent-lsp mcp add --transport http NAME URL [-H "Name: value"]... [-s user|local|project]   (Claude Code's form)
+  agent-lsp mcp add-json NAME JSON [--scope user|local|project]   (one mcpServers entry, as Claude Code or Gemini CLI write it)
   agent-lsp mcp get NAME
-  agent-lsp mcp remove NAME [--project]
+  agent-lsp mcp remove NAME [--scope user|local|project]
   agent-lsp mcp login NAME [--paste]
-  agent-lsp mcp logout NAME`;
+  agent-lsp mcp logout NAME
+--scope (-s): where the server is written: user (your config, the default; also local, which
+agent-lsp has no private file for) or project (.agent-lsp/config.toml; --project says the same).`;
 
-/** The id under which the CLI needs the servers (approval prompts and status lines name it). */
-export const CLI_NEED = "cli";
+export { CLI_NEED, statusLine } from "./mcp-list.js";
 
 /** Runs an `mcp` subcommand; exit 0 on success, 1 on failure, 2 on a usage error. */
 export async function mcpCommand(argv: string[]): Promise<number> {
@@ -39,7 +36,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (sub === "list") return listCommand(rest);
+  if (sub === "list") return (await import("./mcp-list.js")).listCommand(rest, USAGE);
   if (sub === "add") return editCommand(rest, "add");
   if (sub === "remove") return editCommand(rest, "remove");
   if (sub === "get") return (await import("./mcp-get.js")).getCommand(rest, USAGE);
@@ -70,79 +67,34 @@ function helpAsked(): number {
   return 0;
 }
 
-/** Starts every server (as a session's first need would) and prints each one's state. */
-async function listCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { flags: ["json"] });
-  if (args.help) return helpAsked();
-  const { runtime } = createHeadlessRuntime({ quiet: true, interactive: Boolean(process.stdin.isTTY) }, reportLogger());
-  try {
-    // No session is made (it would leave an empty conversation behind): the need is the CLI's own.
-    await runtime.mcp.prepare(CLI_NEED, undefined, { signIn: false });
-    const statuses = await withSignIn(runtime.mcp.manager);
-    if (args.flags.has("json")) process.stdout.write(`${JSON.stringify(statuses, null, 2)}\n`);
-    else process.stdout.write(`${statuses.length ? statuses.map(statusLine).join("\n") : "No MCP server is configured (agent-lsp mcp add NAME ...)."}\n`);
-    return 0;
-  } finally {
-    await runtime.dispose();
-  }
-}
-
-/**
- * The log of a command whose output is a report (mcp list, doctor): errors go to stderr, the rest
- * (servers' own stderr, their state changes) is in the report already; a failing server's line
- * quotes its last output.
- */
-export function reportLogger(): Logger {
-  const skip = () => undefined;
-  return { error: (m) => void process.stderr.write(`agent-lsp: ${redact(m)}\n`), warn: skip, info: skip, debug: skip };
-}
-
-/** Each server's status, with the sign-in state of remote servers that sign in with OAuth. */
-async function withSignIn(manager: McpManager): Promise<(ServerStatus & { signIn?: string })[]> {
-  return Promise.all(
-    manager.statuses().map(async (s) => {
-      const spec = manager.connection(s.name)?.spec;
-      if (!spec?.oauthEnabled) return s;
-      return { ...s, signIn: describeSignIn(await manager.auth.state(spec)) };
-    }),
-  );
-}
-
-/** `name  stdio  2026-07-28  ready: 4 tools, ...`. */
-export function statusLine(s: ServerStatus & { signIn?: string }): string {
-  const where = s.projectSource ? ` (from ${s.projectSource})` : "";
-  const signIn = s.signIn ? `; ${s.signIn}` : "";
-  return `${s.name.padEnd(16)} ${s.transport.padEnd(5)} ${(s.protocolVersion ?? "-").padEnd(10)} ${describeStatus(s)}${signIn}${where}`;
-}
-
 async function editCommand(argv: string[], action: "add" | "remove"): Promise<number> {
   const dash = argv.indexOf("--");
   const command = dash >= 0 ? argv.slice(dash + 1) : [];
   const args = parseArgs(dash >= 0 ? argv.slice(0, dash) : argv, {
-    valued: ["url", "client-id", "client-secret-env", "callback-port", "transport"],
-    repeated: ["header", "env", "scope"],
+    valued: ["url", "client-id", "client-secret-env", "callback-port", "transport", "scope"],
+    repeated: ["header", "env", "oauth-scope"],
     flags: ["project"],
-    // Claude Code's spellings: claude mcp add -e KEY=VALUE -H "Name: value" ...
-    short: { e: "env", H: "header" },
+    // Claude Code's spellings: claude mcp add -s user -e KEY=VALUE -H "Name: value" ...
+    short: { e: "env", H: "header", s: "scope" },
   });
   if (args.help) return helpAsked();
   takeClaudeUrl(args, action);
   const name = args.positionals[0];
   if (!name) throw new UsageError(`mcp ${action} needs a server name.`);
   if (args.positionals.length > 1) throw new UsageError(`mcp ${action} takes one server name, got also "${args.positionals[1]}" (a command goes after --).`);
-  const project = args.flags.has("project");
+  const { project, note } = configScope(args);
   const file = project ? projectConfigPath(process.cwd()) : userConfigPath();
   if (action === "remove") return remove(name, file, project);
   const table = serverTable(args, command);
   const text = existsSync(file) ? readFileSync(file, "utf8") : "";
   const other = definedElsewhere(name);
   writeConfigFile(file, addServer(text, name, table));
-  process.stdout.write(`Added the MCP server "${name}" to ${file}.${other ? ` It replaces the one in ${other} (TOML wins).` : ""}${project ? " A server the project defines starts once you approve its command line in your editor." : ""}\n`);
+  process.stdout.write(`Added the MCP server "${name}" to ${file}.${other ? ` It replaces the one in ${other} (TOML wins).` : ""}${project ? " A server the project defines starts once you approve its command line in your editor." : ""}${note ? ` ${note}` : ""}\n`);
   if (table.url && !sendsAuthorization(table)) return offerSignIn(name);
   return 0;
 }
 
-const OAUTH_FLAGS = ["client-id", "client-secret-env", "callback-port", "scope"];
+const OAUTH_FLAGS = ["client-id", "client-secret-env", "callback-port", "oauth-scope"];
 
 function sendsAuthorization(table: McpServerTable): boolean {
   return Object.keys(table.headers ?? {}).some((h) => h.toLowerCase() === "authorization");
@@ -171,7 +123,7 @@ function oauthTable(args: ParsedArgs): McpServerTable["oauth"] {
   const clientId = flagValue(args, "client-id");
   const secretEnv = flagValue(args, "client-secret-env");
   const port = flagValue(args, "callback-port");
-  const scopes = flagValues(args, "scope");
+  const scopes = flagValues(args, "oauth-scope");
   if (port !== undefined && !/^\d+$/.test(port)) throw new UsageError(`--callback-port takes a port number, got "${port}"`);
   const table = {
     ...(clientId ? { client_id: clientId } : {}),
@@ -191,7 +143,7 @@ function serverTable(args: ParsedArgs, command: string[]): McpServerTable {
     const oauth = oauthTable(args);
     return { url, ...(Object.keys(headers).length ? { headers } : {}), ...(oauth ? { oauth } : {}) };
   }
-  if (OAUTH_FLAGS.some((f) => args.flags.has(f))) throw new UsageError("--client-id, --client-secret-env, --callback-port and --scope belong to a remote server (--url).");
+  if (OAUTH_FLAGS.some((f) => args.flags.has(f))) throw new UsageError("--client-id, --client-secret-env, --callback-port and --oauth-scope belong to a remote server (--url).");
   const env = pairs(flagValues(args, "env"), "=", "--env");
   return { command: command[0]!, ...(command.length > 1 ? { args: command.slice(1) } : {}), ...(Object.keys(env).length ? { env } : {}) };
 }
@@ -221,7 +173,7 @@ function remove(name: string, file: string, project: boolean): number {
     return 0;
   }
   const other = definedElsewhere(name);
-  process.stderr.write(`agent-lsp mcp: no MCP server "${name}" in ${file} or ${json}.${other ? ` It is defined in ${other}${project ? "" : " (--project edits the project's files)"}.` : ""}\n`);
+  process.stderr.write(`agent-lsp mcp: no MCP server "${name}" in ${file} or ${json}.${other ? ` It is defined in ${other}${project ? "" : " (--scope project edits the project's files)"}.` : ""}\n`);
   return 1;
 }
 

@@ -8,6 +8,7 @@ const RUN_HELP = `Usage: agent-lsp run [options] "PROMPT"
   --model NAME/model-id
   --json                        Stream updates as JSON lines on stdout.
   --allow-untrusted-tools       Without a terminal, allow gated actions instead of refusing.
+  --verbose                     The log (MCP servers' stderr included) on stderr too, not only in .agent-lsp/logs.
   --                            Ends the options: a prompt that starts with "-" goes after it.
 Exit status: 0 the turn ended normally, 1 it did not (an error, a refusal, a limit), 2 usage error,
 130 cancelled (Ctrl-C).`;
@@ -17,7 +18,7 @@ const EXIT_CANCELLED = 130;
 
 /** Runs the turn; exit status 0 when it ended normally, 130 when cancelled, 1 otherwise, 2 on a usage error. */
 export async function runCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { valued: ["mode", "model"], flags: ["json", "allow-untrusted-tools"] });
+  const args = parseArgs(argv, { valued: ["mode", "model"], flags: ["json", "allow-untrusted-tools", "verbose"] });
   if (args.help) {
     process.stdout.write(`${RUN_HELP}\n`);
     return 0;
@@ -31,6 +32,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     // A prompt read from stdin leaves no terminal to answer questions on.
     interactive: Boolean(process.stdin.isTTY),
     allowUntrusted: args.flags.has("allow-untrusted-tools"),
+    verbose: args.flags.has("verbose"),
   });
   const session = runtime.agent.newSession({ ...(mode ? { mode } : {}), ...(flagValue(args, "model") ? { model: flagValue(args, "model") } : {}) });
   const onSigint = () => runtime.agent.cancel(session.sessionId);

@@ -6,14 +6,15 @@ import { runSingleTool } from "../agent/single-tool.js";
 import { flagValue, parseArgs, UsageError } from "./args.js";
 import { createHeadlessRuntime, parseMode } from "./headless-runtime.js";
 
-const TOOL_HELP = `Usage: agent-lsp tool NAME [--input JSON] [--mode M] [--allow-untrusted-tools]
+const TOOL_HELP = `Usage: agent-lsp tool NAME [--input JSON] [--mode M] [--allow-untrusted-tools] [--verbose]
   Runs one tool through the policy gate in the current directory and prints
-  {"isError": bool, "content": [...]}. MCP tools are mcp__SERVER__TOOL.
+  {"isError": bool, "content": [...]}. MCP tools are mcp__SERVER__TOOL: only that server starts.
+  The log (MCP servers' stderr included) goes to .agent-lsp/logs; --verbose shows it on stderr too.
 Exit status: 0 the result is not an error, 1 it is, 2 usage error.`;
 
 /** Prints `{"isError", "content"}`; exit 0, or 1 when the result is an error. */
 export async function toolCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { valued: ["input", "mode"], flags: ["allow-untrusted-tools"] });
+  const args = parseArgs(argv, { valued: ["input", "mode"], flags: ["allow-untrusted-tools", "verbose"] });
   if (args.help) {
     process.stdout.write(`${TOOL_HELP}\n`);
     return 0;
@@ -33,10 +34,12 @@ export async function toolCommand(argv: string[]): Promise<number> {
     quiet: true,
     interactive: Boolean(process.stdin.isTTY),
     allowUntrusted: args.flags.has("allow-untrusted-tools"),
+    verbose: args.flags.has("verbose"),
   });
   try {
     const session = runtime.agent.newSession(mode ? { mode } : {});
-    const result = await runSingleTool(runtime.agent, session.sessionId, name, input);
+    // An MCP tool needs its own server only: another server's start-up or sign-in never holds it back.
+    const result = await runSingleTool(runtime.agent, session.sessionId, name, input, (signal) => runtime.mcp.prepareFor(session.sessionId, name, signal));
     process.stdout.write(`${JSON.stringify({ isError: result.isError, content: result.content })}\n`);
     return result.isError ? 1 : 0;
   } finally {

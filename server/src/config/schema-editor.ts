@@ -21,7 +21,7 @@ export const editorTable = table({
 
 /** `[log]`. */
 export const logTable = table({
-    level: key(z.enum(["error", "warn", "info", "debug"]), "info", "string", "`error`, `warn`, `info` or `debug`. Logs go to stderr and `.agent-lsp/logs/agent-lsp.log`, with keys redacted."),
+    level: key(z.enum(["error", "warn", "info", "debug"]), "info", "string", "`error`, `warn`, `info` or `debug`. Logs go to `.agent-lsp/logs/agent-lsp.log` and stderr (the terminal commands `run`, `tool`, `mcp list` and `doctor` put only errors on stderr; `--verbose` on `run`, `tool` and `mcp list` shows the rest), with keys redacted."),
 });
 
 /** `[policy]`. */

@@ -11,6 +11,7 @@ import type { SessionEvents } from "./session-events.js";
 import type { ApplyEditResult, OpenDocument, SaveResult } from "./document-host.js";
 import type { Editor } from "./editor.js";
 import type { PermissionAnswer, PermissionRequest, ProgressHandle, Question } from "./session-ui.js";
+import { argumentsText } from "./arguments-text.js";
 import { visibleText } from "./prompt-text.js";
 
 /** How the headless editor behaves. */
@@ -201,7 +202,9 @@ export class HeadlessEditor implements Editor {
   private async askOnTerminal(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
     if (request.diff) this.err.write(`${request.diff}\n`);
     const choices = request.rememberable === false ? "[1] Yes  [3] No" : "[1] Yes  [2] Yes, don't ask again  [3] No";
-    const answer = await this.readLine(`${request.summary}\n${choices} > `, signal);
+    // A call that is neither a change nor a command (an MCP tool's) is judged by its arguments.
+    const args = request.diff || request.toolCall.command ? "" : argumentsText(request.toolCall.input);
+    const answer = await this.readLine(`${request.summary}\n${args ? `Arguments:\n${args}\n` : ""}${choices} > `, signal);
     if (answer === "1" || /^y(es)?$/i.test(answer ?? "")) return { optionId: "allow_once" };
     if (answer === "2") return { optionId: "allow_always" };
     return { optionId: "reject", ...(answer === undefined ? { note: "Cancelled." } : {}) };

@@ -84,6 +84,10 @@ export class McpConnection {
   private failedRestarts = 0;
   private restartTimer: NodeJS.Timeout | undefined;
   private recovering = false;
+  /** When the pending (or running) restart starts: a call made meanwhile waits until its start-up timeout after that. */
+  private restartDue = 0;
+  /** Calls waiting for a restart to end, told of every change of state. */
+  private readonly waiters = new Set<() => void>();
 
   constructor(
     readonly spec: McpServerSpec,
@@ -127,11 +131,19 @@ export class McpConnection {
     throw new ServerUnavailableError(this.unavailableReason());
   }
 
+  /** Whether the server died and is being started again (restarting, or starting once more): its tools stay offered. */
+  get restarting(): boolean {
+    return this.recovering;
+  }
+
   /**
    * Runs one request on the ready server; failures come back described, naming nothing but the
    * cause. A request `signal` cancelled ends in an AbortError (the SDK reports it as a timeout).
+   * A request made while the server is being restarted waits for the restart (at most its
+   * start-up timeout from when the restart began), then goes to the new process.
    */
   async request<T>(run: (client: Client) => Promise<T>, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<T> {
+    await this.restarted(options.signal);
     const client = this.ready();
     const { timeoutMs, signal } = options;
     try {
@@ -144,13 +156,33 @@ export class McpConnection {
     }
   }
 
+  /** Resolves once a restart under way has ended (ready, or given up), the time allowed has passed, or `signal` aborts. */
+  private restarted(signal?: AbortSignal): Promise<void> {
+    if (!this.recovering || this.state === "ready" || signal?.aborted) return Promise.resolve();
+    const deadline = this.restartDue + this.spec.startupTimeoutMs;
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      const check = () => {
+        if (this.state === "ready" || !this.recovering) done();
+      };
+      const timer = setTimeout(done, Math.max(deadline - Date.now(), 0));
+      this.waiters.add(check);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+  }
+
   /** Why calls cannot go to the server now. */
   unavailableReason(): string {
     switch (this.state) {
       case "starting":
         return `the MCP server "${this.spec.name}" is still starting`;
       case "restarting":
-        return `the MCP server "${this.spec.name}" stopped (${this.error}) and is being restarted; try again in a moment`;
+        return `the MCP server "${this.spec.name}" is restarting (it stopped: ${this.error}); try again in a moment`;
       case "stopped":
         return `the MCP server "${this.spec.name}" is not running`;
       default:
@@ -267,6 +299,7 @@ export class McpConnection {
       return;
     }
     const delay = Math.min(policy.initialDelayMs * 2 ** this.failedRestarts, policy.maxDelayMs);
+    this.restartDue = Date.now() + delay;
     this.failedRestarts += 1;
     this.error = reason;
     this.set("restarting");
@@ -286,6 +319,7 @@ export class McpConnection {
 
   private set(state: ServerState): void {
     this.state = state;
+    for (const waiter of [...this.waiters]) waiter();
     this.deps.onChange(this);
   }
 

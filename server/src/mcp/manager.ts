@@ -31,6 +31,8 @@ export interface McpNeed {
   signal?: AbortSignal;
   /** False when nobody is there to sign in (`mcp list`, doctor): a server that needs it fails saying so. */
   signIn?: boolean;
+  /** Only these servers (`agent-lsp tool mcp__NAME__...`): the others are neither started nor waited for. */
+  only?: readonly string[];
 }
 
 /** What the manager is built from. */
@@ -127,16 +129,25 @@ export class McpManager {
    */
   async ensureStarted(need: McpNeed): Promise<void> {
     if (this.disposed) return;
-    for (const c of this.startable(need.sessionId)) this.track(c.spec.name, this.startOne(c, need));
-    this.needs.add(need.sessionId);
-    await Promise.all([...this.inFlight.values()].map((p) => p.catch(() => undefined)));
+    for (const c of this.startable(need.sessionId, need.only)) this.track(c.spec.name, this.startOne(c, need));
+    if (!need.only) this.needs.add(need.sessionId);
+    const waited = [...this.inFlight].filter(([name]) => !need.only || need.only.includes(name));
+    await Promise.all(waited.map(([, p]) => p.catch(() => undefined)));
   }
 
-  /** The servers a need of this session would start now (after bringing the config in). */
-  startable(sessionId: string): McpConnection[] {
+  /** The servers a need of this session would start now (after bringing the config in), of `only` when given. */
+  startable(sessionId: string, only?: readonly string[]): McpConnection[] {
     this.sync();
     const first = !this.needs.has(sessionId);
-    return [...this.connections.values()].filter((c) => c.state === "stopped" || (first && (c.state === "failed" || c.state === "not_approved")));
+    return [...this.connections.values()].filter(
+      (c) => (!only || only.includes(c.spec.name)) && (c.state === "stopped" || (first && (c.state === "failed" || c.state === "not_approved"))),
+    );
+  }
+
+  /** The configured server whose tools `toolName` (`mcp__PART__tool`) would be, if any. */
+  serverOfTool(toolName: string): string | undefined {
+    this.sync();
+    return [...this.parts].find(([, part]) => toolName.startsWith(`mcp__${part}__`))?.[0];
   }
 
   /** Brings the connections in line with the config: new servers added, changed ones replaced, removed ones stopped. */
@@ -299,7 +310,9 @@ export class McpManager {
       const built = toolEntries(connection.spec, this.parts.get(name) ?? name, connection.listing.tools);
       for (const s of built.skipped) this.deps.logger.warn(`mcp ${name}: ${s}`);
       this.entries.set(name, built);
-    } else {
+    } else if (!connection.restarting) {
+      // A server being restarted keeps its tools: a call made meanwhile waits for the restart
+      // instead of finding no such tool.
       this.entries.delete(name);
     }
     this.catalogCache = undefined;

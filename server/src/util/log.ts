@@ -57,14 +57,17 @@ export function escapeControls(text: string): string {
   });
 }
 
-/** A logger writing to stderr and, once `attachFile` is called, a log file. */
+/**
+ * A logger writing to stderr and, once `attachFile` is called, a log file. `toStderr` "errors"
+ * (the terminal commands without --verbose) keeps the rest off the terminal: it goes to the file.
+ */
 export class FileLogger implements Logger {
   /** The log file, open for appending (opened once, never through a link). */
   private fd: number | undefined;
 
   constructor(
     private level: LogLevel = "info",
-    private readonly toStderr = true,
+    private readonly toStderr: boolean | "errors" = true,
   ) {}
 
   /**
@@ -101,7 +104,9 @@ export class FileLogger implements Logger {
   private write(level: LogLevel, message: string): void {
     if (ORDER[level] > ORDER[this.level]) return;
     const line = `${new Date().toISOString()} ${level.toUpperCase()} ${escapeControls(redact(message))}\n`;
-    if (this.toStderr) process.stderr.write(line);
+    // "errors": the rest too while there is no file, the only other place a line could go.
+    const shown = this.toStderr === true || (this.toStderr === "errors" && (level === "error" || this.fd === undefined));
+    if (shown) process.stderr.write(line);
     if (this.fd !== undefined) {
       try {
         writeAll(this.fd, Buffer.from(line));

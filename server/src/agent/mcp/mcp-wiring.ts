@@ -60,6 +60,12 @@ export class McpWiring {
   /** The last status text each session heard of each server (`session\nserver`). */
   private readonly reported = new Map<string, string>();
   private readonly commandsOf = new Map<string, string[]>();
+  /**
+   * Whether a server that needs a sign-in starts one through the editor. The terminal commands turn
+   * it off: a one-shot run has no browser of its own, and one server's sign-in must not hold back
+   * a call to another; such a server fails saying to run `agent-lsp mcp login NAME`.
+   */
+  signIns = true;
 
   constructor(private readonly deps: McpWiringDeps) {
     const approval = new McpServerApproval(deps.editor, deps.book);
@@ -92,19 +98,21 @@ export class McpWiring {
    * A session needs the servers (a turn, a command list, a prompt command): starts those not
    * running, with `$/progress` while they start; resolves when each is ready or has failed.
    */
-  async prepare(sessionId: string, signal?: AbortSignal, options: { signIn?: boolean } = {}): Promise<void> {
+  async prepare(sessionId: string, signal?: AbortSignal, options: { signIn?: boolean; only?: readonly string[] } = {}): Promise<void> {
     this.syncBridges();
     if (!this.manager.configured()) return;
     this.sessions.add(sessionId);
+    const { only } = options;
     // Progress only when something starts: after the first turn there is usually nothing to show.
-    const progress = this.manager.startable(sessionId).length ? this.deps.editor.progress("Starting MCP servers") : undefined;
+    const progress = this.manager.startable(sessionId, only).length ? this.deps.editor.progress("Starting MCP servers") : undefined;
     let settled = 0;
     const stopReporting = this.manager.onChange((server) => {
       const s = this.manager.status(server);
       if (s && s.state !== "starting") progress?.report(`${server}: ${s.state} (${++settled})`);
     });
     try {
-      const started = this.manager.ensureStarted({ sessionId, ...(signal ? { signal } : {}), ...(options.signIn === false ? { signIn: false } : {}) });
+      const signIn = options.signIn ?? this.signIns;
+      const started = this.manager.ensureStarted({ sessionId, ...(signal ? { signal } : {}), ...(signIn ? {} : { signIn: false }), ...(only ? { only } : {}) });
       await (signal ? Promise.race([started, aborted(signal)]) : started);
     } finally {
       stopReporting();
@@ -113,6 +121,15 @@ export class McpWiring {
       const statuses = this.manager.statuses();
       progress?.done(`${statuses.filter((s) => s.state === "ready").length} of ${statuses.length} MCP servers ready`);
     }
+  }
+
+  /**
+   * What one call of `toolName` needs: its own server alone when it is an MCP server's tool (the
+   * others are neither started nor waited for), else every server (mcp_tools reaches any of them).
+   */
+  prepareFor(sessionId: string, toolName: string, signal?: AbortSignal): Promise<void> {
+    const server = this.manager.configured() ? this.manager.serverOfTool(toolName) : undefined;
+    return this.prepare(sessionId, signal, server ? { only: [server] } : {});
   }
 
   /** Stops every server. */

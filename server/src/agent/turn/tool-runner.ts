@@ -19,6 +19,7 @@ import { withEditDiagnostics } from "../../tools/language/edit-diagnostics.js";
 import { configFrom } from "../../tools/tool-config.js";
 import { profileAdmits, type ToolProfile } from "../../tools/profiles.js";
 import { boundedInput } from "../../util/bounded-input.js";
+import { mcpManagerFrom } from "../../mcp/manager.js";
 
 /** What running tools needs. */
 export interface ToolRunnerDeps {
@@ -166,7 +167,7 @@ async function prepare(
   const gateSession = toGateSession(session);
   const offered = capability && offeredTools(session, deps).includes(capability);
   if (!capability || !offered) {
-    const result = unknownTool(call.name, offeredTools(session, deps));
+    const result = unknownTool(call.name, offeredTools(session, deps), deps.services);
     announce(events, session, call, call.name, { ...callFacts(undefined, call.input, session.root), ...modelFacts(call) });
     finish(events, session, call.id, result);
     return answered(result);
@@ -264,7 +265,18 @@ function finish(events: SessionEvents, session: Session, id: string, result: Too
   }, result.texts ? { texts: result.texts } : undefined);
 }
 
-function unknownTool(name: string, offered: Capability[]): ToolResult {
+/**
+ * A call of a tool the session does not offer. When it is the tool of a configured MCP server that
+ * is not ready (starting, restarting, needing a sign-in), that is the answer, not the list of
+ * every other tool.
+ */
+function unknownTool(name: string, offered: Capability[], services: ToolServices): ToolResult {
+  const manager = name.startsWith("mcp__") ? mcpManagerFrom(services) : undefined;
+  const server = manager?.configured() ? manager.serverOfTool(name) : undefined;
+  const connection = server !== undefined ? manager!.connection(server) : undefined;
+  if (connection && connection.state !== "ready") {
+    return { isError: true, content: [{ type: "text", text: `There is no tool "${name}" now: ${connection.unavailableReason()}.` }] };
+  }
   const names = offered.map((c) => c.name);
   return {
     isError: true,

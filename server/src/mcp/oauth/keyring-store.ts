@@ -6,16 +6,22 @@
  */
 import { accountOf, KEYRING_SERVICE, parseRecord, type SignInRecord, type TokenStore } from "./token-store.js";
 
+/** How to fix a keyring that cannot be reached: said once (doctor), not on every server's line. */
+export const KEYRING_ADVICE =
+  "On a desktop, start your keyring (gnome-keyring, KWallet, KeePassXC with Secret Service) and unlock it; " +
+  'on a machine without one, set [mcp] token_store = "file" in ~/.config/agent-lsp/config.toml to keep tokens in a file only you can read.';
+
 /** The keyring cannot be reached: what happened and how to fix it. */
 export class KeyringUnavailableError extends Error {
-  constructor(cause: string) {
-    super(
-      `no OS keyring service could be reached to keep the sign-in tokens (${cause}). ` +
-        "On a desktop, start your keyring (gnome-keyring, KWallet, KeePassXC with Secret Service) and unlock it; " +
-        'on a machine without one, set [mcp] token_store = "file" in ~/.config/agent-lsp/config.toml to keep tokens in a file only you can read.',
-    );
+  constructor(readonly reason: string) {
+    super(`no OS keyring service could be reached to keep the sign-in tokens (${reason}). ${KEYRING_ADVICE}`);
     this.name = "KeyringUnavailableError";
   }
+}
+
+/** `text` with the keyring advice left to doctor: a list of servers says it once, not per line. */
+export function withoutKeyringAdvice(text: string): string {
+  return text.replaceAll(` ${KEYRING_ADVICE}`, " (agent-lsp doctor says how to fix it)");
 }
 
 type Keyring = typeof import("@napi-rs/keyring");
