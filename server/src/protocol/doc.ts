@@ -50,7 +50,8 @@ client writing thousands of requests at once), requests that name a session (\`p
 wait in a queue of that session's own, everything else (\`agent/listSessions\`, answers,
 notifications, document sync) in a common one, and the queues take turns one message at a time:
 a burst on one session delays another session's request, or a cheap one, by a message or two
-instead of the whole burst (\`npm run bench\`: \`flood_*\`). Order within a session is kept.
+instead of the whole burst (\`npm run bench\`: \`flood_*\`). Order within a session is kept, and a document or workspace notification (\`textDocument/didChange\`
+and the like) is never overtaken: a prompt written after a buffer changed finds the change applied.
 \`agent/cancel\` goes ahead of its session's queued prompts and runs once more after them, so no
 prompt sent before it outlives it; one of those prompts may then start a turn the second run
 cancels, instead of being refused as busy.

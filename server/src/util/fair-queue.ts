@@ -3,10 +3,14 @@
  * everything else), lanes take turns, and one message is handed on per turn of the event loop. A
  * burst of thousands of requests on one session then delays a request in another lane by a
  * message or two instead of the whole burst, while order within a lane is kept.
+ *
+ * A barrier (document sync: `textDocument/didChange` and the like) is never overtaken: nothing
+ * pushed after it is taken before it, so a prompt the editor sent after a change of a buffer
+ * always finds the change applied, however many changes were waiting.
  */
 
 interface Lane<T> {
-  items: T[];
+  items: Array<{ item: T; seq: number }>;
   head: number;
 }
 
@@ -15,6 +19,10 @@ export class FairQueue<T> {
   /** Lanes with items, in turn order (a Map keeps insertion order; a served lane goes last). */
   private readonly lanes = new Map<string, Lane<T>>();
   private count = 0;
+  private nextSeq = 0;
+  /** The sequence numbers of waiting barriers, oldest first from `barrierHead`. */
+  private barriers: number[] = [];
+  private barrierHead = 0;
 
   /** Items waiting in every lane. */
   get size(): number {
@@ -26,24 +34,43 @@ export class FairQueue<T> {
     return this.lanes.has(lane);
   }
 
-  push(lane: string, item: T): void {
+  /** Queues `item` at the end of `lane`; a `barrier` is taken before anything pushed after it. */
+  push(lane: string, item: T, barrier = false): void {
+    const entry = { item, seq: this.nextSeq++ };
     const queue = this.lanes.get(lane);
-    if (queue) queue.items.push(item);
-    else this.lanes.set(lane, { items: [item], head: 0 });
+    if (queue) queue.items.push(entry);
+    else this.lanes.set(lane, { items: [entry], head: 0 });
+    if (barrier) this.barriers.push(entry.seq);
     this.count++;
   }
 
-  /** The next item: the head of the lane whose turn it is. */
+  /**
+   * The next item: the head of the first lane in turn order whose head came before the oldest
+   * waiting barrier. The lane holding that barrier always qualifies (its items before it are
+   * older), so a waiting item is always found.
+   */
   shift(): T | undefined {
-    const first = this.lanes.entries().next();
-    if (first.done) return undefined;
-    const [name, lane] = first.value;
-    const item = lane.items[lane.head++]!;
-    this.count--;
-    this.lanes.delete(name);
-    // An index instead of Array.shift, which moves the rest of a long lane on every call.
-    if (lane.head < lane.items.length) this.lanes.set(name, lane);
-    return item;
+    const limit = this.barrierHead < this.barriers.length ? this.barriers[this.barrierHead]! : Number.POSITIVE_INFINITY;
+    for (const [name, lane] of this.lanes) {
+      const entry = lane.items[lane.head]!;
+      if (entry.seq > limit) continue;
+      lane.head++;
+      this.count--;
+      if (entry.seq === limit) this.takeBarrier();
+      this.lanes.delete(name);
+      // An index instead of Array.shift, which moves the rest of a long lane on every call.
+      if (lane.head < lane.items.length) this.lanes.set(name, lane);
+      return entry.item;
+    }
+    return undefined;
+  }
+
+  private takeBarrier(): void {
+    this.barrierHead++;
+    if (this.barrierHead === this.barriers.length) {
+      this.barriers = [];
+      this.barrierHead = 0;
+    }
   }
 }
 
@@ -55,6 +82,8 @@ export interface Route {
    * at once, and again after the prompts of its session it overtook, as it would have in order.
    */
   alsoAfter?: string[];
+  /** Nothing that arrives after it may be handed on before it (document sync). */
+  barrier?: boolean;
 }
 
 /** The lane of messages that belong to no session. */
@@ -76,9 +105,9 @@ export class FairPacer<T> {
   ) {}
 
   push(item: T): void {
-    const { lane, alsoAfter = [] } = this.route(item);
+    const { lane, alsoAfter = [], barrier = false } = this.route(item);
     const repeatAfter = alsoAfter.filter((l) => this.queue.has(l));
-    if (this.ticking) this.queue.push(lane, item);
+    if (this.ticking) this.queue.push(lane, item, barrier);
     else this.handOn(item);
     for (const l of repeatAfter) this.queue.push(l, item);
   }
@@ -102,6 +131,9 @@ export class FairPacer<T> {
   }
 }
 
+/** Notifications that change what the agent reads: buffers, watched files, settings, folders. */
+const DOCUMENT_SYNC = /^(textDocument|notebookDocument|workspace)\//;
+
 /** The session a JSON-RPC message names in `params.sessionId`, if any. */
 export function sessionOf(message: object): string | undefined {
   const params = (message as { params?: unknown }).params;
@@ -113,11 +145,13 @@ export function sessionOf(message: object): string | undefined {
  * The route of a JSON-RPC message: a request naming a session goes into that session's lane;
  * `cancelMethod` (a notification naming a session) goes into the main lane and again after its
  * session's waiting messages; everything else (answers, notifications, other requests) goes into
- * the main lane.
+ * the main lane. Document and workspace notifications are barriers: a prompt written after a
+ * buffer's change is not handed on before the change.
  */
 export function sessionRoute(cancelMethod: string): (message: object) => Route {
   return (message) => {
     const m = message as { id?: unknown; method?: unknown };
+    if (typeof m.method === "string" && m.id === undefined && DOCUMENT_SYNC.test(m.method)) return { lane: MAIN_LANE, barrier: true };
     const session = typeof m.method === "string" ? sessionOf(message) : undefined;
     if (session === undefined) return { lane: MAIN_LANE };
     if (m.method === cancelMethod) return { lane: MAIN_LANE, alsoAfter: [`session:${session}`] };
