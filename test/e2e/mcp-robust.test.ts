@@ -1,7 +1,7 @@
 /**
  * The built binary's MCP commands when servers misbehave or need someone: two project servers are
  * asked about one at a time on a terminal (a pseudo-terminal through script(1)), each answer
- * settling its own server; `tool` for a ready server returns at once while another needs a
+ * settling its own server; an MCP tool's approval shows its arguments; `tool` for a ready server returns at once while another needs a
  * sign-in and a third never answers; `mcp list` prints each server as it answers and a silent one
  * after its own time-out; servers' stderr goes to the log file, on the terminal only with
  * --verbose; `mcp add --scope/-s` as Claude Code writes it.
@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { tempProject } from "../helpers/agent-setup.js";
-import { HOSTILE, MODERN } from "../helpers/mcp/servers.js";
+import { EVERYTHING, HOSTILE, MODERN } from "../helpers/mcp/servers.js";
 import { startAuthServer, type AuthServer } from "../helpers/oauth/authorization-server.js";
 import { startResourceServer, type ResourceServer } from "../helpers/oauth/resource-server.js";
 import { BINARY } from "../helpers/spawn-server.js";
@@ -99,6 +99,18 @@ describe("project servers on a terminal", () => {
   }, 90_000);
 });
 
+describe("an MCP tool's approval on a terminal", () => {
+  it("shows the call's arguments before the choices, and the answer runs it", async () => {
+    writeUserConfig(`[mcp_servers.everything]\ncommand = ${toml(process.execPath)}\nargs = [${toml(EVERYTHING)}, "stdio"]\n`);
+    const run = start(["tool", "mcp__everything__get-sum", "--input", '{"a":20,"b":22}', "--mode", "ask"], { tty: true });
+    await waitFor(() => run.stdout().includes("[3] No") || run.done(), 60_000);
+    expect(run.stdout().replace(/\r/g, "")).toMatch(/mcp__everything__get-sum: everything: Get Sum Tool[^\n]*\nArguments:\n {2}\{\n {4}"a": 20,\n {4}"b": 22\n {2}\}\n\[1\] Yes/);
+    run.stdin.write("1\r");
+    expect((await run.exited).code).toBe(0);
+    expect(run.stdout()).toContain("The sum of 20 and 22 is 42");
+  }, 90_000);
+});
+
 describe("one server does not hold back another", () => {
   let as: AuthServer;
   let rs: ResourceServer;
@@ -150,6 +162,16 @@ describe("mcp list", () => {
     expect(code).toBe(0);
     expect(run.stdout()).toMatch(/^silent +stdio +- +failed: did not answer within 8 s/m);
     expect(ms).toBeLessThan(30_000);
+  }, 90_000);
+
+  it("on a terminal says which servers it is still waiting for", async () => {
+    writeUserConfig(`[mcp_servers.silent]\ncommand = "sleep"\nargs = ["300"]\nstartup_timeout_s = 8\n`);
+    const run = start(["mcp", "list"], { tty: true });
+    expect((await run.exited).code).toBe(0);
+    const out = run.stdout();
+    const waiting = out.search(/… waiting for silent \(\d+ s; each has its startup_timeout_s\)/);
+    expect(waiting).toBeGreaterThanOrEqual(0);
+    expect(out.indexOf("failed: did not answer within 8 s")).toBeGreaterThan(waiting);
   }, 90_000);
 });
 

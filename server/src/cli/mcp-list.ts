@@ -2,7 +2,8 @@
  * `agent-lsp mcp list [--json] [--verbose]`: starts every server as a session would and says how
  * each one is. Each server's line is printed as soon as that server answers (or fails, or is not
  * approved): a slow or silent one holds back only itself, and is reported when its own
- * `startup_timeout_s` runs out. `--json` prints every server at the end, in name order.
+ * `startup_timeout_s` runs out. On a terminal, a line on stderr every few seconds names the
+ * servers still being waited for. `--json` prints every server at the end, in name order.
  */
 import type { McpManager, ServerStatus } from "../mcp/manager.js";
 import { describeSignIn } from "../mcp/oauth/mcp-auth.js";
@@ -16,6 +17,9 @@ export const CLI_NEED = "cli";
 
 /** A server's status with the sign-in state of a remote server that signs in with OAuth. */
 export type ListedStatus = ServerStatus & { signIn?: string };
+
+/** How often the terminal hears which servers are still being waited for. */
+const WAITING_EVERY_MS = 5000;
 
 /** States a server stays in until something happens to it: its line can be printed. */
 const SETTLED = new Set<ServerStatus["state"]>(["ready", "failed", "not_approved", "disabled", "restarting", "misconfigured"]);
@@ -31,7 +35,9 @@ export async function listCommand(argv: string[], usage: string): Promise<number
   const { runtime } = createHeadlessRuntime({ quiet: true, interactive: Boolean(process.stdin.isTTY), verbose: args.flags.has("verbose") });
   const manager = runtime.mcp.manager;
   const printer = new LinePrinter(manager, json);
+  const began = Date.now();
   const stop = manager.onChange((name) => printer.settled(name));
+  const ticker = process.stderr.isTTY && !json ? setInterval(() => waitingLine(manager, began), WAITING_EVERY_MS) : undefined;
   try {
     // No session is made (it would leave an empty conversation behind): the need is the CLI's own.
     await runtime.mcp.prepare(CLI_NEED, undefined, { signIn: false });
@@ -44,8 +50,20 @@ export async function listCommand(argv: string[], usage: string): Promise<number
     return 0;
   } finally {
     stop();
+    clearInterval(ticker);
     await runtime.dispose();
   }
+}
+
+/**
+ * `… waiting for db, docs (10 s)` on stderr: the servers still starting. Not while a project
+ * server's approval is asked (a server not started yet), which the line would break into.
+ */
+function waitingLine(manager: McpManager, began: number): void {
+  const statuses = manager.statuses();
+  const starting = statuses.filter((s) => s.state === "starting").map((s) => s.name);
+  if (!starting.length || statuses.some((s) => s.state === "stopped")) return;
+  process.stderr.write(`… waiting for ${starting.join(", ")} (${Math.round((Date.now() - began) / 1000)} s; each has its startup_timeout_s)\n`);
 }
 
 /** Prints each server's line once, when it has settled, in the order they settle. */
