@@ -15,7 +15,7 @@ const ACP_INIT = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize"
 const CHUNKS = 1_000;
 
 /** Start-up of both modes and bare node, interleaved: median of 7 after one warm-up round. */
-async function benchAcpStart(): Promise<string[]> {
+export async function benchAcpStart(): Promise<string[]> {
   const cwd = tempProject("agent-lsp-bench-");
   const runs = { acp: [] as number[], lsp: [] as number[], node: [] as number[] };
   for (let i = 0; i < 8; i++) {

@@ -12,7 +12,7 @@ import { timeInitialize } from "./core.js";
 import { median } from "./stats.js";
 
 /** initialize against bare node, with and without MCP servers in the project's config (interleaved). */
-async function initializeRatio(): Promise<string[]> {
+export async function initializeRatio(): Promise<string[]> {
   const plain = tempProject("agent-lsp-bench-");
   const withMcp = tempProject("agent-lsp-bench-mcp-");
   mkdirSync(path.join(withMcp, ".agent-lsp"), { recursive: true });

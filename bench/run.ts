@@ -25,6 +25,7 @@ const benches: [string, Bench | undefined][] = [
   ["commands", await optional("./commands.ts", "benchCommands")],
   ["sandbox", await optional("./sandbox.ts", "benchSandbox")],
   ["mcp", await optional("./mcp.ts", "benchMcp")],
+  ["mcp start", await optional("./mcp-start.ts", "benchMcpStart")],
   ["large diff", await optional("./large-diff.ts", "benchLargeDiff")],
   ["tool input", await optional("./tool-input.ts", "benchToolInput")],
   ["events", await optional("./events.ts", "benchEvents")],
