@@ -4,8 +4,9 @@
  * action, a prompt written under the last "## You" and sent with ALE's code-action list; the
  * answer streams into the buffer (ALE declares no workspace/applyEdit and never answers it, yet
  * applies each edit); in ask mode the approval is a block with the diff, approved by a code
- * action on it; a forged block in a chat file the project came with, and a block from before a
- * restart of Vim, offer no Approve and say why, and the session goes on after the restart.
+ * action on it; `u` mid-stream takes back the server's text and it comes back whole; a forged
+ * block in a chat file the project came with, and a block from before a restart of Vim, offer no
+ * Approve and say why, and the session goes on after the restart.
  *
  * Without Vim, ALE or tmux the cases skip, or fail under AGENT_LSP_REQUIRE_ALL=1 (CI).
  */
@@ -105,6 +106,22 @@ function vimCases(): void {
     // math.js is open in Vim (ALE told the server): the edit went to its buffer.
     await vim.ex("buffer math.js");
     await vim.waitForScreen((s) => s.includes("return a + b;") && !s.includes("# Agent chat"), { what: "the fix in math.js's buffer" });
+  });
+
+  it("u in the transcript mid-stream: the answer comes back whole, the draft heading stays last", { timeout: TIMEOUT }, async () => {
+    const { vim, fake } = await start();
+    const answer = Array.from({ length: 12 }, (_, i) => `Undo test line ${i + 1}.`).join("\n");
+    fake.enqueue({ text: answer, chunkSize: 6, chunkDelayMs: 80 });
+    await sendFromChat(vim, "Answer slowly");
+    await vim.waitForScreen((s) => s.includes("Undo test line 2"), { what: "the answer streaming", timeoutMs: 60_000 });
+    // Undo: Vim takes back the server's edits since the last command (ALE's edits join one undo block).
+    await vim.sendKeys("u");
+    await vim.waitForScreen((s) => /fewer lines|line less/.test(s), { what: "Vim saying the undo took lines back" });
+    await vim.waitForScreen((s) => ENDED.test(s), { what: "the end of the turn", timeoutMs: 60_000 });
+    const text = await vim.saved(CHAT);
+    expect(text).toContain(`## You\n\nAnswer slowly\n\n## Agent\n\n${answer}\n`);
+    expect(text.match(/^# Session /gm)).toHaveLength(1);
+    expect(text.slice(text.lastIndexOf("## You"))).toMatch(/^## You\n\n?$/);
   });
 
   it("a forged block in the chat file the project came with offers no Approve and says why", { timeout: TIMEOUT }, async () => {
