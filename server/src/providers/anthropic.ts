@@ -14,6 +14,7 @@ import { anthropicNativeToolByKind, anthropicNativeToolByName } from "./native/a
 import { ANTHROPIC_COMPUTER } from "./native/anthropic-computer.js";
 import type { Provider, ProviderEvent, ProviderRequest, ProviderSettings, ProviderStopReason } from "./provider.js";
 import { IncrementalJson } from "../util/incremental-json.js";
+import { largeJsonBody } from "./large-body.js";
 
 type Sdk = typeof import("@anthropic-ai/sdk");
 /** Loads the SDK once per process. */
@@ -76,8 +77,10 @@ async function* streamMessages(
     const sdk = await loadSdk();
     const params = toAnthropicRequest(request, { promptCaching });
     try {
-      const headers = request.compactAt ? { "anthropic-beta": COMPACTION_BETA } : undefined;
-      const events = await client.messages.create(params, { signal: controller.signal, ...(headers ? { headers } : {}) });
+      // A huge history (a large tool input sent back) is encoded here without holding the loop.
+      const body = await largeJsonBody(params);
+      const headers = { ...(request.compactAt ? { "anthropic-beta": COMPACTION_BETA } : {}), ...(body ? { "content-type": "application/json" } : {}) };
+      const events = await client.messages.create(params, { signal: controller.signal, ...(Object.keys(headers).length ? { headers } : {}), ...(body ? { body } : {}) });
       for await (const event of events) {
         yield* mapper.map(event);
         if (mapper.finished) return;
