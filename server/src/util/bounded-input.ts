@@ -33,5 +33,13 @@ function cut(text: string, limit: number): string {
   const head = Math.floor((limit * 3) / 4);
   const tail = limit - head;
   const left = text.length - head - tail;
-  return `${text.slice(0, head)}\n[… ${left.toLocaleString("en-US")} characters not shown …]\n${text.slice(text.length - tail)}`;
+  return `${text.slice(0, head)}\n[… ${withCommas(left)} characters not shown …]\n${text.slice(text.length - tail)}`;
+}
+
+/**
+ * 12345678 as "12,345,678", as toLocaleString("en-US") writes it, without its first call's
+ * tens of milliseconds loading the locale data in the middle of a large tool call.
+ */
+function withCommas(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ",");
 }

@@ -1,6 +1,6 @@
 /**
  * Writing a large text (a model's `create` of tens of megabytes) without holding the event loop:
- * encoded, hashed and written a few megabytes at a time, each write on the I/O threads, so other
+ * encoded, hashed and written a megabyte at a time, each write on the I/O threads, so other
  * requests are answered meanwhile. Small texts keep the one synchronous pass of scratch.ts, which
  * is faster for them.
  */
@@ -9,7 +9,7 @@ import type { FileHandle } from "node:fs/promises";
 import { writeText } from "./scratch.js";
 
 /** Texts longer than this (in characters) are written in slices. */
-const SLICE_CHARS = 4 * 1024 * 1024;
+const SLICE_CHARS = 1024 * 1024;
 
 /** Where to end a slice of `text` from `at`: about SLICE_CHARS on, never inside a surrogate pair. */
 function sliceEnd(text: string, at: number): number {

@@ -15,6 +15,7 @@ describe("boundedInput", () => {
     }],
     ["numbers, booleans and null stay", { n: 1, b: true, z: null, s: long }, 40, (out: any) => expect([out.n, out.b, out.z]).toEqual([1, true, null])],
     ["a string input on its own is cut", long, 40, (out: any) => expect(out).toMatch(/^a{30}\n\[… 100 characters not shown …\]\nz{10}$/)],
+    ["the count is written with thousands separators", "x".repeat(1_234_607), 40, (out: any) => expect(out).toContain("\n[… 1,234,567 characters not shown …]\n")],
   ])("%s", (_name, input, limit, check) => {
     const copy = structuredClone(input);
     check(boundedInput(input, limit), input);
