@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { tempProject } from "../helpers/agent-setup.js";
+import { startFakeProvider } from "../helpers/fake-provider/index.js";
 import { EVERYTHING, HOSTILE, MODERN } from "../helpers/mcp/servers.js";
 import { startAuthServer, type AuthServer } from "../helpers/oauth/authorization-server.js";
 import { startResourceServer, type ResourceServer } from "../helpers/oauth/resource-server.js";
@@ -47,12 +48,12 @@ interface Run {
 }
 
 /** Runs the binary; `tty` runs it in a pseudo-terminal (stdout and stderr both arrive as stdout). */
-function start(args: string[], options: { tty?: boolean } = {}): Run {
+function start(args: string[], options: { tty?: boolean; env?: NodeJS.ProcessEnv } = {}): Run {
   const began = Date.now();
   const command = [process.execPath, BINARY, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
   const child = options.tty
-    ? spawn("script", ["-qfec", command, "/dev/null"], { cwd: root, env: env() })
-    : spawn(process.execPath, [BINARY, ...args], { cwd: root, env: env() });
+    ? spawn("script", ["-qfec", command, "/dev/null"], { cwd: root, env: { ...env(), ...options.env } })
+    : spawn(process.execPath, [BINARY, ...args], { cwd: root, env: { ...env(), ...options.env } });
   let stdout = "";
   let stderr = "";
   let ended = false;
@@ -67,8 +68,8 @@ function start(args: string[], options: { tty?: boolean } = {}): Run {
   return { stdout: () => stdout, stderr: () => stderr, stdin: child.stdin, exited, done: () => ended };
 }
 
-async function cli(args: string[]): Promise<{ code: number; ms: number; stdout: string; stderr: string }> {
-  const run = start(args);
+async function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number; ms: number; stdout: string; stderr: string }> {
+  const run = start(args, { env: extraEnv });
   const { code, ms } = await run.exited;
   return { code, ms, stdout: run.stdout(), stderr: run.stderr() };
 }
@@ -145,6 +146,30 @@ describe("one server does not hold back another", () => {
     expect(JSON.parse(remote.stdout).content[0].text).toContain("it needs a sign-in: run `agent-lsp mcp login remote`");
     expect(remote.ms).toBeLessThan(30_000);
     expect(as.secrets()).toHaveLength(0);
+  }, 120_000);
+
+  it("run: the model's call of a ready server's tool is answered; the server needing a sign-in is reported, no sign-in started", async () => {
+    writeUserConfig(
+      [
+        `mcp_defer_tools = false\n`,
+        `[mcp]\ntoken_store = "file"\n`,
+        `[mcp_servers.notes]\ncommand = ${toml(process.execPath)}\nargs = [${toml(MODERN)}]\n`,
+        `[mcp_servers.remote]\nurl = ${toml(rs.url)}\n`,
+      ].join("\n"),
+    );
+    const fake = await startFakeProvider();
+    try {
+      fake.enqueue({ toolCalls: [{ name: "mcp__notes__add", input: { a: 20, b: 22 } }] }, { text: "It is 42." });
+      const run = await cli(["run", "add 20 and 22", "--mode", "full_access"], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-ant-cli-test-0000" });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("It is 42.");
+      expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain("42");
+      expect(run.stderr).toContain('MCP server "remote" failed: it needs a sign-in: run `agent-lsp mcp login remote`');
+      expect(run.ms).toBeLessThan(30_000);
+      expect(as.secrets()).toHaveLength(0);
+    } finally {
+      await fake.close();
+    }
   }, 120_000);
 });
 

@@ -194,8 +194,9 @@ export class McpWiring {
   private report(server: string): void {
     const status = this.manager.status(server);
     if (!status || status.state === "starting" || status.state === "stopped") return;
-    // A server never signed in to starts its sign-in right away, which says so with the address.
-    if (status.state === "failed" && this.manager.connection(server)?.signInNeeded === "not_signed_in") return;
+    // A server never signed in to starts its sign-in right away, which says so with the address
+    // (where sign-ins are off, the failure itself says to run `agent-lsp mcp login`).
+    if (this.signIns && status.state === "failed" && this.manager.connection(server)?.signInNeeded === "not_signed_in") return;
     const text = `MCP server "${server}" ${describeStatus(status)}`;
     for (const sessionId of this.sessions) {
       const key = `${sessionId}\n${server}`;
