@@ -83,10 +83,10 @@ async function timeIt(run: () => unknown | Promise<unknown>, times: number): Pro
 const GLOB_PATHS = Array.from({ length: 100_000 }, (_, i) => `pkg${i % 40}/src/mod${i % 10}/file${i}.${i % 3 ? "ts" : "js"}`);
 
 /** Compiling two tool globs and matching 100,000 paths against each (the walk's own cost aside). */
-function globMatching(): number {
+async function globMatching(): Promise<number> {
   let hits = 0;
   for (const glob of ["src/**/*.{ts,tsx}", "*.ts"]) {
-    const match = fileGlobMatcher(glob);
+    const match = await fileGlobMatcher(glob);
     for (const p of GLOB_PATHS) if (match(p)) hits++;
   }
   return hits;
@@ -112,7 +112,7 @@ export async function benchIgnore(): Promise<string[]> {
     const walked = await timeIt(walkAll, 5);
     const entries = kept / 5;
     const searched = await timeIt(search, 5);
-    globMatching();
+    await globMatching();
     const globbed = await timeIt(globMatching, 5);
     return [
       `ignore.walk_gitignore_20k ${walked.toFixed(1)} ms`,

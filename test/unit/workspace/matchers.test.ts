@@ -28,8 +28,8 @@ describe("tool file globs", () => {
     ["**/*.json", ".config/x.json", true],
     ["\\*.md", "*.md", true],
     ["\\*.md", "a.md", false],
-  ])("%s against %s: %s", (glob, path, expected) => {
-    expect(fileGlobMatcher(glob)(path)).toBe(expected);
+  ])("%s against %s: %s", async (glob, path, expected) => {
+    expect((await fileGlobMatcher(glob))(path)).toBe(expected);
   });
 });
 

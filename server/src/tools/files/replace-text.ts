@@ -44,7 +44,7 @@ interface Planned {
 
 /** Works out the new text of every matching file. */
 async function planReplacements(ctx: ToolContext, args: Input): Promise<Planned[]> {
-  const matches = fileGlobMatcher(args.glob);
+  const matches = await fileGlobMatcher(args.glob);
   const rels: string[] = [];
   await walk({ base: ctx.workspace.root, start: ctx.workspace.root, recursive: true, signal: ctx.signal }, (e) => {
     // A link out of the project is neither shown in the preview nor changed.

@@ -86,7 +86,7 @@ export const searchFilesTool = defineTool({
       const st = await stat(dir.real).catch(() => undefined);
       if (!st) throw new ToolError(`${dir.rel} does not exist.`);
       if (!st.isDirectory()) throw new ToolError(`${dir.rel} is a file; search_files searches folders (use read_file for one file).`);
-      const matchesGlob = args.file_pattern ? fileGlobMatcher(args.file_pattern) : undefined;
+      const matchesGlob = args.file_pattern ? await fileGlobMatcher(args.file_pattern) : undefined;
       const startRel = dir.rel === "." ? "" : `${dir.rel}/`;
       const out = await searchFiles({
         base: dir.external ? dir.abs : ctx.workspace.root,
