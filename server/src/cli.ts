@@ -14,7 +14,10 @@ Usage:
                                       (PROMPT - or piped in: read from stdin).
       --mode read_only|plan|ask|auto|full_access
       --model NAME/model-id
-      --json                          Stream updates as JSON lines on stdout.
+      --output-format text|json|stream-json
+                                      The answer as text, one JSON object at the end, or JSON
+                                      lines (--json); docs/headless.md.
+      --continue | --resume ID        Carry on the most recent session, or session ID.
       --allow-untrusted-tools         Without a terminal, allow gated actions instead of refusing.
   agent-lsp tool NAME --input JSON [--mode M]
                                       Run one tool through the policy gate; prints
@@ -43,7 +46,8 @@ Usage:
   agent-lsp --version | --help
   agent-lsp COMMAND --help            The options of one command.
 
-Exit status: 0 done, 1 failed, 2 usage error (an unknown option, a missing argument).
+Exit status: 0 done, 1 failed, 2 usage error (an unknown option, a missing argument); run also
+exits 3 when an action needed an approval there was no terminal to give, 130 when cancelled.
 `;
 
 async function main(argv: string[]): Promise<number> {

@@ -60,7 +60,7 @@ describe("agent-lsp CLI", () => {
     const res = await cli(["run", "hi", "--json"]);
     const lines = res.stdout.trim().split("\n").map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.update?.kind === "text").map((l) => l.update.text).join("")).toBe("json answer");
-    expect(lines.at(-1)).toMatchObject({ result: { stopReason: "end_turn" } });
+    expect(lines.at(-1)).toMatchObject({ schemaVersion: 1, type: "result", stopReason: "end_turn", text: "json answer" });
   });
 
   it("run exits 1 and says why when the provider fails", async () => {
@@ -74,7 +74,7 @@ describe("agent-lsp CLI", () => {
     const write = { toolCalls: [{ name: "write_file", input: { path: "made.txt", content: "hi\n" } }] };
     fake.enqueue(write, { text: "could not" });
     const refused = await cli(["run", "make a file", "--mode", "ask"]);
-    expect(refused.code).toBe(0);
+    expect(refused.code).toBe(3);
     expect(existsSync(path.join(root, "made.txt"))).toBe(false);
     expect(JSON.stringify(fake.requests.at(-1)!.body.messages.at(-1))).toContain("--allow-untrusted-tools");
     fake.enqueue(write, { text: "made it" });

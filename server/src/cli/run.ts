@@ -1,52 +1,98 @@
-/** `agent-lsp run "PROMPT"`: one headless agent turn in the current directory. */
-import { flagValue, parseArgs, UsageError } from "./args.js";
+/** `agent-lsp run "PROMPT"`: one headless agent turn in the current directory (docs/headless.md). */
+import type { OutputFormat } from "../editor/headless.js";
+import { headlessLine } from "../protocol/headless-stream.js";
+import { flagValue, parseArgs, UsageError, type ParsedArgs } from "./args.js";
+import { EXIT_HELP } from "./exit-codes.js";
 import { createHeadlessRuntime, parseMode } from "./headless-runtime.js";
+import { RunRecord } from "./run-outcome.js";
+import { openSession } from "./run-session.js";
+import { runPrompt } from "./run-turn.js";
 
 const RUN_HELP = `Usage: agent-lsp run [options] "PROMPT"
        agent-lsp run [options] -            (the prompt from stdin; also when no PROMPT is given and stdin is not a terminal)
   --mode read_only|plan|ask|auto|full_access
   --model NAME/model-id
-  --json                        Stream updates as JSON lines on stdout.
+  --output-format text|json|stream-json
+                                text (default): the answer on stdout, tool lines and the tokens line on stderr;
+                                json: one JSON object at the end (answer, usage, cost, session id, stop reason);
+                                stream-json: one JSON line per update, then a result line (docs/headless.md).
+  --json                        The same as --output-format stream-json.
+  --continue                    Continue the project's most recent session.
+  --resume ID                   Continue the saved session ID (each run says its id).
   --allow-untrusted-tools       Without a terminal, allow gated actions instead of refusing.
   --verbose                     The log (MCP servers' stderr included) on stderr too, not only in .agent-lsp/logs.
   --                            Ends the options: a prompt that starts with "-" goes after it.
-Exit status: 0 the turn ended normally, 1 it did not (an error, a refusal, a limit), 2 usage error,
-130 cancelled (Ctrl-C).`;
+A PROMPT that is a slash command (/compact, /model NAME, a workflow, /mcp__server__prompt ARGS) runs it.
+${EXIT_HELP}`;
 
-/** The exit status of a turn cancelled by Ctrl-C, as shells report a program SIGINT ended. */
-const EXIT_CANCELLED = 130;
+const FORMATS: readonly OutputFormat[] = ["text", "json", "stream-json"];
 
-/** Runs the turn; exit status 0 when it ended normally, 130 when cancelled, 1 otherwise, 2 on a usage error. */
+/** Runs the prompt; the exit status says how it ended (exit-codes.ts). */
 export async function runCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { valued: ["mode", "model"], flags: ["json", "allow-untrusted-tools", "verbose"] });
+  const args = parseArgs(argv, { valued: ["mode", "model", "output-format", "resume"], flags: ["json", "continue", "allow-untrusted-tools", "verbose"] });
   if (args.help) {
     process.stdout.write(`${RUN_HELP}\n`);
     return 0;
   }
+  const output = outputFormat(args);
+  const mode = parseMode(flagValue(args, "mode"));
+  const resume = flagValue(args, "resume");
   const prompt = (await promptOf(args.positionals)).trim();
   if (!prompt) throw new UsageError('run needs a prompt: agent-lsp run "what to do" (or pipe it in: echo "what to do" | agent-lsp run -)');
-  const mode = parseMode(flagValue(args, "mode"));
-  const json = args.flags.has("json");
+  let cancel = () => {};
   const { runtime, editor } = createHeadlessRuntime({
-    json,
+    output,
     // A prompt read from stdin leaves no terminal to answer questions on.
     interactive: Boolean(process.stdin.isTTY),
     allowUntrusted: args.flags.has("allow-untrusted-tools"),
     verbose: args.flags.has("verbose"),
+    onInterrupt: () => cancel(),
   });
-  const session = runtime.agent.newSession({ ...(mode ? { mode } : {}), ...(flagValue(args, "model") ? { model: flagValue(args, "model") } : {}) });
-  const onSigint = () => runtime.agent.cancel(session.sessionId);
-  process.once("SIGINT", onSigint);
   try {
-    const result = await runtime.agent.prompt({ sessionId: session.sessionId, prompt });
-    editor.finish();
-    if (json) process.stdout.write(`${JSON.stringify({ sessionId: session.sessionId, result })}\n`);
-    else if (result.stopReason !== "end_turn") process.stderr.write(`stopped: ${result.stopReason}${result.error ? `: ${result.error}` : ""}\n`);
-    return result.stopReason === "end_turn" ? 0 : result.stopReason === "cancelled" ? EXIT_CANCELLED : 1;
+    const session = await openSession(runtime, editor, { continueLast: args.flags.has("continue"), ...(resume ? { resume } : {}), ...(mode ? { mode } : {}), ...(flagValue(args, "model") ? { model: flagValue(args, "model")! } : {}) });
+    if (output === "stream-json") process.stdout.write(headlessLine({ type: "session", sessionId: session.sessionId, mode: session.mode, model: session.model, resumed: session.resumed }));
+    const record = new RunRecord(runtime.events, session.sessionId);
+    cancel = () => runtime.agent.cancel(session.sessionId);
+    process.once("SIGINT", cancel);
+    try {
+      editor.turnStarted();
+      const ran = await runPrompt(runtime.agent, session.sessionId, prompt);
+      editor.finish();
+      if (ran.message !== undefined) {
+        record.said(ran.message);
+        if (output === "text") process.stdout.write(`${ran.message.trimEnd()}\n`);
+        if (output === "stream-json") process.stdout.write(headlessLine({ type: "command", sessionId: session.sessionId, command: ran.command!, message: ran.message }));
+      }
+      const result = record.result(session.sessionId, ran.outcome, editor.refusedApprovals);
+      if (output === "text") process.stderr.write(endLines(result));
+      else process.stdout.write(headlessLine(result));
+      return result.exitCode;
+    } finally {
+      process.off("SIGINT", cancel);
+      record.dispose();
+    }
   } finally {
-    process.off("SIGINT", onSigint);
     await runtime.dispose();
   }
+}
+
+/** --output-format, or --json (its old name for stream-json). */
+function outputFormat(args: ParsedArgs): OutputFormat {
+  const given = flagValue(args, "output-format");
+  if (given !== undefined && !FORMATS.includes(given as OutputFormat)) throw new UsageError(`--output-format must be one of ${FORMATS.join(", ")}; got "${given}".`);
+  if (given !== undefined && args.flags.has("json") && given !== "stream-json") throw new UsageError(`--json is --output-format stream-json; it cannot go with --output-format ${given}.`);
+  return (given as OutputFormat | undefined) ?? (args.flags.has("json") ? "stream-json" : "text");
+}
+
+/** What text output says on stderr at the end: how the turn stopped when not normally, refusals, the session to resume. */
+function endLines(result: ReturnType<RunRecord["result"]>): string {
+  const lines: string[] = [];
+  if (result.stopReason !== "end_turn") lines.push(`stopped: ${result.stopReason}${result.error ? `: ${result.error}` : ""}`);
+  if (result.refusedApprovals) {
+    lines.push(`refused: ${result.refusedApprovals} action(s) needed approval and there was no terminal to ask; run with --allow-untrusted-tools or a more permissive --mode`);
+  }
+  lines.push(`session: ${result.sessionId} (continue it: agent-lsp run --resume ${result.sessionId} "...")`);
+  return `${lines.join("\n")}\n`;
 }
 
 /**

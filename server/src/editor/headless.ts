@@ -5,7 +5,7 @@
  * visible (prompt-text.ts): a tool call's title or the model's words carrying `\x1b[8m` would
  * otherwise hide the prompt printed after them.
  */
-import { createInterface } from "node:readline/promises";
+import { headlessLine } from "../protocol/headless-stream.js";
 import { phaseReportLine, type PlanEntry, type SessionUpdate } from "../protocol/updates.js";
 import type { SessionEvents } from "./session-events.js";
 import type { ApplyEditResult, OpenDocument, SaveResult } from "./document-host.js";
@@ -13,22 +13,33 @@ import type { Editor } from "./editor.js";
 import type { PermissionAnswer, PermissionRequest, ProgressHandle, Question } from "./session-ui.js";
 import { argumentsText } from "./arguments-text.js";
 import { visibleText } from "./prompt-text.js";
+import { StatusLine, type StatusStream } from "./status-line.js";
+import { TerminalPrompt } from "./terminal-prompt.js";
+import { TurnActivity } from "./turn-activity.js";
+
+/** What `agent-lsp run` writes on stdout: the answer as text, one JSON object at the end, or JSON lines. */
+export type OutputFormat = "text" | "json" | "stream-json";
 
 /** How the headless editor behaves. */
 export interface HeadlessOptions {
-  /** Every update as one JSON line on stdout. */
-  json?: boolean;
+  /** text (the default): the answer on stdout, activity on stderr; stream-json: every update as a JSON line; json: nothing while running. */
+  output?: OutputFormat;
   /** Print nothing while running (the `tool` subcommand prints only its result). */
   quiet?: boolean;
   /** Without a terminal, allow gated actions instead of refusing them. */
   allowUntrusted?: boolean;
   /** Whether a person is at the terminal (stdin is a TTY). */
   interactive?: boolean;
+  /** Ctrl-C typed at a prompt (the terminal reads it raw, so no SIGINT comes): cancel the turn. */
+  onInterrupt?: () => void;
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
   /** Where answers are read (stdin by default). */
   stdin?: NodeJS.ReadableStream;
 }
+
+/** The note a gated action refused for want of someone to approve it carries (exit status 3 counts these). */
+const NO_TERMINAL = "No terminal to ask for approval; run with --allow-untrusted-tools or a more permissive --mode to allow it.";
 
 /** An Editor on the terminal. No documents are open; files live on disk. */
 export class HeadlessEditor implements Editor {
@@ -40,12 +51,26 @@ export class HeadlessEditor implements Editor {
   /** Answer text was written, and something else was shown since: the next text is a new paragraph. */
   private wroteText = false;
   private interrupted = false;
-  /** Settles when the terminal's current prompt has its answer. */
-  private terminalFree: Promise<void> = Promise.resolve();
+  /** Updates are not shown (a resumed session's history replaying). */
+  private muted = false;
+  private readonly prompts: TerminalPrompt;
+  private readonly status: StatusLine;
+  private readonly activity: TurnActivity;
+  /** Gated actions refused because there was no one to approve them. */
+  private refused = 0;
 
   constructor(private readonly options: HeadlessOptions = {}) {
     this.out = options.stdout ?? process.stdout;
     this.err = options.stderr ?? process.stderr;
+    this.prompts = new TerminalPrompt({ output: this.err, ...(options.stdin ? { stdin: options.stdin } : {}), ...(options.onInterrupt ? { onInterrupt: options.onInterrupt } : {}) });
+    const silent = { write: () => true, isTTY: false };
+    this.status = new StatusLine(options.quiet ? silent : (this.err as StatusStream), { canDraw: () => !(this.sharesScreen() && this.trailingNewlines === 0) });
+    this.activity = new TurnActivity(this.status);
+  }
+
+  /** How many gated actions were refused because no one could approve them (no terminal, no --allow-untrusted-tools). */
+  get refusedApprovals(): number {
+    return this.refused;
   }
 
   /** The headless host is the disk: no document is open in it. */
@@ -79,13 +104,14 @@ export class HeadlessEditor implements Editor {
   async requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
     if (this.options.interactive) return this.askOnTerminal(request, signal);
     if (this.options.allowUntrusted) return { optionId: "allow_once", note: "Allowed by --allow-untrusted-tools." };
-    return { optionId: "reject", note: "No terminal to ask for approval; run with --allow-untrusted-tools or a more permissive --mode to allow it." };
+    this.refused++;
+    return { optionId: "reject", note: NO_TERMINAL };
   }
 
   async askUser(question: Question, signal: AbortSignal): Promise<string | undefined> {
     if (!this.options.interactive) return undefined;
     const choices = question.choices?.length ? `\n${question.choices.map((c, i) => `  [${i + 1}] ${c}`).join("\n")}\n` : "\n";
-    const answer = await this.readLine(`${question.question}${choices}> `, signal);
+    const answer = await this.ask(`${question.question}${choices}> `, signal);
     if (answer === undefined) return undefined;
     const n = Number(answer);
     return question.choices?.[n - 1] ?? answer;
@@ -94,77 +120,64 @@ export class HeadlessEditor implements Editor {
   /** Prints every update of a runtime's event stream as it comes. */
   follow(events: SessionEvents): void {
     events.subscribe((sessionId, event) => {
-      if (event.kind !== "turn_end") this.render(sessionId, event);
+      if (this.muted) return;
+      if (event.kind === "turn_end") this.activity.ended();
+      else this.render(sessionId, event);
     });
+  }
+
+  /** Shows no update while `run` goes (a resumed session's history replaying: it was shown when it happened). */
+  async withoutOutput<T>(run: () => T): Promise<Awaited<T>> {
+    this.muted = true;
+    try {
+      return await run();
+    } finally {
+      this.muted = false;
+    }
+  }
+
+  /** A turn starts: the status line says the model is being waited for. */
+  turnStarted(): void {
+    if (!this.options.quiet) this.activity.started();
   }
 
   /** Prints one session update. */
   private render(sessionId: string, update: SessionUpdate): void {
     if (this.options.quiet) return;
-    if (this.options.json) {
-      this.out.write(`${JSON.stringify({ sessionId, update })}\n`);
+    this.print(sessionId, update);
+    // After the update's own line: the status line then starts below it.
+    if (!update.parentToolCallId) this.activity.update(update, this.sharesScreen());
+  }
+
+  /** Writes an update in the output format (json: nothing until the end). */
+  private print(sessionId: string, update: SessionUpdate): void {
+    if (this.options.output === "json") return;
+    if (this.options.output === "stream-json") {
+      this.status.erase();
+      this.out.write(headlessLine({ type: "update", sessionId, update }));
       return;
     }
     // A subagent's words are its parent call's to report; its tool calls show, indented.
     if (update.parentToolCallId && (update.kind === "text" || update.kind === "thought")) return;
-    const indent = update.parentToolCallId ? "  " : "";
-    switch (update.kind) {
-      case "text":
-        this.text(update.text);
-        break;
-      case "tool_call":
-        this.line(`${indent}→ ${update.title}`);
-        break;
-      case "tool_call_update":
-        if (update.status === "completed" || update.status === "failed") {
-          const first = (update.output ?? "").split("\n")[0]?.slice(0, 160) ?? "";
-          const mark = update.status === "completed" ? "✓" : update.declined ? "✗ declined:" : "✗";
-          this.line(`${indent}${mark} ${first}`);
-        }
-        break;
-      case "plan":
-        this.line(checklistText(update.entries));
-        break;
-      case "working_message":
-        this.line(`» ${update.text}`);
-        break;
-      case "phase_report":
-        this.line(`■ ${phaseReportLine(update)}`);
-        break;
-      case "completion":
-        this.line(`✔ Result:\n${update.result}${update.command ? `\n  run: ${update.command}` : ""}`);
-        break;
-      case "task_spawned":
-        this.line(`+ Started the task "${update.title}" (session ${update.sessionId})`);
-        break;
-      case "status":
-        this.line(`… ${update.text}`);
-        break;
-      case "compaction":
-        this.line(`── context compacted (checkpoint ${update.n}): about ${update.tokensBefore} -> ${update.tokensAfter} tokens ──`);
-        break;
-      case "error":
-        this.line(`error: ${update.message}`);
-        break;
-      case "usage":
-        this.line(`tokens: ${update.inputTokens} in, ${update.outputTokens} out${update.cost !== undefined ? `, ~$${update.cost.toFixed(4)}` : ""}`);
-        break;
-      default:
-        break;
-    }
+    const line = lineOf(update);
+    if (update.kind === "text") this.text(update.text);
+    else if (line !== undefined) this.line(`${update.parentToolCallId ? "  " : ""}${line}`);
   }
 
-  progress(): ProgressHandle {
-    return { report() {}, done() {} };
+  /** Starts work-done progress (MCP servers starting, a long command): shown on the status line. */
+  progress(title: string): ProgressHandle {
+    const overlay = this.activity.overlay(title);
+    return { report: (message) => overlay.set(`${title}: ${message}`), done: () => overlay.clear() };
   }
 
   showMessage(type: "error" | "warning" | "info", message: string): void {
     this.line(`${type}: ${message}`);
   }
 
-  /** Ends the text stream with a newline if it did not have one. */
+  /** Ends the text stream with a newline if it did not have one, and clears the status line. */
   finish(): void {
-    if (!this.options.json && !this.options.quiet && this.trailingNewlines === 0) this.out.write("\n");
+    this.activity.ended();
+    if (this.options.output !== "json" && this.options.output !== "stream-json" && !this.options.quiet && this.trailingNewlines === 0) this.out.write("\n");
   }
 
   /**
@@ -173,6 +186,7 @@ export class HeadlessEditor implements Editor {
    */
   private text(text: string): void {
     if (!text) return;
+    this.status.erase();
     if (this.wroteText && this.interrupted) this.writeOut("\n".repeat(Math.max(0, 2 - this.trailingNewlines)));
     this.interrupted = false;
     this.wroteText = true;
@@ -189,6 +203,7 @@ export class HeadlessEditor implements Editor {
 
   /** A line on stderr; on a shared terminal the answer's line is ended first, so the two never run together. */
   private line(text: string): void {
+    this.status.erase();
     if (this.sharesScreen() && this.trailingNewlines === 0) this.writeOut("\n");
     this.interrupted = true;
     this.err.write(`${visibleText(text)}\n`);
@@ -200,36 +215,59 @@ export class HeadlessEditor implements Editor {
   }
 
   private async askOnTerminal(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
-    if (request.diff) this.err.write(`${request.diff}\n`);
     const choices = request.rememberable === false ? "[1] Yes  [3] No" : "[1] Yes  [2] Yes, don't ask again  [3] No";
     // A call that is neither a change nor a command (an MCP tool's) is judged by its arguments.
     const args = request.diff || request.toolCall.command ? "" : argumentsText(request.toolCall.input);
-    const answer = await this.readLine(`${request.summary}\n${args ? `Arguments:\n${args}\n` : ""}${choices} > `, signal);
+    const answer = await this.ask(`${request.summary}\n${args ? `Arguments:\n${args}\n` : ""}${choices} > `, signal, request.diff);
     if (answer === "1" || /^y(es)?$/i.test(answer ?? "")) return { optionId: "allow_once" };
     if (answer === "2") return { optionId: "allow_always" };
     return { optionId: "reject", ...(answer === undefined ? { note: "Cancelled." } : {}) };
   }
 
-  /**
-   * Asks on the terminal, one prompt at a time: two prompts reading stdin together (sessions or
-   * subagents asking at once) would both take the same line, and one answer would settle both.
-   */
-  private readLine(prompt: string, signal: AbortSignal): Promise<string | undefined> {
-    const mine = this.terminalFree.then(() => this.readOneLine(prompt, signal));
-    this.terminalFree = mine.then(() => undefined);
-    return mine;
-  }
-
-  private async readOneLine(prompt: string, signal: AbortSignal): Promise<string | undefined> {
-    if (signal.aborted) return undefined;
-    const rl = createInterface({ input: this.options.stdin ?? process.stdin, output: this.err as NodeJS.WritableStream & { isTTY?: boolean } });
+  /** A prompt on the terminal: the status line and an unfinished answer line make way for it. */
+  private async ask(prompt: string, signal: AbortSignal, preface?: string): Promise<string | undefined> {
+    this.status.hold(true);
+    if (this.sharesScreen() && this.trailingNewlines === 0) this.writeOut("\n");
+    this.interrupted = true;
     try {
-      return (await rl.question(prompt, { signal })).trim();
-    } catch {
-      return undefined;
+      return await this.prompts.ask(prompt, signal, preface);
     } finally {
-      rl.close();
+      this.status.hold(false);
     }
+  }
+}
+
+/** The line stderr shows for an update other than the answer's text; undefined: none. */
+function lineOf(update: SessionUpdate): string | undefined {
+  switch (update.kind) {
+    case "tool_call":
+      return `→ ${update.title}`;
+    case "tool_call_update": {
+      if (update.status !== "completed" && update.status !== "failed") return undefined;
+      const first = (update.output ?? "").split("\n")[0]?.slice(0, 160) ?? "";
+      const mark = update.status === "completed" ? "✓" : update.declined ? "✗ declined:" : "✗";
+      return `${mark} ${first}`;
+    }
+    case "plan":
+      return checklistText(update.entries);
+    case "working_message":
+      return `» ${update.text}`;
+    case "phase_report":
+      return `■ ${phaseReportLine(update)}`;
+    case "completion":
+      return `✔ Result:\n${update.result}${update.command ? `\n  run: ${update.command}` : ""}`;
+    case "task_spawned":
+      return `+ Started the task "${update.title}" (session ${update.sessionId})`;
+    case "status":
+      return `… ${update.text}`;
+    case "compaction":
+      return `── context compacted (checkpoint ${update.n}): about ${update.tokensBefore} -> ${update.tokensAfter} tokens ──`;
+    case "error":
+      return `error: ${update.message}`;
+    case "usage":
+      return `tokens: ${update.inputTokens} in, ${update.outputTokens} out${update.cost !== undefined ? `, ~$${update.cost.toFixed(4)}` : ""}`;
+    default:
+      return undefined;
   }
 }
 
