@@ -4,7 +4,8 @@
  * settling its own server; an MCP tool's approval shows its arguments; `tool` for a ready server returns at once while another needs a
  * sign-in and a third never answers; `mcp list` prints each server as it answers and a silent one
  * after its own time-out; servers' stderr goes to the log file, on the terminal only with
- * --verbose; `mcp add --scope/-s` as Claude Code writes it.
+ * --verbose; a keyring that cannot be reached is said briefly per line and once in doctor;
+ * `mcp add --scope/-s` as Claude Code writes it.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -197,6 +198,23 @@ describe("mcp list", () => {
     const waiting = out.search(/… waiting for silent \(\d+ s; each has its startup_timeout_s\)/);
     expect(waiting).toBeGreaterThanOrEqual(0);
     expect(out.indexOf("failed: did not answer within 8 s")).toBeGreaterThan(waiting);
+  }, 90_000);
+});
+
+describe("a keyring that cannot be reached", () => {
+  it("is said briefly on each remote server's line of mcp list, and once with why and how to fix it by doctor", async () => {
+    writeUserConfig(`[mcp_servers.r1]\nurl = "http://127.0.0.1:9/mcp"\n\n[mcp_servers.r2]\nurl = "http://127.0.0.1:9/other"\n`);
+    const noBus = { DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/agent-lsp-test-bus" };
+    const list = await cli(["mcp", "list"], noBus);
+    const lines = list.stdout.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      expect(line).toContain("the OS keyring cannot be reached (agent-lsp doctor says why and how to fix it)");
+      expect(line).not.toContain("gnome-keyring");
+    }
+    const doctor = await cli(["doctor"], noBus);
+    expect(count(doctor.stdout, "gnome-keyring")).toBe(1);
+    expect(doctor.stdout).toMatch(/WARNING sign-in tokens: no OS keyring service could be reached .*token_store = "file"/);
   }, 90_000);
 });
 

@@ -11,17 +11,22 @@ export const KEYRING_ADVICE =
   "On a desktop, start your keyring (gnome-keyring, KWallet, KeePassXC with Secret Service) and unlock it; " +
   'on a machine without one, set [mcp] token_store = "file" in ~/.config/agent-lsp/config.toml to keep tokens in a file only you can read.';
 
+const UNREACHABLE = "no OS keyring service could be reached to keep the sign-in tokens";
+
 /** The keyring cannot be reached: what happened and how to fix it. */
 export class KeyringUnavailableError extends Error {
   constructor(readonly reason: string) {
-    super(`no OS keyring service could be reached to keep the sign-in tokens (${reason}). ${KEYRING_ADVICE}`);
+    super(`${UNREACHABLE} (${reason}). ${KEYRING_ADVICE}`);
     this.name = "KeyringUnavailableError";
   }
 }
 
-/** `text` with the keyring advice left to doctor: a list of servers says it once, not per line. */
+/** A {@link KeyringUnavailableError}'s message within a longer text. */
+const UNAVAILABLE_MESSAGE = new RegExp(`${UNREACHABLE} \\(.*?\\)\\. ${KEYRING_ADVICE.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "g");
+
+/** `text` with the keyring's cause and fix left to doctor: a list of servers says them once, not on every line. */
 export function withoutKeyringAdvice(text: string): string {
-  return text.replaceAll(` ${KEYRING_ADVICE}`, " (agent-lsp doctor says how to fix it)");
+  return text.replace(UNAVAILABLE_MESSAGE, "the OS keyring cannot be reached (agent-lsp doctor says why and how to fix it)");
 }
 
 type Keyring = typeof import("@napi-rs/keyring");
