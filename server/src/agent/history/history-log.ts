@@ -2,7 +2,9 @@
  * Writing the conversation log: `.agent-lsp/conversations/<id>.jsonl` in the project's state
  * folder. Every message is appended as one numbered line and written before the turn goes on, so
  * a server killed at any moment loses nothing it had already said; a write that fails (a full
- * disk) is a StateFolderError that ends the turn. The records are in history.ts.
+ * disk) is a StateFolderError that ends the turn. A message of megabytes (a model's large
+ * `create`) is encoded in pieces and written by one writev off the event loop, so other requests
+ * are answered meanwhile; the turn still waits for it. The records are in history.ts.
  */
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writev } from "node:fs";
 import { promisify } from "node:util";
