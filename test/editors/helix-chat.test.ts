@@ -3,7 +3,8 @@
  * answer streams, `u` in the transcript mid-stream, Reject with a reason, `/undo` sent from the
  * file, a forged block in a chat file the project came with, a restart of Helix that goes on
  * with the session (an old block refused), and a code action started while an approval waits
- * (queued, run after the waiting turn, in a section of its own after it).
+ * (queued, run after the waiting turn, in a section of its own after it); an approval that comes
+ * while the user is in another buffer leaves them there.
  *
  * Without Helix or tmux the cases skip, or fail under AGENT_LSP_REQUIRE_ALL=1 (CI).
  */
@@ -48,7 +49,33 @@ async function start(editor: HelixEditor, options: Partial<HelixOptions> = {}): 
   return { hx, fake };
 }
 
+/** Whether agent-lsp has said in the message line that an approval waits. */
+function approvalAnnounced(hx: HelixSession): boolean {
+  return hx.serverMessages("window/showMessage").some((m) => String(m.params?.message).includes("approval needed"));
+}
+
 function helixChatCases(editor: HelixEditor): void {
+  it("an approval that comes while you are in another buffer leaves you there: the message line says where it is", { timeout: TIMEOUT }, async () => {
+    const { hx, fake } = await start(editor, { safety: "ask" });
+    fake.enqueue({ text: "Writing the notes now, one moment.", chunkSize: 2, chunkDelayMs: 300, toolCalls: [{ name: "execute_command", input: { command: "echo notes" } }] }, { text: "Notes written." });
+    await openChat(hx);
+    await writePrompt(hx, "Write the notes");
+    await hx.pickCodeAction("Send to agent");
+    await hx.sendKeys("g", "a"); // to math.js while the answer streams
+    await hx.waitForScreen((s) => s.includes("function add(a, b)") && !s.includes("# Agent chat"), { what: "math.js" });
+    await waitFor(() => approvalAnnounced(hx), 60_000);
+    const screen = await hx.waitForScreen((s) => messageRow(s).includes("approval needed"), { what: "the announcement in the message line" });
+    expect(screen).toContain("function add(a, b)");
+    expect(screen).not.toContain("# Agent chat");
+    expect(hx.serverMessages("window/showDocument")).toHaveLength(1); // Open agent chat's, none since
+    await hx.sendKeys("g", "a"); // back to the chat file, where the block is
+    const block = await hx.waitForScreen((s) => BLOCK.test(s), { what: "the approval block" });
+    await goToText(hx, `_#${BLOCK.exec(block)![1]!} waits`);
+    await hx.pickCodeAction("Approve");
+    await hx.waitForScreen((s) => s.includes("Notes written."), { what: "the turn's end" });
+    expect(await hx.quit()).toBe(true);
+  });
+
   it("typing at full speed at the end of the file while an answer streams: the draft and the answer both intact, in order", { timeout: TIMEOUT }, async () => {
     const { hx, fake } = await start(editor);
     const answer = Array.from({ length: 12 }, (_, i) => `Answer line ${i + 1} streams in small pieces.`).join("\n");
@@ -180,8 +207,8 @@ function helixChatCases(editor: HelixEditor): void {
     await hx.pickCodeAction("Send to agent");
     const screen = await hx.waitForScreen((s) => BLOCK.test(s), { what: "the approval block" });
     const id = BLOCK.exec(screen)![1]!;
-    // The block is announced (the chat file shown again) once it is in the file: leave the chat only after that.
-    await waitFor(() => hx.serverMessages("window/showDocument").length >= 2, 20_000);
+    // The block is announced once it is in the file: leave the chat only after that.
+    await waitFor(() => approvalAnnounced(hx), 20_000);
     // Meanwhile, in math.js: explain line 2. The waiting turn's end is answered first, then the explain turn.
     fake.enqueue({ text: "Notes written." }, { text: "It subtracts b from a." });
     await hx.sendKeys("g", "a");

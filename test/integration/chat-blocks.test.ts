@@ -223,6 +223,33 @@ describe("chat file blocks", { timeout: 60_000 }, () => {
     expect(text.endsWith("## You\n\n")).toBe(true);
   });
 
+  it("a block is announced by showing the chat file only while the editor does not have it open: an open one is never shown again (the focus stays in the buffer typed in)", async () => {
+    c = await startChat({ safety: "ask" });
+    const shown: string[] = [];
+    c.h.client.connection.onRequest("window/showDocument", (p: { uri: string }) => {
+      shown.push(p.uri);
+      return { success: true };
+    });
+    const uri = pathToFileURL(path.join(c.h.root, "math.js")).href;
+    write("math.js", "function add(a, b) {\n  return a - b;\n}\n");
+    c.h.client.open(uri, read("math.js"), "javascript");
+    c.h.fake.enqueue({ toolCalls: [{ name: "write_file", input: { path: "notes.txt", content: "n\n" } }] }, { text: "Noted." });
+    // The chat file is not open: the block's announcement shows it.
+    await c.execute("agent.explain", [{ uri, range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } } }]);
+    await waitFor(() => shown.length === 1 && c!.disk().includes("waits for your answer"), 20_000);
+    expect(shown).toEqual([c.chatUri]);
+    c.h.client.open(c.chatUri, c.disk(), "markdown");
+    await pick(blockIds(c.text())[0]!, "Approve");
+    await c.waitText("Noted.");
+    // Open in the editor: the next block is said in the message line, the file is not shown again.
+    c.h.fake.enqueue({ toolCalls: [{ name: "write_file", input: { path: "other.txt", content: "o\n" } }] }, { text: "Done." });
+    c.typeAtEnd("Write other.txt\n");
+    await c.execute("agent.send");
+    await waitFor(() => blockIds(c!.text()).length === 2, 20_000);
+    await waitFor(() => c!.h.client.messages.filter((m) => m.message === "agent-lsp: approval needed (see .agent-lsp/chat.md)").length === 2, 5000);
+    expect(shown).toEqual([c.chatUri]);
+  });
+
   it("a queued turn cancelled before it starts never runs, and says so", async () => {
     c = await startChat({ safety: "ask" });
     const { uri, id } = await approvalWaitsAndMathJsOpen(c);

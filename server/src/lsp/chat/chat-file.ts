@@ -223,12 +223,20 @@ export class ChatFile {
     }
   }
 
-  /** Tells the user a block waits: the message line, the session's progress, and the file itself. */
+  /**
+   * Tells the user a block waits: the message line, the session's progress, and the file itself
+   * when the editor does not have it open. An open one is not shown again: that would take the
+   * user away from the buffer they are typing in (Helix 25.01 and 25.07 open a shown document in
+   * the current view, or with takeFocus false in a new split that takes the focus all the same).
+   */
   private announce(sessionId: string, kind: PendingBlock["kind"]): void {
     this.deps.ui.showMessage("warning", WAITING[kind]);
     this.deps.events.emit(sessionId, { kind: "status", text: WAITING[kind] });
     // The file may not be writable (a full disk, a link refused): the prompt still stands.
-    this.show().catch((err: Error) => this.deps.log.warn(`chat file: ${err.message}`));
+    void this.deps.host
+      .readDocument(this.doc.uri)
+      .then((open) => (open ? undefined : this.show()))
+      .catch((err: Error) => this.deps.log.warn(`chat file: ${err.message}`));
   }
 
   /** The user changed the transcript: it is put back (chat-document.ts); said once until the file is in step again. */
