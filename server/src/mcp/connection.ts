@@ -15,6 +15,7 @@ import { listEverything } from "./listing.js";
 import { SignInNeededError, type SignInReason } from "./oauth/errors.js";
 import type { McpAuth } from "./oauth/mcp-auth.js";
 import { loadSdk, type Client, type Prompt, type Resource, type ResourceTemplate, type ServerCapabilities, type Tool } from "./sdk.js";
+import type { EraMemory } from "./eras.js";
 import type { McpServerSpec } from "./specs.js";
 import { buildTransport, type StderrTail } from "./transport.js";
 
@@ -56,6 +57,8 @@ export interface ConnectionDeps {
   restart?: RestartPolicy;
   /** OAuth for remote servers; without it a `401` is a failure like any other. */
   auth?: McpAuth;
+  /** Local servers known to speak the 2025 protocol: they start without the `server/discover` probe. */
+  eras?: EraMemory;
 }
 
 const DEFAULT_RESTART: RestartPolicy = { initialDelayMs: 500, maxDelayMs: 30_000, maxAttempts: 5 };
@@ -194,6 +197,7 @@ export class McpConnection {
     const began = Date.now();
     const token = this.deps.owner.token(`mcp-${this.spec.name}-${++this.starts}`);
     let client: Client | undefined;
+    const knownLegacy = this.spec.transport === "stdio" && this.deps.eras?.isLegacy(this.spec) === true;
     try {
       const sdk = await loadSdk();
       const auth = this.spec.oauthEnabled && this.deps.auth ? await this.deps.auth.provider(this.spec) : undefined;
@@ -201,7 +205,7 @@ export class McpConnection {
       this.releaseLaunch = launch?.release;
       const built = buildTransport(sdk, this.spec, token, this.deps.logger, process.env, auth, launch);
       this.stderr = built.stderr;
-      client = new sdk.client.Client({ name: "agent-lsp", version: VERSION }, this.clientOptions());
+      client = new sdk.client.Client({ name: "agent-lsp", version: VERSION }, this.clientOptions(knownLegacy));
       this.client = client;
       this.token = token;
       const own = client;
@@ -213,6 +217,7 @@ export class McpConnection {
       if (this.client !== client) return; // stopped while starting
       this.listing = listing;
       this.protocolVersion = client.getNegotiatedProtocolVersion();
+      if (this.spec.transport === "stdio" && this.protocolVersion) this.deps.eras?.remember(this.spec, this.protocolVersion);
       this.startMs = Date.now() - began;
       this.error = undefined;
       this.signInNeeded = undefined;
@@ -221,6 +226,7 @@ export class McpConnection {
       this.set("ready");
     } catch (err) {
       if (client && this.client !== client) return; // stopped while starting: not a failure
+      if (knownLegacy) return this.renegotiate(client, token);
       const signIn = await this.signInFailure(err);
       const message = signIn?.message ?? describeMcpError(err, { timeoutMs: this.spec.startupTimeoutMs, stderr: this.stderr?.last() });
       this.signInNeeded = signIn?.reason;
@@ -230,6 +236,15 @@ export class McpConnection {
       if (this.recovering) this.scheduleRestart(message);
       else this.fail(message);
     }
+  }
+
+  /** A start as a 2025 server failed: forget that and start again, negotiating the version. */
+  private async renegotiate(client: Client | undefined, token: string): Promise<void> {
+    this.deps.eras?.forget(this.spec);
+    this.client = undefined;
+    this.token = undefined;
+    await this.teardown(client, token);
+    return this.connect();
   }
 
   /** Fails the server with `message` (a sign-in that did not succeed). */
@@ -253,14 +268,15 @@ export class McpConnection {
     return undefined;
   }
 
-  private clientOptions() {
+  /** The SDK client's options; a server known to speak 2025 gets no `server/discover` probe. */
+  private clientOptions(knownLegacy: boolean) {
     const onChanged = <K extends "tools" | "prompts" | "resources">(key: K) => ({
       onChanged: (error: Error | null, items: unknown[] | null) => this.listChanged(key, error, items),
     });
     return {
       // No sampling, elicitation or roots: a tool that asks for them fails with the server's error.
       capabilities: {},
-      versionNegotiation: { mode: "auto" as const, probe: { timeoutMs: Math.min(this.deps.discoverTimeoutMs, this.spec.startupTimeoutMs) } },
+      versionNegotiation: knownLegacy ? { mode: "legacy" as const } : { mode: "auto" as const, probe: { timeoutMs: Math.min(this.deps.discoverTimeoutMs, this.spec.startupTimeoutMs) } },
       listChanged: { tools: onChanged("tools"), prompts: onChanged("prompts"), resources: onChanged("resources") },
     };
   }

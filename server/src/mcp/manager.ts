@@ -18,6 +18,7 @@ import { McpConnection, type RestartPolicy, type ServerState } from "./connectio
 import { promptCommandNames, serverParts } from "./names.js";
 import { McpAuth } from "./oauth/mcp-auth.js";
 import type { Prompt } from "./sdk.js";
+import type { EraMemory } from "./eras.js";
 import { serverSpecs, type McpServerSpec, type SpecError } from "./specs.js";
 import { toolEntries, type McpToolEntry, type ToolEntries } from "./tool-entries.js";
 
@@ -56,6 +57,8 @@ export interface McpManagerDeps {
   /** OAuth of remote servers; by default one over the config's token store. */
   auth?: McpAuth;
   restart?: RestartPolicy;
+  /** Local servers known to speak the 2025 protocol (mcp/eras.ts); without it every start negotiates. */
+  eras?: EraMemory;
 }
 
 /** One server as `agent-lsp mcp list`, doctor and status updates describe it. */
@@ -172,6 +175,7 @@ export class McpManager {
         root: this.deps.root,
         ...(this.deps.sandbox ? { sandbox: this.deps.sandbox } : {}),
         discoverTimeoutMs: this.deps.config().mcp.discover_timeout_s * 1000,
+        ...(this.deps.eras ? { eras: this.deps.eras } : {}),
         onChange: (c) => this.changed(c),
         auth: this.auth,
         ...(this.deps.restart ? { restart: this.deps.restart } : {}),

@@ -4,11 +4,13 @@
  * resource tools, the slash commands servers' prompts become, and what a session sees while its
  * servers start (`$/progress`) and whenever one changes (a `status` update).
  */
+import path from "node:path";
 import type { Config } from "../../config/schema.js";
 import type { Sandbox } from "../../exec/sandbox/sandbox.js";
 import type { Editor } from "../../editor/editor.js";
 import type { SessionEvents } from "../../editor/session-events.js";
 import type { StopReport } from "../../exec/stop-tree.js";
+import { EraMemory } from "../../mcp/eras.js";
 import { MCP_SERVICE, McpManager } from "../../mcp/manager.js";
 import { describeStatus } from "../../mcp/status-text.js";
 import { McpServerApproval } from "../../policy/mcp-server-approval.js";
@@ -24,6 +26,7 @@ import { toolDescribeTool } from "../../tools/mcp/tool-describe.js";
 import { toolSearchTool } from "../../tools/mcp/tool-search.js";
 import type { Capability, ToolServices } from "../../tools/types.js";
 import type { Logger } from "../../util/log.js";
+import { userStateDir } from "../../util/user-dirs.js";
 import type { Agent } from "../agent.js";
 import { promptCommands } from "./mcp-prompt-commands.js";
 import { mcpLoginCommand, signInFromEditor } from "./mcp-sign-in.js";
@@ -74,6 +77,8 @@ export class McpWiring {
       root: deps.root,
       logger: deps.logger,
       ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+      // Kept in the user's state folder: a server's protocol era is the same in every project.
+      eras: new EraMemory(path.join(userStateDir(), "mcp-eras.json")),
       approve: (spec, need) =>
         approval.approve(
           { name: spec.name, launchLine: spec.launchLine, source: spec.projectSource!, launch: spec, ...(spec.replaces ? { replaces: spec.replaces } : {}) },
