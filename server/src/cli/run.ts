@@ -6,7 +6,7 @@ import { EXIT_HELP } from "./exit-codes.js";
 import { createHeadlessRuntime, parseMode } from "./headless-runtime.js";
 import { RunRecord } from "./run-outcome.js";
 import { openSession } from "./run-session.js";
-import { runPrompt } from "./run-turn.js";
+import { runPrompt, slashCommandOf } from "./run-turn.js";
 
 const RUN_HELP = `Usage: agent-lsp run [options] "PROMPT"
        agent-lsp run [options] -            (the prompt from stdin; also when no PROMPT is given and stdin is not a terminal)
@@ -55,7 +55,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     cancel = () => runtime.agent.cancel(session.sessionId);
     process.once("SIGINT", cancel);
     try {
-      editor.turnStarted();
+      const command = slashCommandOf(prompt);
+      editor.turnStarted(command ? `running /${command.name}` : undefined);
       const ran = await runPrompt(runtime.agent, session.sessionId, prompt);
       editor.finish();
       if (ran.message !== undefined) {

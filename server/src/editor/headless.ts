@@ -136,9 +136,9 @@ export class HeadlessEditor implements Editor {
     }
   }
 
-  /** A turn starts: the status line says the model is being waited for. */
-  turnStarted(): void {
-    if (!this.options.quiet) this.activity.started();
+  /** A turn starts: the status line says the model is being waited for, or what runs first (`running /compact`). */
+  turnStarted(first?: string): void {
+    if (!this.options.quiet) this.activity.started(first);
   }
 
   /** Prints one session update. */

@@ -23,10 +23,10 @@ export class TurnActivity {
 
   constructor(private readonly status: StatusLine) {}
 
-  /** A turn started: the model is being waited for. */
-  started(): void {
+  /** A turn started: the model is being waited for, or `first` (a command) runs. */
+  started(first = WAITING): void {
     this.running.clear();
-    this.base = { text: WAITING, timed: true };
+    this.base = { text: first, timed: true };
     this.show();
   }
 

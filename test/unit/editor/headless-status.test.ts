@@ -55,6 +55,16 @@ describe("the headless status line", () => {
     expect(t.shown().endsWith(ERASE)).toBe(true);
   });
 
+  it("names a slash command while it runs, until the turn it starts shows more", async () => {
+    const t = terminal({ stdoutTTY: false, stderrTTY: true });
+    t.editor.turnStarted("running /compact");
+    await t.flush();
+    expect(t.shown()).toMatch(/. running \/compact \(0 s\)$/);
+    t.events.emit("s", { kind: "text", text: "Compacted." });
+    expect(t.shown()).toMatch(/. the model is writing$/);
+    t.editor.finish();
+  });
+
   it("never draws over the answer's unfinished line on a shared terminal", async () => {
     const t = terminal({ stdoutTTY: true, stderrTTY: true });
     t.editor.turnStarted();
