@@ -146,7 +146,7 @@ function vimCases(): void {
 
     fake.enqueue({ text: "Second answer." });
     const { vim: again } = await start({ agentConfig: { safety: "ask" }, project: kept, files: {}, open: CHAT });
-    await refusedOn(again, `_#${old} waits`, old);
+    await refusedOn(again, `Approval needed (#${old})`, old);
     // ALE applies the server's edits once it has run a code action on it: the note comes now.
     await again.waitForScreen((s) => s.includes("agent-lsp started again: session"), { what: "the note that the session goes on", timeoutMs: 60_000 });
     await writeAndSend(again, "Second question");
