@@ -142,6 +142,14 @@ describe("one server does not hold back another", () => {
     expect(rs.seen).toHaveLength(0);
     expect(add.stderr).not.toContain("sign-in");
 
+    // A tool of agent-lsp's own starts no server at all.
+    writeFileSync(path.join(root, "a.txt"), "plain file\n");
+    const read = await cli(["tool", "read_file", "--input", '{"path":"a.txt"}']);
+    expect(read.code).toBe(0);
+    expect(read.stdout).toContain("plain file");
+    // (Starting every server, as before, waited for the silent one's 60 s.)
+    expect(read.ms).toBeLessThan(30_000);
+
     const remote = await cli(["tool", "mcp__remote__whoami", "--mode", "full_access"]);
     expect(remote.code).toBe(1);
     expect(JSON.parse(remote.stdout).content[0].text).toContain("it needs a sign-in: run `agent-lsp mcp login remote`");

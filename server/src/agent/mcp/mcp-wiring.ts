@@ -130,9 +130,12 @@ export class McpWiring {
 
   /**
    * What one call of `toolName` needs: its own server alone when it is an MCP server's tool (the
-   * others are neither started nor waited for), else every server (mcp_tools reaches any of them).
+   * others are neither started nor waited for), no server for a tool of agent-lsp's own that does
+   * not reach them (read_file), else every server (mcp_tools reaches any of them).
    */
-  prepareFor(sessionId: string, toolName: string, signal?: AbortSignal): Promise<void> {
+  async prepareFor(sessionId: string, toolName: string, signal?: AbortSignal): Promise<void> {
+    const own = this.deps.registry.find(toolName);
+    if (own && own.kind !== "mcp" && ![...Object.values(BRIDGES).flat(), ...RESOURCE_TOOLS].includes(own)) return;
     const server = this.manager.configured() ? this.manager.serverOfTool(toolName) : undefined;
     return this.prepare(sessionId, signal, server ? { only: [server] } : {});
   }
