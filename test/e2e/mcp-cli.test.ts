@@ -115,7 +115,9 @@ describe("agent-lsp mcp", () => {
     expect((await cli(["mcp", "add", "proj", "--project", "--", process.execPath, MODERN])).stdout).toContain("starts once you approve its command line");
     expect(readFileSync(path.join(root, ".agent-lsp", "config.toml"), "utf8")).toContain("[mcp_servers.proj]");
     const list = await cli(["mcp", "list"]);
-    expect(list.stdout).toMatch(/^proj +stdio +- +not approved: it is defined in .*config\.toml and was not approved/);
+    // No terminal: no prompt was shown, and the line says so instead of "the prompt got no answer".
+    expect(list.stdout).toMatch(/^proj +stdio +- +not approved: it is defined in .*config\.toml and needs your approval, which cannot be asked here \(no terminal or editor to ask in\)/);
+    expect(list.stdout).not.toContain("got no answer");
   }, 60_000);
 
   it("tool runs an MCP tool and mcp_tools through the gate", async () => {

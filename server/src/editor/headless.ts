@@ -59,6 +59,11 @@ export class HeadlessEditor implements Editor {
   /** Gated actions refused because there was no one to approve them. */
   private refused = 0;
 
+  /** A prompt is shown only on a terminal. */
+  get canAsk(): boolean {
+    return Boolean(this.options.interactive);
+  }
+
   constructor(private readonly options: HeadlessOptions = {}) {
     this.out = options.stdout ?? process.stdout;
     this.err = options.stderr ?? process.stderr;

@@ -104,6 +104,11 @@ export interface SessionUI {
   readonly terminal?: ClientTerminal;
   requestPermission(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer>;
   askUser(question: Question, signal: AbortSignal): Promise<string | undefined>;
+  /**
+   * False when there is nobody to ask (a headless run without a terminal): `askUser` then answers
+   * undefined without showing anything, and a message must not speak of a prompt. Absent: it asks.
+   */
+  readonly canAsk?: boolean;
   /** Starts work-done progress, when the client shows it. */
   progress(title: string): ProgressHandle;
   /** A short message to the user (window/showMessage). */

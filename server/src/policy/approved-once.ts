@@ -21,8 +21,11 @@ export interface OncePrompt {
   no: string;
 }
 
-/** How it went: approved (before or now), or not, and whether the user answered at all. */
-export type OnceOutcome = { approved: true } | { approved: false; answered: boolean };
+/**
+ * How it went: approved (before or now), or not, whether a prompt was shown at all (not with no
+ * terminal or editor to show it in) and whether the user answered it.
+ */
+export type OnceOutcome = { approved: true } | { approved: false; asked: boolean; answered: boolean };
 
 /** Asks for, and records, approvals given once. */
 export class ApprovedOnce {
@@ -38,8 +41,9 @@ export class ApprovedOnce {
   async ask(rule: OnceRule, prompt: OncePrompt, root: string, signal: AbortSignal): Promise<OnceOutcome> {
     const key = `${rule.name}\n${rule.command}`;
     if (this.approvedNow.has(key) || (await this.book.serverApproved(root, rule))) return { approved: true };
+    if (this.editor.canAsk === false) return { approved: false, asked: false, answered: false };
     const answer = await this.editor.askUser({ sessionId: prompt.sessionId, requestId: newRequestId(), question: prompt.question, choices: [prompt.yes, prompt.no], allowFreeText: false }, signal);
-    if (answer !== prompt.yes) return { approved: false, answered: answer !== undefined };
+    if (answer !== prompt.yes) return { approved: false, asked: true, answered: answer !== undefined };
     this.approvedNow.add(key);
     await this.book.approveServer(root, rule);
     return { approved: true };

@@ -45,6 +45,7 @@ export class McpServerApproval {
     const rule = { kind: "mcp_server" as const, name: server.name, command: server.launchLine };
     const outcome = await this.once.ask(rule, { sessionId: need.sessionId, question, yes: START_SERVER, no: DONT_START_SERVER }, need.root, signal);
     if (outcome.approved) return undefined;
+    if (!outcome.asked) return `it is defined in ${server.source} and needs your approval, which cannot be asked here (no terminal or editor to ask in): approve it once with agent-lsp mcp list in a terminal, or in your editor`;
     return outcome.answered
       ? `it is defined in ${server.source} and you chose not to start it; it is asked again when agent-lsp restarts`
       : `it is defined in ${server.source} and was not approved (the prompt got no answer); it is asked again when agent-lsp restarts`;

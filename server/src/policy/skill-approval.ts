@@ -32,7 +32,7 @@ export class SkillApproval {
       "Use it? agent-lsp records your answer for this exact SKILL.md and asks again if it changes.";
     const outcome = await this.once.ask(rule, { sessionId: need.sessionId, question, yes: USE_SKILL, no: DONT_USE_SKILL }, need.root, signal);
     if (outcome.approved) return undefined;
-    const why = outcome.answered ? "the user chose not to use it" : "the prompt got no answer";
+    const why = !outcome.asked ? "there was no terminal or editor to ask the user in" : outcome.answered ? "the user chose not to use it" : "the prompt got no answer";
     return `The project skill "${skill.name}" was not approved (${why}); its instructions were not loaded. Do the task without it, or ask the user.`;
   }
 }
