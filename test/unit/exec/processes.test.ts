@@ -81,7 +81,8 @@ describe.skipIf(process.platform === "win32")("background jobs", () => {
     const started = Date.now();
     const { end, output } = await processes.wait(A, job.id, { pattern: /ready on port \d+/, timeoutMs: 10_000 });
     expect(end).toBe("pattern");
-    expect(Date.now() - started).toBeLessThan(3000);
+    // Below the 10 s timeout it would wait for without the pattern: a bound, not a speed claim.
+    expect(Date.now() - started).toBeLessThan(8000);
     expect(output.text).toContain("server ready on port 4321");
     expect(output.running).toBe(true);
   });
