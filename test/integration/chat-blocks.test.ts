@@ -223,6 +223,30 @@ describe("chat file blocks", { timeout: 60_000 }, () => {
     expect(text.endsWith("## You\n\n")).toBe(true);
   });
 
+  it("two code actions queued behind a waiting approval run one after the other, in the order they were asked", async () => {
+    c = await startChat({ safety: "ask" });
+    const { uri, id } = await approvalWaitsAndMathJsOpen(c);
+    c.h.fake.enqueue({ text: "Notes written." }, { text: "It subtracts.", chunkSize: 4, chunkDelayMs: 20 }, { text: "It returns." });
+    // Another file: a session of its own (one document, one session).
+    const other = pathToFileURL(path.join(c.h.root, "other.js")).href;
+    write("other.js", "const x = 1;\n");
+    c.h.client.open(other, read("other.js"), "javascript");
+    const range = (at: string, line: number) => ({ uri: at, range: { start: { line, character: 0 }, end: { line: line + 1, character: 0 } } });
+    expect(await c.execute("agent.explain", [range(uri, 1)])).toMatchObject({ status: "queued" });
+    expect(await c.execute("agent.explain", [range(other, 0)])).toMatchObject({ status: "queued" });
+    await c.waitText('"Agent: explain other.js:1" is queued');
+    await pick(id, "Approve");
+    const text = await c.waitText("It returns.");
+    const first = text.indexOf("## You\n\nAgent: explain math.js:2\n\n## Agent\n\nIt subtracts.");
+    const second = text.indexOf("## You\n\nAgent: explain other.js:1\n\n## Agent\n\nIt returns.");
+    expect(first).toBeGreaterThan(text.indexOf("Notes written."));
+    // The second starts only once the first has answered: its section comes after the whole answer.
+    expect(second).toBeGreaterThan(first);
+    expect(c.h.fake.requests).toHaveLength(4);
+    expect(JSON.stringify(c.h.fake.requests[3]!.body.messages)).toContain("other.js");
+    expect(text.endsWith("## You\n\n")).toBe(true);
+  });
+
   it("a block is announced by showing the chat file only while the editor does not have it open: an open one is never shown again (the focus stays in the buffer typed in)", async () => {
     c = await startChat({ safety: "ask" });
     const shown: string[] = [];

@@ -40,6 +40,8 @@ export interface ChatTurns {
   written(): Promise<void>;
   /** Holds the turn back while another session's block waits; false when cancelled meanwhile. */
   queueTurn(sessionId: string, title: string, signal: AbortSignal, onQueued: () => void): Promise<boolean>;
+  /** The turn of `sessionId` (queued or not) ended or failed to start. */
+  turnEnded(sessionId: string): void;
 }
 
 /** How a run stood when its client was answered: running (or over), or queued behind a waiting block. */
@@ -130,9 +132,21 @@ export class TurnRuns {
     // While a block waits in the chat file the turn queues after the one waiting; the client is answered now.
     const go = prompt && !signal.aborted && (!chat || (await chat.queueTurn(sessionId, request.title, signal, () => begun("queued"))));
     if (!go || signal.aborted) {
+      chat?.turnEnded(sessionId);
       begun();
       return { sessionId, stopReason: "cancelled", usage: ZERO_USAGE, answer: "" };
     }
+    try {
+      return await this.runTurn(agent, request, prompt, begun);
+    } finally {
+      chat?.turnEnded(sessionId);
+    }
+  }
+
+  /** The turn itself, once it may start: its section, the agent's turn, the report. */
+  private async runTurn(agent: Agent, request: RunRequest, prompt: string, begun: (status?: RunStart) => void): Promise<RunResult> {
+    const { sessionId } = request;
+    const chat = this.deps.chat?.();
     if (chat) await chat.follow(sessionId, request.chatText ?? request.title, request.draft);
     const progress = this.deps.editor.progress(request.title);
     const watch = watchRun(this.deps.agent().deps.events, sessionId, progress);

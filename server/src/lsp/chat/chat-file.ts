@@ -145,6 +145,11 @@ export class ChatFile {
     return this.queue.wait(sessionId, title, signal, onQueued);
   }
 
+  /** The turn of `sessionId` ended, or failed to start: a turn queued after it may start. */
+  turnEnded(sessionId: string): void {
+    this.queue.finished(sessionId);
+  }
+
   /** Resolves once everything rendered so far is in the file. */
   written(): Promise<void> {
     return this.doc.idle();
