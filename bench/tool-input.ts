@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { fakeProviderOptions, tempProject } from "../test/helpers/agent-setup.js";
+import { fakeProviderOptions, tempProject, type FakeApi } from "../test/helpers/agent-setup.js";
 import type { FakeProvider } from "../test/helpers/fake-provider/index.js";
 import type { FakeTurn } from "../test/helpers/fake-provider/types.js";
 import { startWorkerFake } from "./fake-worker.js";
@@ -79,12 +79,12 @@ function createTurn(bytes: number): { turn: FakeTurn; content: string } {
 }
 
 /** One create of `bytes` through the server: the turn's time and the slowest answer during it. */
-async function createOnce(bytes: number): Promise<{ turn: number; slowest: number; memory: TurnMemory }> {
+async function createOnce(bytes: number, api: FakeApi = "anthropic"): Promise<{ turn: number; slowest: number; memory: TurnMemory }> {
   const fake = await startWorkerFake();
   const root = tempProject("agent-lsp-bench-input-");
   const server = spawnServer(root);
   try {
-    await initialize(server, root, fakeProviderOptions(fake as unknown as FakeProvider, { tools: { provider_native: false }, safety: "full_access" }));
+    await initialize(server, root, fakeProviderOptions(fake as unknown as FakeProvider, { tools: { provider_native: false }, safety: "full_access" }, api));
     const { result } = await server.request("agent/newSession", {});
     const { turn: create, content } = createTurn(bytes);
     await fake.enqueue(create, { text: "done" });
@@ -116,6 +116,11 @@ export async function benchToolInput(): Promise<string[]> {
     out.push(`tool_input_${mb}mb_slowest_answer ${run.slowest.toFixed(0)} ms (agent/listSessions every 5 ms during the turn; target < 100 ms)`);
     const m = run.memory;
     out.push(`tool_input_${mb}mb_rss_after ${m.after.toFixed(0)} MB (${SETTLE_MS / 1000} s after the turn; ${m.before.toFixed(0)} MB before it, peak ${m.peak.toFixed(0)} MB; the ${mb} MB message stays in the session's history)`);
+  }
+  // The same 50 MB create through an OpenAI-compatible server (chat completions, arguments in pieces).
+  if (!process.env.TOOL_INPUT_MB) {
+    const compatible = await createOnce(50 * MB, "openai-compatible");
+    out.push(`tool_input_50mb_openai_compatible_slowest_answer ${compatible.slowest.toFixed(0)} ms (the same create from a chat-completions server; turn ${compatible.turn.toFixed(0)} ms; target < 100 ms)`);
   }
   return out;
 }
