@@ -27,6 +27,17 @@ function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
 const run = (req: ProviderRequest, signal?: AbortSignal) => collectEvents(provider, req, signal);
 
 describe("OpenAI-compatible chat adapter against the fake", () => {
+  it("sends a history of megabytes (a large create sent back) as the same JSON, built in pieces, and parses a large tool input as it streams", async () => {
+    const big = `${"y".repeat(63)}\n`.repeat(80_000); // 5 MB, past the size built in pieces
+    fake.enqueue({ toolCalls: [{ name: "read_file", input: { path: "big.txt", note: big } }], chunkSize: 1 << 20 });
+    const events = await run(request({ messages: [user(big)] }));
+    const [req] = fake.requests;
+    expect(req!.headers["content-type"]).toContain("application/json");
+    expect(req!.body).toMatchObject({ model: "qwen3:8b", stream: true });
+    expect(req!.body.messages[1]).toEqual({ role: "user", content: big });
+    expect(ofType(events, "tool_call_end")[0]).toMatchObject({ name: "read_file", input: { path: "big.txt", note: big } });
+  });
+
   it("streams a text turn and sends a plain request with a placeholder key", async () => {
     fake.enqueue({ text: "Hello from a local model" });
     const events = await run(request());
