@@ -1,9 +1,11 @@
 /**
  * The server's private sandbox folder (one per process, in the system's temporary folder, mode
  * 700): the empty file that covers hidden files (mode 000, so a read is refused rather than
- * finding nothing), and the network proxy's sockets. Removed at exit.
+ * finding nothing), and the network proxy's sockets. Removed at exit; a server that was killed
+ * (SIGKILL, a crash) cannot, so its folder carries its pid and the next server removes the folders
+ * of pids that are gone.
  */
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -15,10 +17,13 @@ export interface Covers {
 
 let made: Covers | undefined;
 
+const PREFIX = "agent-lsp-sandbox-";
+
 /** The private folder, made on first use. */
 export function sandboxCovers(): Covers {
   if (made) return made;
-  const folder = mkdtempSync(path.join(os.tmpdir(), "agent-lsp-sandbox-"));
+  removeFoldersOfGoneServers(os.tmpdir());
+  const folder = mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
   const emptyFile = path.join(folder, "empty-file");
   writeFileSync(emptyFile, "");
   chmodSync(emptyFile, 0o000);
@@ -31,4 +36,39 @@ export function sandboxCovers(): Covers {
     }
   });
   return made;
+}
+
+/**
+ * Removes `agent-lsp-sandbox-<pid>-*` folders in `tmp` whose server is gone. Only real folders
+ * (never a link someone put there) owned by this user, and only when `<pid>` names no process.
+ */
+export function removeFoldersOfGoneServers(tmp: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmp);
+  } catch {
+    return; // An unreadable temporary folder: nothing to sweep, and mkdtemp will say what is wrong.
+  }
+  for (const name of names) {
+    const pid = Number(/^agent-lsp-sandbox-(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || processExists(pid)) continue;
+    const folder = path.join(tmp, name);
+    try {
+      const stat = lstatSync(folder);
+      if (!stat.isDirectory() || (process.getuid && stat.uid !== process.getuid())) continue;
+      rmSync(folder, { recursive: true, force: true });
+    } catch {
+      // Another server removed it first, or it is not ours to remove: leave it.
+    }
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists and belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
