@@ -80,7 +80,13 @@ local function forget(chat)
       current[chat.client_id] = nil
     end
   end
-  M.claim(chat) -- a forgotten chat is nobody's orphan either
+  for _, list in pairs(orphans) do
+    for i = #list, 1, -1 do
+      if list[i] == chat then
+        table.remove(list, i)
+      end
+    end
+  end
 end
 
 --- Creates the chat of a session (without showing it).
