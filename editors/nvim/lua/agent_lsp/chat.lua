@@ -80,13 +80,7 @@ local function forget(chat)
       current[chat.client_id] = nil
     end
   end
-  for _, list in pairs(orphans) do
-    for i = #list, 1, -1 do
-      if list[i] == chat then
-        table.remove(list, i)
-      end
-    end
-  end
+  M.claim(chat) -- a forgotten chat is nobody's orphan either
 end
 
 --- Creates the chat of a session (without showing it).
