@@ -155,6 +155,30 @@ describe("sessions, checkpoints, process logs, memory and the chat file", () => 
     expect(p.snapshot()).toBe(before);
   });
 
+  it("a session log that is a link (to another project's log) is neither listed nor loaded", async () => {
+    const p = hostile();
+    h = await startAgentHarness({ root: p.root });
+    const id = await h.newSession();
+    h.fake.enqueue({ text: "the other project's plan" });
+    await h.prompt(id, "what is the plan");
+    await h.dispose();
+    h = undefined;
+    // The log now lives outside the project; the repository ships a link to it under a session's name.
+    const log = path.join(p.state, "conversations", `${id}.jsonl`);
+    const elsewhere = path.join(p.home, "other-project.jsonl");
+    writeFileSync(elsewhere, readFileSync(log, "utf8"));
+    rmSync(log);
+    symlinkSync(elsewhere, log);
+    const before = p.snapshot();
+    h = await startAgentHarness({ root: p.root });
+    const conn = h.client.connection;
+    const listed = (await conn.sendRequest("agent/listSessions", {})) as { sessions: { sessionId: string }[] };
+    expect(listed.sessions.map((s) => s.sessionId)).not.toContain(id);
+    await expect(conn.sendRequest("agent/loadSession", { sessionId: id })).rejects.toThrow(`${log} is a symbolic link`);
+    expect(JSON.stringify(h.client.updatesOf("user_message"))).not.toContain("what is the plan");
+    expect(p.snapshot()).toBe(before);
+  });
+
   it("a linked .agent-lsp refuses the session, naming it", async () => {
     const p = hostile();
     rmSync(p.state, { recursive: true });

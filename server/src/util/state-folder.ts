@@ -23,6 +23,7 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readFileSync,
   readlinkSync,
   realpathSync,
   renameSync,
@@ -161,6 +162,35 @@ export function openStateFile(file: string, how: StateOpen, mode = 0o600): numbe
     throw new StateFolderError(file, `${file} is not a regular file; agent-lsp does not write there. Remove it.`);
   }
   return fd;
+}
+
+/**
+ * Opens a state file for reading without following a link: a repository can plant one where a
+ * conversation log belongs, pointing at another project's log or a credential. A missing file
+ * throws ENOENT as usual; a link or anything but a regular file is refused with the reason.
+ */
+export function openStateFileForReading(file: string): number {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | NOFOLLOW);
+  } catch (err) {
+    throw refusal(file, err);
+  }
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw new StateFolderError(file, `${file} is not a regular file; agent-lsp does not read it. Remove it.`);
+  }
+  return fd;
+}
+
+/** A whole state file's text, read without following a link ({@link openStateFileForReading}). */
+export function readStateFile(file: string): string {
+  const fd = openStateFileForReading(file);
+  try {
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Refuses a state file that is a link or not a regular file; a missing one is fine (made later, never through a link). */

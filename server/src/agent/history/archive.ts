@@ -3,11 +3,11 @@
  * memory between calls (the log on disk is the archive); a search parses only the lines whose raw
  * JSON could contain the query, so searching a 10,000-message log stays fast.
  */
-import { readFileSync } from "node:fs";
 import type { ArchivedMessage, ArchivePage, SessionArchive } from "../../tools/session/session-context.js";
 import type { CompactionRecord, FailedRecord, MessageRecord } from "./history.js";
 import { messageText } from "./message-text.js";
 import type { Message } from "../../vocabulary/messages.js";
+import { readStateFile } from "../../util/state-folder.js";
 
 /** Characters of a search hit's snippet, and of a listed message's preview. */
 const SNIPPET = 160;
@@ -32,7 +32,7 @@ const MESSAGE_HEAD = /^\{"type":"message","seq":(\d+),/;
 
 function scan(file: string): Scan {
   const out: Scan = { messages: [], compactions: [], failed: new Set() };
-  for (const line of readFileSync(file, "utf8").split("\n")) {
+  for (const line of readStateFile(file).split("\n")) {
     const head = MESSAGE_HEAD.exec(line);
     if (head) out.messages.push({ seq: Number(head[1]), line });
     else if (line.startsWith('{"type":"compaction"')) {

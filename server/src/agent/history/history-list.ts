@@ -2,9 +2,9 @@
  * The saved sessions of a project, as listed for the user (`agent/listSessions`): id, title (the
  * first prompt's first line) and when each was last written.
  */
-import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { closeSync, readdirSync, readSync, statSync } from "node:fs";
 import path from "node:path";
-import { existingStateDir } from "../../util/state-folder.js";
+import { existingStateDir, openStateFileForReading, StateFolderError } from "../../util/state-folder.js";
 import type { HistoryRecord } from "./history.js";
 
 /** A session as listed for the user. */
@@ -49,6 +49,8 @@ function summarize(file: string, sessionId: string): SessionSummary | undefined 
     return { sessionId, title, updatedAt: statSync(file).mtime.toISOString() };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    // A link (or anything but a file) where a log belongs is no saved session: it is not read.
+    if (err instanceof StateFolderError) return undefined;
     throw new Error(`Cannot read the saved session ${file}: ${(err as Error).message}`);
   }
 }
@@ -73,7 +75,7 @@ function readTitle(file: string): string | undefined {
 }
 
 function readHead(file: string, bytes: number): { text: string; whole: boolean } {
-  const fd = openSync(file, "r");
+  const fd = openStateFileForReading(file);
   try {
     const buf = Buffer.alloc(bytes);
     const n = readSync(fd, buf, 0, bytes, 0);

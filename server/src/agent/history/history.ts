@@ -2,12 +2,12 @@
  * The conversation log's records (`.agent-lsp/conversations/<id>.jsonl`, written by
  * history-log.ts), and reading a log back into what a loaded session needs.
  */
-import { readFileSync } from "node:fs";
 import type { Message } from "../../vocabulary/messages.js";
 import type { PlanEntry } from "../../protocol/updates.js";
 import type { FailedPrompt } from "../session.js";
 import { checkpointMessage } from "../compaction/checkpoint.js";
 import { conversationsDir, historyFile } from "./history-log.js";
+import { readStateFile } from "../../util/state-folder.js";
 
 /** The first line of every log. */
 export interface SessionHeader {
@@ -134,8 +134,10 @@ export function readHistory(root: string, sessionId: string): LoadedHistory {
   const file = historyFile(root, sessionId);
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
-  } catch {
+    text = readStateFile(file);
+  } catch (err) {
+    // A link planted where the log belongs is refused with its reason, not called missing.
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
     throw new Error(`No session "${sessionId}" in ${conversationsDir(root)}.`);
   }
   const state = new LoadState();
