@@ -4,14 +4,14 @@
  * misbehave: silent on server/discover, crashing mid-call, names and schemas to sanitise, 5 MB
  * answers, calls that hang until cancelled, listings that fail, missing commands.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { McpManager } from "../../server/src/mcp/manager.js";
 import { callMcpTool, completeTemplateArgument, expandTemplate, getMcpPrompt, listMcpResources, readMcpResource } from "../../server/src/mcp/operations.js";
 import { survivors } from "../unit/exec/fake-context.js";
-import { EVERYTHING, hostile, mcpConfig, MODERN, nodeServer, SILENT, startEverythingHttp, startModernHttp, testManager, type HttpServer } from "../helpers/mcp/servers.js";
+import { EVERYTHING, HOSTILE, hostile, mcpConfig, MODERN, nodeServer, SILENT, startEverythingHttp, startModernHttp, testManager, type HttpServer } from "../helpers/mcp/servers.js";
 import { waitFor } from "../helpers/wait.js";
 
 const readCall = (server: string, uri: string) => `mcp_tools({"read":{"server":"${server}","uri":"${uri}"}})`;
@@ -23,7 +23,7 @@ let files: string[] = [];
 afterEach(async () => {
   await Promise.all(managers.map((m) => m.dispose()));
   for (const h of https) h.close();
-  for (const f of files) rmSync(f, { force: true });
+  for (const f of files) rmSync(f, { recursive: true, force: true });
   managers = [];
   https = [];
   files = [];
@@ -232,6 +232,16 @@ describe("servers that misbehave", () => {
     expect(m.status("broken")).toMatchObject({ state: "misconfigured", error: 'needs exactly one of "command" (a local server) or "url" (a remote one)' });
     expect(m.status("mine")).toMatchObject({ state: "not_approved", error: "you declined it" });
     expect(m.status("fine")!.state).toBe("ready");
+  }, 20_000);
+
+  it("a local server without cwd starts in the project, whatever folder agent-lsp runs in", async () => {
+    const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "mcp-project-")));
+    files.push(root);
+    copyFileSync(HOSTILE, path.join(root, "server.mjs"));
+    // "server.mjs" exists only in the project, not in the folder the tests run in.
+    const m = manager(mcpConfig({ local: { command: process.execPath, args: ["server.mjs", "echo-only"] } }, SILENT), { root });
+    await m.ensureStarted(need);
+    expect(m.status("local")).toMatchObject({ state: "ready" });
   }, 20_000);
 
   it("a server that does not start in time fails with its timeout", async () => {

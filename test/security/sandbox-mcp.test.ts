@@ -3,13 +3,13 @@
  * starts and answers as before, but in its own PID namespace, unable to write outside the
  * project or read a credential. Without the key it starts as it always did.
  */
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Sandbox } from "../../server/src/exec/sandbox/sandbox.js";
 import type { McpManager } from "../../server/src/mcp/manager.js";
-import { hostile, mcpConfig, testManager } from "../helpers/mcp/servers.js";
+import { HOSTILE, mcpConfig, nodeServer, testManager } from "../helpers/mcp/servers.js";
 import { fakeHome, sandboxFor, skipWithoutSandbox, type FakeHome } from "../helpers/sandbox.js";
 
 let manager: McpManager | undefined;
@@ -28,10 +28,15 @@ async function probe(sandboxed: boolean): Promise<{ lines: string[]; planted: st
   root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "agent-lsp-mcp-sandbox-")));
   const log = path.join(root, "probe.log");
   const planted = path.join(home.home, "planted");
-  const table = { ...hostile("probe", log), env: { MCP_TEST_LOG: log, MCP_PROBE_WRITE: planted, MCP_PROBE_READ: home.sshKey }, ...(sandboxed ? { sandbox: true } : {}) };
+  // The probe (which needs nothing but Node) runs from the project: a clone under /tmp is out of
+  // sight inside the sandbox, whose /tmp is private.
+  const script = path.join(root, "probe-server.mjs");
+  copyFileSync(HOSTILE, script);
+  const table = { ...nodeServer(script, "probe"), env: { MCP_TEST_LOG: log, MCP_PROBE_WRITE: planted, MCP_PROBE_READ: home.sshKey }, ...(sandboxed ? { sandbox: true } : {}) };
   manager = testManager(mcpConfig({ probe: table }), { root, sandbox: new Sandbox(sandboxFor(home.home)) });
   await manager.ensureStarted({ sessionId: "s" });
-  expect(manager.statuses()[0]).toMatchObject({ name: "probe", state: "ready" });
+  const status = manager.statuses()[0];
+  expect(status, JSON.stringify(status)).toMatchObject({ name: "probe", state: "ready" });
   return { lines: readFileSync(log, "utf8").trim().split("\n"), planted };
 }
 

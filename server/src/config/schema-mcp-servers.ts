@@ -64,7 +64,7 @@ export const mcpServerTable = z
       "Names of variables it gets from agent-lsp's own environment, as they are (Codex's `env_vars`); `env` wins a clash.",
       "`[]`",
     ),
-    cwd: optional(z.string().min(1), "string", "Its working folder; relative to the project root.", "the editor's folder"),
+    cwd: optional(z.string().min(1), "string", "Its working folder; relative to the project root. Without it a server starts in the project root (as Claude Code starts them), not in the folder the editor was started from, so relative `args` mean the same wherever you open the project.", "the project root"),
     url: optional(z.string().url(), "string", "The address of a remote (Streamable HTTP) server."),
     headers: optional(z.record(z.string(), z.string()), "table of strings", "Headers sent with every request to it.", "`{}`"),
     env_headers: optional(

@@ -201,9 +201,13 @@ export class McpConnection {
     try {
       const sdk = await loadSdk();
       const auth = this.spec.oauthEnabled && this.deps.auth ? await this.deps.auth.provider(this.spec) : undefined;
-      const launch = await this.sandboxLaunch();
+      // A local server starts in the project (as Claude Code starts them) unless its `cwd` says
+      // otherwise: the editor's own folder may be a subfolder, or, for a sandboxed server, a place
+      // the sandbox hides (its /tmp is private), where it could not start at all.
+      const spec = this.spec.transport === "stdio" && !this.spec.cwd ? { ...this.spec, cwd: this.deps.root } : this.spec;
+      const launch = await this.sandboxLaunch(spec);
       this.releaseLaunch = launch?.release;
-      const built = buildTransport(sdk, this.spec, token, this.deps.logger, process.env, auth, launch);
+      const built = buildTransport(sdk, spec, token, this.deps.logger, process.env, auth, launch);
       this.stderr = built.stderr;
       client = new sdk.client.Client({ name: "agent-lsp", version: VERSION }, this.clientOptions(knownLegacy));
       this.client = client;
@@ -355,10 +359,10 @@ export class McpConnection {
    * The sandbox's program line for a local server that opts in (`sandbox = true`); undefined for
    * the others. Throws when `[exec] sandbox = "required"` and it cannot run (the start fails).
    */
-  private async sandboxLaunch(): Promise<Launch | undefined> {
-    if (this.spec.transport !== "stdio" || !this.spec.sandbox) return undefined;
+  private async sandboxLaunch(spec: McpServerSpec): Promise<Launch | undefined> {
+    if (spec.transport !== "stdio" || !spec.sandbox) return undefined;
     if (!this.deps.sandbox) throw new Error("sandbox = true, but this agent-lsp has no sandbox to start it in");
-    const launch = await this.deps.sandbox.launch({ file: this.spec.command!, args: this.spec.args, cwd: this.spec.cwd ?? process.cwd(), root: this.deps.root, sharesSession: true });
+    const launch = await this.deps.sandbox.launch({ file: spec.command!, args: spec.args, cwd: spec.cwd ?? this.deps.root, root: this.deps.root, sharesSession: true });
     if (!launch.outcome.sandboxed) this.deps.logger.warn(`mcp ${this.spec.name}: sandbox = true, but it starts ${describeOutcome(launch.outcome)}`);
     return launch;
   }
