@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
+import { LinearParser } from "./linear-parser.js";
 import { fileURLToPath } from "node:url";
 
 /** Path of the built server. */
@@ -37,29 +38,19 @@ export function spawnServer(cwd: string, env: NodeJS.ProcessEnv = {}, args: stri
   const messages: any[] = [];
   const listeners = new Set<() => void>();
   const handlers = new Map<string, (p: any) => unknown>();
-  let buffer = Buffer.alloc(0);
   let err = "";
   let nextId = 1;
   child.stderr.on("data", (d) => (err += d));
-  child.stdout.on("data", (chunk: Buffer) => {
-    buffer = Buffer.concat([buffer, chunk]);
-    for (;;) {
-      const end = buffer.indexOf("\r\n\r\n");
-      if (end < 0) break;
-      const m = /Content-Length:\s*(\d+)/i.exec(buffer.subarray(0, end).toString());
-      const len = Number(m?.[1] ?? 0);
-      if (buffer.length < end + 4 + len) break;
-      const msg = JSON.parse(buffer.subarray(end + 4, end + 4 + len).toString());
-      buffer = buffer.subarray(end + 4 + len);
-      messages.push(msg);
-      if (msg.method && msg.id !== undefined) {
-        const h = handlers.get(msg.method);
-        const result = h ? h(msg.params) : null;
-        Promise.resolve(result).then((r) => server.send({ jsonrpc: "2.0", id: msg.id, result: r ?? null }));
-      }
-      for (const l of listeners) l();
+  const parser = new LinearParser("lsp", (msg: any) => {
+    messages.push(msg);
+    if (msg.method && msg.id !== undefined) {
+      const h = handlers.get(msg.method);
+      const result = h ? h(msg.params) : null;
+      Promise.resolve(result).then((r) => server.send({ jsonrpc: "2.0", id: msg.id, result: r ?? null }));
     }
+    for (const l of listeners) l();
   });
+  child.stdout.on("data", (chunk: Buffer) => parser.push(chunk));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const server: SpawnedServer = {
     child,
