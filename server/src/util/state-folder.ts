@@ -197,7 +197,7 @@ export function readStateFile(file: string): string {
 export function refuseLink(file: string): void {
   const st = lstatOrUndefined(file);
   if (!st) return;
-  if (st.isSymbolicLink()) throw linkRefusal(file);
+  if (st.isSymbolicLink()) throw linkRefusal(file, "file");
   if (!st.isFile()) throw new StateFolderError(file, `${file} is not a regular file; agent-lsp does not write there. Remove it.`);
 }
 
@@ -296,7 +296,7 @@ function checkReal(base: string, dir: string): void {
   if (real !== want) throw new StateFolderError(dir, `${dir} leads to ${real}, outside where agent-lsp keeps its state; agent-lsp does not write there. Remove it.`);
 }
 
-function linkRefusal(p: string): StateFolderError {
+function linkRefusal(p: string, kind: "file" | "folder" = "folder"): StateFolderError {
   let target = "";
   try {
     target = ` (to ${readlinkSync(p)})`;
@@ -305,14 +305,14 @@ function linkRefusal(p: string): StateFolderError {
   }
   return new StateFolderError(
     p,
-    `${p} is a symbolic link${target}. agent-lsp never writes or deletes through a link in its state folder (a repository can point one at your files). Remove the link; agent-lsp then makes a real folder there.`,
+    `${p} is a symbolic link${target}. agent-lsp never reads, writes or deletes through a link in its state folder (a repository can point one at your files). Remove the link; agent-lsp then makes a real ${kind} there.`,
   );
 }
 
 /** ELOOP from O_NOFOLLOW means the file is a link; EEXIST from O_EXCL may be one too. */
 function refusal(file: string, err: unknown): unknown {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === "ELOOP" || (code === "EEXIST" && lstatOrUndefined(file)?.isSymbolicLink())) return linkRefusal(file);
+  if (code === "ELOOP" || (code === "EEXIST" && lstatOrUndefined(file)?.isSymbolicLink())) return linkRefusal(file, "file");
   if (code === "EISDIR") return new StateFolderError(file, `${file} is a folder where agent-lsp keeps a file. Remove or rename it, then try again.`);
   return err;
 }
