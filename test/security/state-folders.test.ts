@@ -8,11 +8,12 @@
  *
  * Each project here lives beside a fake home holding the files an attacker would aim at.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { fakeProviderOptions, startAgentHarness, tempProject, type AgentHarness } from "../helpers/agent-setup.js";
+import { fakeProviderOptions, startAgentHarness, type AgentHarness } from "../helpers/agent-setup.js";
+import { hostileProject, type HostileProject } from "../helpers/hostile-project.js";
 import { startFakeProvider, type FakeProvider } from "../helpers/fake-provider/index.js";
 import { initialize, spawnServer, type SpawnedServer } from "../helpers/spawn-server.js";
 import { isolateUserDirs } from "../helpers/user-dirs.js";
@@ -32,31 +33,11 @@ afterEach(async () => {
   for (const dir of cleanup.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A fake home with a shell profile, SSH keys, Docker and AWS credentials, and a project beside it. */
-function hostile(): { root: string; home: string; state: string; snapshot(): string } {
-  const base = tempProject("agent-lsp-hostile-");
-  cleanup.push(base);
-  const home = path.join(base, "home");
-  const root = path.join(base, "project");
-  for (const dir of [".ssh", ".docker", ".aws"]) mkdirSync(path.join(home, dir), { recursive: true });
-  writeFileSync(path.join(home, ".bashrc"), "# my shell\n");
-  writeFileSync(path.join(home, ".ssh", "id_rsa"), "PRIVATE KEY\n");
-  writeFileSync(path.join(home, ".docker", "config.json"), '{"auths": {}}\n');
-  writeFileSync(path.join(home, ".docker", "1-2-3.json"), '{"pid": 1, "temps": []}\n');
-  writeFileSync(path.join(home, ".aws", "credentials"), "[default]\n");
-  mkdirSync(path.join(root, ".agent-lsp"), { recursive: true });
-  writeFileSync(path.join(root, "app.txt"), "one\n");
-  // Every file of the home, with its content: nothing may change there.
-  const snapshot = () =>
-    readdirSync(home, { recursive: true })
-      .map(String)
-      .sort()
-      .map((rel) => {
-        const file = path.join(home, rel);
-        return lstatSync(file).isFile() ? `${rel}=${readFileSync(file, "utf8")}` : rel;
-      })
-      .join("\n");
-  return { root, home, state: path.join(root, ".agent-lsp"), snapshot };
+/** A hostile project, removed after the test. */
+function hostile(): HostileProject {
+  const p = hostileProject();
+  cleanup.push(p.base);
+  return p;
 }
 
 /** The server binary on `root` with HOME (and the XDG folders) in the fake home, initialized. */

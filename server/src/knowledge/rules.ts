@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { estimateTokens, readTextFile } from "./text-file.js";
+import { estimateTokens, folderInProject, readTextFile } from "./text-file.js";
 
 /** Where a rule file comes from. */
 export type RuleSource = "user" | "project" | "folder" | "rules";
@@ -49,7 +49,11 @@ export function ruleCandidates(places: RulePlaces): { path: string; source: Rule
   const agents = path.join(root, "AGENTS.md");
   out.push({ path: existsSync(agents) ? agents : path.join(root, "CLAUDE.md"), source: "project" });
   for (const dir of foldersBetween(root, places.focusFile)) out.push({ path: path.join(dir, "AGENTS.md"), source: "folder" });
-  for (const name of listMarkdown(path.join(root, ".agent-lsp", "rules"))) out.push({ path: path.join(root, ".agent-lsp", "rules", name), source: "rules" });
+  const rulesDir = path.join(root, ".agent-lsp", "rules");
+  // A rules folder linked out of the project is one candidate, refused with its reason when read,
+  // so the names of what it leads to are never listed.
+  if (!folderInProject(rulesDir, root)) out.push({ path: rulesDir, source: "rules" });
+  else for (const name of listMarkdown(rulesDir)) out.push({ path: path.join(rulesDir, name), source: "rules" });
   return out;
 }
 
@@ -59,7 +63,8 @@ export function loadRules(places: RulePlaces): LoadedRules {
   const problems: string[] = [];
   let room = places.budgetTokens;
   for (const candidate of ruleCandidates(places)) {
-    const read = readTextFile(candidate.path);
+    // The user's own file is read wherever it leads; the project's must really be in the project.
+    const read = readTextFile(candidate.path, candidate.source === "user" ? undefined : places.root);
     if (!read) continue;
     if (!read.ok) {
       problems.push(read.reason);

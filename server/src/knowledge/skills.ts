@@ -59,7 +59,7 @@ export function discoverSkills(root: string, userDir: string): LoadedSkills {
   for (const { dir, source } of skillDirs(root, userDir)) {
     for (const folder of subfolders(dir)) {
       const file = path.join(dir, folder, "SKILL.md");
-      const loaded = loadSkill(file, source);
+      const loaded = loadSkill(file, source, root);
       if (loaded === undefined) continue;
       if (typeof loaded === "string") problems.push(loaded);
       else if (skills.some((s) => s.name === loaded.name)) problems.push(`${file}: a skill named "${loaded.name}" was already found (${skills.find((s) => s.name === loaded.name)!.file}); this one is ignored.`);
@@ -69,9 +69,14 @@ export function discoverSkills(root: string, userDir: string): LoadedSkills {
   return { skills, problems };
 }
 
-/** One SKILL.md as a skill, a problem naming the file, or undefined when there is none. */
-export function loadSkill(file: string, source: SkillSource): Skill | string | undefined {
-  const read = readTextFile(file);
+/**
+ * One SKILL.md as a skill, a problem naming the file, or undefined when there is none. A project
+ * skill's SKILL.md must really be in the project (`root`): its description goes into the system
+ * prompt before any approval, and the approval names the file in the project, not where a link
+ * would lead. A skill of your own, kept elsewhere, belongs in `~/.config/agent-lsp/skills`.
+ */
+export function loadSkill(file: string, source: SkillSource, root: string): Skill | string | undefined {
+  const read = readTextFile(file, source === "project" ? root : undefined);
   if (!read) return undefined;
   if (!read.ok) return read.reason;
   let parsed;

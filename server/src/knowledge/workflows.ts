@@ -4,7 +4,7 @@
  */
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { readTextFile } from "./text-file.js";
+import { folderInProject, readTextFile } from "./text-file.js";
 
 /** One workflow. */
 export interface Workflow {
@@ -19,6 +19,8 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** The project's workflows, by file name (names that are not command-safe are skipped). */
 export function listWorkflows(root: string): Workflow[] {
   const dir = workflowDir(root);
+  // A workflows folder linked out of the project lists nothing: its files would reach the model.
+  if (!folderInProject(dir, root)) return [];
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith(".md")).sort();
@@ -28,7 +30,7 @@ export function listWorkflows(root: string): Workflow[] {
   return names
     .map((n) => ({ name: n.slice(0, -3), file: path.join(dir, n) }))
     .filter((w) => NAME.test(w.name))
-    .map((w) => ({ ...w, summary: summaryOf(w.file) }));
+    .map((w) => ({ ...w, summary: summaryOf(w.file, root) }));
 }
 
 /** A workflow's steps; throws an Error naming the file when it is missing or not UTF-8. */
@@ -38,7 +40,8 @@ export function readWorkflow(root: string, name: string): { file: string; steps:
     const names = listWorkflows(root).map((w) => w.name);
     throw new Error(`No workflow "${name}" in ${workflowDir(root)}${names.length ? `; there are: ${names.join(", ")}` : " (the folder has none)"}.`);
   }
-  const read = readTextFile(known.file);
+  // The steps go to the model (load_workflow) or in as the user's message: never from outside the project.
+  const read = readTextFile(known.file, root);
   if (!read) throw new Error(`${known.file} is gone.`);
   if (!read.ok) throw new Error(read.reason);
   return { file: known.file, steps: read.text };
@@ -49,8 +52,8 @@ export function workflowDir(root: string): string {
   return path.join(root, ".agent-lsp", "workflows");
 }
 
-function summaryOf(file: string): string {
-  const read = readTextFile(file);
+function summaryOf(file: string, root: string): string {
+  const read = readTextFile(file, root);
   if (!read?.ok) return "A workflow (its file could not be read).";
   const line = read.text.split(/\r?\n/).find((l) => l.trim()) ?? "";
   return line.replace(/^#+\s*/, "").trim().slice(0, 120) || "A workflow.";
