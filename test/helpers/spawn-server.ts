@@ -34,7 +34,9 @@ export interface SpawnedServer {
 /** Starts `agent-lsp --stdio` in `cwd`. */
 export function spawnServer(cwd: string, env: NodeJS.ProcessEnv = {}, args: string[] = ["--stdio"]): SpawnedServer {
   if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run npm run build first`);
-  const child = spawn(process.execPath, [BINARY, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  // BENCH_SERVER_NODE_ARGS (e.g. --cpu-prof) profiles the server a bench drives.
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, BINARY, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
   const messages: any[] = [];
   const listeners = new Set<() => void>();
   const handlers = new Map<string, (p: any) => unknown>();
