@@ -9,6 +9,8 @@ import { toGeminiConfig, toGeminiContents, toProviderData } from "./gemini-conve
 import { GEMINI_COMPUTER, GEMINI_COMPUTER_FUNCTIONS } from "./native/gemini-computer.js";
 import { errorContext, truncatedStreamEvent, type ErrorContext } from "./errors.js";
 import { idleLimitedFetch } from "./idle-fetch.js";
+import { largeStringsFetch } from "./large-events.js";
+import { LargeStrings } from "./large-strings.js";
 import { geminiErrorEvent } from "./gemini-errors.js";
 import { memoizeAsync } from "../util/memo.js";
 import type { Provider, ProviderEvent, ProviderRequest, ProviderSettings, ProviderStopReason } from "./provider.js";
@@ -197,10 +199,13 @@ export function createGeminiProvider(settings: ProviderSettings): Provider {
     try {
       const genai = await loadSdk();
       client ??= createClient(genai, settings);
-      const httpOptions: HttpOptions = { fetch: recordingFetch(seen, settings.streamIdleTimeoutMs) };
+      // Megabyte strings (a large tool input, sent back or streamed) go past the SDK as
+      // placeholders: it would serialise and parse them whole, holding every other request.
+      const large = new LargeStrings();
+      const httpOptions: HttpOptions = { fetch: largeStringsFetch(recordingFetch(seen, settings.streamIdleTimeoutMs), large) };
       const chunks = await client.models.generateContentStream({
         model: request.model,
-        contents: toGeminiContents(request.messages),
+        contents: large.hide(toGeminiContents(request.messages)),
         config: {
           ...toGeminiConfig(request),
           abortSignal: signal,
@@ -209,7 +214,7 @@ export function createGeminiProvider(settings: ProviderSettings): Provider {
           automaticContinuation: false,
         },
       });
-      for await (const chunk of chunks) yield* translator.push(chunk);
+      for await (const chunk of chunks) yield* translator.push(large.show(chunk));
       if (signal.aborted) return;
       yield* translator.finish(context());
     } catch (error) {

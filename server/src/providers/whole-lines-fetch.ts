@@ -52,11 +52,13 @@ export function wholeLines(): TransformStream<Uint8Array, Uint8Array> {
   });
 }
 
-function lastBreak(chunk: Uint8Array): number {
+/** Where the last line break (LF or CR) of `chunk` is, or -1. */
+export function lastBreak(chunk: Uint8Array): number {
   return Math.max(chunk.lastIndexOf(LF), chunk.lastIndexOf(CR));
 }
 
-function join(parts: Uint8Array[], length: number): Uint8Array {
+/** `parts` (of `length` bytes in all) as one array; a single part as it is. */
+export function join(parts: Uint8Array[], length: number): Uint8Array {
   if (parts.length === 1) return parts[0]!;
   const out = new Uint8Array(length);
   let at = 0;
