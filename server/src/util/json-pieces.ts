@@ -26,6 +26,20 @@ export function stringChars(value: unknown, stopAt = Infinity): number {
   return chars;
 }
 
+/**
+ * A string whose text is the JSON of `value` (a tool call's `arguments` in the chat completions
+ * API), serialised only when it is written: by {@link jsonPieces} a piece at a time, by
+ * JSON.stringify (through toJSON) as the string it stands for. Holding the value instead of its
+ * text spares a synchronous JSON.stringify of a 50 MB tool input each time a request is built.
+ */
+export class JsonText {
+  constructor(readonly value: unknown) {}
+
+  toJSON(): string {
+    return JSON.stringify(this.value) ?? "";
+  }
+}
+
 /** Values JSON.stringify leaves out of an object (and writes as null in an array). */
 function skipped(v: unknown): boolean {
   return v === undefined || typeof v === "function" || typeof v === "symbol";
@@ -45,9 +59,18 @@ function* stringPieces(text: string, size: number): Generator<string> {
   yield '"';
 }
 
+/** A {@link JsonText}'s JSON (a string holding the value's JSON text), in pieces. */
+function* jsonTextPieces(text: JsonText, size: number): Generator<string> {
+  yield '"';
+  // The pieces never split a surrogate pair, so each escapes as it would inside the whole.
+  for (const piece of jsonPieces(text.value, size)) yield JSON.stringify(piece).slice(1, -1);
+  yield '"';
+}
+
 /** The JSON text of `value` as many small strings (see {@link jsonPieces}). */
 function* jsonParts(value: unknown, size: number): Generator<string> {
   if (typeof value === "string" && value.length > size) return yield* stringPieces(value, size);
+  if (value instanceof JsonText && stringChars(value.value, size) > size) return yield* jsonTextPieces(value, size);
   const plain = value === null || typeof value !== "object" || typeof (value as { toJSON?: unknown }).toJSON === "function";
   if (plain || stringChars(value, size) <= size) {
     const text = JSON.stringify(value);

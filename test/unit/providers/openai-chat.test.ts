@@ -38,6 +38,22 @@ describe("OpenAI-compatible chat adapter against the fake", () => {
     expect(ofType(events, "tool_call_end")[0]).toMatchObject({ name: "read_file", input: { path: "big.txt", note: big } });
   });
 
+  it.each([
+    ["built in pieces", 5_000_000],
+    ["written whole by the SDK", 1_200_000],
+  ])("sends a megabyte tool call back with exactly its arguments (%s)", async (_how, size) => {
+    const input = { path: "big.txt", content: `"quoted" \\ é 😀\n${"y".repeat(40)}\n`.repeat(Math.round(size / 60)) };
+    fake.enqueue({ text: "ok" });
+    const history: Message[] = [
+      user("write big.txt"),
+      { role: "assistant", content: [{ type: "tool_call", id: "call_1", name: "write_file", input }] },
+      { role: "tool", content: [{ type: "tool_result", toolCallId: "call_1", name: "write_file", isError: false, content: [{ type: "text", text: "written" }] }] },
+    ];
+    await run(request({ messages: history }));
+    const sent = fake.requests[0]!.body.messages[2];
+    expect(sent.tool_calls).toEqual([{ id: "call_1", type: "function", function: { name: "write_file", arguments: JSON.stringify(input) } }]);
+  });
+
   it("streams a text turn and sends a plain request with a placeholder key", async () => {
     fake.enqueue({ text: "Hello from a local model" });
     const events = await run(request());

@@ -3,7 +3,7 @@
  * pieces joined are exactly JSON.stringify's text, and no piece is much longer than asked.
  */
 import { describe, expect, it } from "vitest";
-import { jsonPieces, stringChars } from "../../../server/src/util/json-pieces.js";
+import { JsonText, jsonPieces, stringChars } from "../../../server/src/util/json-pieces.js";
 
 const record = (content: string) => ({
   type: "message",
@@ -34,6 +34,20 @@ describe("jsonPieces", () => {
   it("writes a small value whole", () => {
     expect([...jsonPieces({ a: [1, "b"], c: null })]).toEqual(['{"a":[1,"b"],"c":null}']);
     expect([...jsonPieces("text")]).toEqual(['"text"']);
+  });
+});
+
+describe("JsonText", () => {
+  // A chat-completions call's `arguments`: a string holding the input's JSON, written when needed.
+  const input = { path: "p", content: 'ab😀"\\\n\u0001é'.repeat(3000) + "😀", n: 1 };
+  const body = (args: unknown) => ({ messages: [{ role: "assistant", tool_calls: [{ function: { name: "w", arguments: args } }] }] });
+
+  it.each([1, 7, 1000, 100_000])("writes, in pieces of %i characters, the string JSON.stringify of the input would be", (size) => {
+    expect([...jsonPieces(body(new JsonText(input)), size)].join("")).toBe(JSON.stringify(body(JSON.stringify(input))));
+  });
+
+  it("is the same string when JSON.stringify writes it whole", () => {
+    expect(JSON.stringify(body(new JsonText(input)))).toBe(JSON.stringify(body(JSON.stringify(input))));
   });
 });
 
