@@ -4,7 +4,7 @@
  * namespaces (a server in another one, sharing /tmp, cannot see the other's pid).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -215,12 +215,21 @@ describe("removeFoldersOfGoneServers", () => {
   });
 });
 
+/** `unshare` and the arguments that run a program in a PID namespace of its own, where that works here. */
+const unshare: string[] | undefined = (() => {
+  if (process.platform !== "linux") return undefined;
+  for (const args of [["--pid", "--fork"], ["--user", "--map-root-user", "--pid", "--fork"]]) {
+    if (spawnSync("unshare", [...args, "true"]).status === 0) return ["unshare", ...args];
+  }
+  return undefined;
+})();
+
 describe("sandboxCovers", () => {
   const child = fileURLToPath(new URL("./fixtures/covers-child.ts", import.meta.url));
 
   /** A stand-in server that made its folder in `tmp`; resolves with the folder. */
   async function startServer(tmp: string): Promise<{ proc: ChildProcess; folder: string }> {
-    const proc = spawn(process.execPath, ["--import", "tsx", child], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, TMPDIR: tmp } });
+    const proc = spawn(process.execPath, ["--import", "tsx", child, "serve"], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, TMPDIR: tmp } });
     children.push(proc);
     const folder = await new Promise<string>((resolve, reject) => {
       let out = "";
@@ -254,4 +263,25 @@ describe("sandboxCovers", () => {
     await removeFoldersOfGoneServers(tmp);
     expect(existsSync(server.folder)).toBe(false);
   });
+
+  it.skipIf(!unshare)("a server in another PID namespace sharing /tmp keeps a live server's folder and removes a killed one's", async () => {
+    const tmp = tempFolder();
+    const server = await startServer(tmp);
+    const killed = serverFolder(tmp, `agent-lsp-sandbox-${livingPid()}-abc123`);
+    leftByKilledServer(killed);
+
+    // The sweep of a server that sees none of this namespace's pids (as in a container).
+    const sweep = spawn(unshare![0]!, [...unshare!.slice(1), process.execPath, "--import", "tsx", child, "sweep", tmp], { stdio: ["ignore", "pipe", "inherit"] });
+    children.push(sweep);
+    let out = "";
+    sweep.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+    const code = await new Promise((resolve) => sweep.once("exit", resolve));
+    expect(code).toBe(0);
+    const { pidNamespace } = JSON.parse(out) as { pidNamespace: string };
+    expect(pidNamespace).not.toBe(readlinkSync("/proc/self/ns/pid"));
+
+    expect(existsSync(path.join(server.folder, "empty-file"))).toBe(true);
+    expect(existsSync(path.join(server.folder, ALIVE_SOCKET))).toBe(true);
+    expect(existsSync(killed)).toBe(false);
+  }, 60_000);
 });
