@@ -232,3 +232,47 @@ describe("sessions, checkpoints, process logs, memory and the chat file", () => 
     void pathToFileURL;
   });
 });
+
+describe("checkpoints read back by /undo", () => {
+  /** A session whose model changed app.txt from "one" to "two"; returns the session and its checkpoint's folder. */
+  async function edited(p: HostileProject): Promise<{ id: string; folder: string }> {
+    h = await startAgentHarness({ root: p.root, options: { tools: { provider_native: false } } });
+    const id = await h.newSession();
+    h.fake.enqueue({ toolCalls: [{ name: "edit_file", input: { path: "app.txt", target_content: "one", replacement_content: "two" } }] }, { text: "done" });
+    await h.prompt(id, "edit");
+    expect(readFileSync(path.join(p.root, "app.txt"), "utf8")).toBe("two\n");
+    const [checkpoint] = readdirSync(path.join(p.state, "checkpoints"));
+    return { id, folder: path.join(p.state, "checkpoints", checkpoint!) };
+  }
+  const undo = (id: string) => h!.client.connection.sendRequest("agent/command", { sessionId: id, command: "undo", args: [] }) as Promise<{ message: string }>;
+
+  it("a saved copy replaced by a link is refused, not written into the project", async () => {
+    const p = hostile();
+    const { id, folder } = await edited(p);
+    rmSync(path.join(folder, "0"));
+    symlinkSync(path.join(p.home, ".ssh", "id_rsa"), path.join(folder, "0"));
+    await expect(undo(id)).rejects.toThrow(`${path.join(folder, "0")} is a symbolic link`);
+    expect(readFileSync(path.join(p.root, "app.txt"), "utf8")).toBe("two\n");
+  });
+
+  it("a manifest naming a copy outside its folder is damaged, not followed", async () => {
+    const p = hostile();
+    const { id, folder } = await edited(p);
+    const manifest = JSON.parse(readFileSync(path.join(folder, "manifest.json"), "utf8"));
+    manifest.files[0].copy = path.relative(folder, path.join(p.home, ".ssh", "id_rsa"));
+    writeFileSync(path.join(folder, "manifest.json"), JSON.stringify(manifest));
+    await expect(undo(id)).rejects.toThrow("is damaged");
+    expect(readFileSync(path.join(p.root, "app.txt"), "utf8")).toBe("two\n");
+  });
+
+  it("a manifest that is a link (to a checkpoint kept elsewhere) is refused", async () => {
+    const p = hostile();
+    const { id, folder } = await edited(p);
+    const elsewhere = path.join(p.home, "manifest.json");
+    writeFileSync(elsewhere, readFileSync(path.join(folder, "manifest.json")));
+    rmSync(path.join(folder, "manifest.json"));
+    symlinkSync(elsewhere, path.join(folder, "manifest.json"));
+    await expect(undo(id)).rejects.toThrow(`${path.join(folder, "manifest.json")} is a symbolic link`);
+    expect(readFileSync(path.join(p.root, "app.txt"), "utf8")).toBe("two\n");
+  });
+});

@@ -185,9 +185,14 @@ export function openStateFileForReading(file: string): number {
 
 /** A whole state file's text, read without following a link ({@link openStateFileForReading}). */
 export function readStateFile(file: string): string {
+  return readStateBytes(file).toString("utf8");
+}
+
+/** A whole state file's bytes (a checkpoint's saved copy), read without following a link. */
+export function readStateBytes(file: string): Buffer {
   const fd = openStateFileForReading(file);
   try {
-    return readFileSync(fd, "utf8");
+    return readFileSync(fd);
   } finally {
     closeSync(fd);
   }

@@ -4,9 +4,9 @@
  * copy per file. Undo and restore read them back; a failed commit rolls back from them too.
  */
 import { constants } from "node:fs";
-import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { asStateError, removeStateEntry, writeStateFile } from "../util/state-folder.js";
+import { asStateError, existingStateDir, readStateFile, removeStateEntry, writeStateFile } from "../util/state-folder.js";
 import { encodeText } from "./encoding.js";
 import { errnoCode, WorkspaceError } from "./errors.js";
 import type { FileState } from "./file-state.js";
@@ -102,21 +102,30 @@ export class CheckpointStore {
     removeStateEntry(await ensureStateDir(this.root, "checkpoints"), id);
   }
 
-  /** Absolute path of a saved copy. */
+  /**
+   * Absolute path of a saved copy (read it with readStateBytes: never through a link). The name is
+   * one agent-lsp gives (a number): a manifest naming `../../.ssh/id_rsa` is damaged, not followed.
+   */
   async copyPath(checkpoint: Checkpoint, file: CheckpointFile): Promise<string | undefined> {
-    return file.copy ? path.join(await this.dir(checkpoint.id), file.copy) : undefined;
+    if (!file.copy) return undefined;
+    if (!/^\d+$/.test(file.copy)) throw new WorkspaceError(`Checkpoint ${checkpoint.id} is damaged: its copy of ${file.path} is named "${file.copy}", not a number agent-lsp gives. Remove the folder ${await this.dir(checkpoint.id)}.`);
+    return path.join(await this.dir(checkpoint.id), file.copy);
   }
 
   /**
    * The checkpoint `id`, or undefined when there is none by that id. A manifest that exists but
-   * cannot be read or parsed is an error that says so, not "no such checkpoint".
+   * cannot be read or parsed is an error that says so, not "no such checkpoint"; so is a
+   * checkpoint folder or manifest that is a link (a repository can ship one pointing elsewhere).
    */
   async get(id: string): Promise<Checkpoint | undefined> {
-    if (!/^[\w.-]+$/.test(id)) return undefined;
-    const file = path.join(await this.dir(id), "manifest.json");
+    if (!/^[\w.-]+$/.test(id) || id === "." || id === "..") return undefined;
+    let file: string;
     let text: string;
     try {
-      text = await readFile(file, "utf8");
+      const dir = existingStateDir(this.root, "checkpoints", id);
+      if (!dir) return undefined;
+      file = path.join(dir, "manifest.json");
+      text = readStateFile(file);
     } catch (err) {
       if (errnoCode(err) === "ENOENT") return undefined;
       throw new WorkspaceError(`Checkpoint ${id} cannot be read (${(err as Error).message}).`);

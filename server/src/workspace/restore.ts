@@ -3,7 +3,8 @@
  * back is itself a change set (through the editor for open documents, atomic on disk for the
  * rest) with its own checkpoint, so an undo can be redone and a restore undone.
  */
-import { readFile, rmdir } from "node:fs/promises";
+import { rmdir } from "node:fs/promises";
+import { readStateBytes } from "../util/state-folder.js";
 import { commitRecorded, showPlan, type WorkspaceCore } from "./apply.js";
 import type { ApplyResult } from "./change-set.js";
 import type { Checkpoint, CheckpointFile } from "./checkpoints.js";
@@ -27,7 +28,8 @@ async function planBack(core: WorkspaceCore, checkpoint: Checkpoint, file: Check
   if (!file.existed) return before.exists ? { path, before, after: null } : undefined;
   const copy = await core.checkpoints.copyPath(checkpoint, file);
   if (!copy) return undefined;
-  const bytes = await readFile(copy);
+  // A saved copy is agent-lsp's own record: a link planted in its place is refused, never read.
+  const bytes = readStateBytes(copy);
   const { text, bom } = decodeText(bytes);
   if (before.exists && before.text === text && before.bom === bom && before.mode === (file.mode ?? before.mode)) return undefined;
   return { path, before, after: text, bytes, bom, mode: file.mode };
