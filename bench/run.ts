@@ -28,6 +28,7 @@ const benches: [string, Bench | undefined][] = [
   ["mcp start", await optional("./mcp-start.ts", "benchMcpStart")],
   ["large diff", await optional("./large-diff.ts", "benchLargeDiff")],
   ["tool input", await optional("./tool-input.ts", "benchToolInput")],
+  ["large message", await optional("./large-message.ts", "benchLargeMessage")],
   ["events", await optional("./events.ts", "benchEvents")],
   ["web", await optional("./web.ts", "benchWeb")],
   ["computer", await optional("./computer.ts", "benchComputer")],

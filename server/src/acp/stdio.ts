@@ -7,6 +7,7 @@ import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { processManagerFrom } from "../exec/processes.js";
 import { installShutdownHooks } from "../exec/shutdown.js";
+import { LargeInputWatch } from "../util/large-input.js";
 import { FileLogger } from "../util/log.js";
 import { WireRequestIds } from "../util/wire-request-ids.js";
 import { fairlyPaced } from "./fair-stream.js";
@@ -41,11 +42,16 @@ async function serve(early: EarlyStart, logger: FileLogger): Promise<void> {
   await server.dispose();
 }
 
-/** `stdin` with `head` in front of it. */
+/** `stdin` with `head` in front of it; a large line (message) gives its memory back once read. */
 function prepend(head: Buffer, stdin: NodeJS.ReadStream): Readable {
+  const large = new LargeInputWatch();
   async function* all() {
     if (head.length) yield head;
-    for await (const chunk of stdin) yield chunk as Buffer;
+    for await (const chunk of stdin) {
+      large.read(chunk.length);
+      yield chunk as Buffer;
+      if ((chunk as Buffer).includes(10)) large.ended();
+    }
   }
   return Readable.from(all(), { objectMode: false });
 }

@@ -8,6 +8,8 @@
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { TextDocuments } from "vscode-languageserver/node.js";
 import { ChangeJournal, type ChangeWatch } from "./change-journal.js";
+import { LARGE_INPUT_BYTES } from "../util/large-input.js";
+import { collectSoon } from "../util/release-memory.js";
 
 /** Gives a watch over the changes of one didChange of `uri`, or none. */
 export type ChangeObserver = (uri: string) => ChangeWatch | undefined;
@@ -27,7 +29,11 @@ export function observableDocuments(warn?: (message: string) => void): Observabl
     create: TextDocument.create,
     update: (doc, changes, version) => journal.apply(doc, changes, version, observer?.(doc.uri)),
   });
-  documents.onDidClose(({ document }) => journal.forget(document.uri));
+  documents.onDidClose(({ document }) => {
+    journal.forget(document.uri);
+    // Nothing else holds a closed document's text: hand a large one's memory back.
+    if (document.getText().length > LARGE_INPUT_BYTES) collectSoon();
+  });
   return {
     documents,
     observe(next) {

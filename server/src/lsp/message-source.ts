@@ -4,6 +4,7 @@
  * gets every message in order, none lost.
  */
 import type { Readable } from "node:stream";
+import { LargeInputWatch } from "../util/large-input.js";
 import { FrameParser, type FramingError } from "./framing.js";
 
 /** Where a MessageSource delivers. */
@@ -19,6 +20,7 @@ export class MessageSource {
   private listener: MessageListener | undefined;
   private closed = false;
   private readonly parser: FrameParser;
+  private readonly large = new LargeInputWatch();
   private onFramingError: (error: FramingError) => void;
 
   /**
@@ -31,7 +33,10 @@ export class MessageSource {
   ) {
     this.onFramingError = onFramingError;
     this.parser = new FrameParser((m) => this.deliver(m), (e) => this.onFramingError(e));
-    input.on("data", (chunk: Buffer) => this.parser.push(chunk));
+    input.on("data", (chunk: Buffer) => {
+      this.large.read(chunk.length);
+      this.parser.push(chunk);
+    });
     const onClose = () => this.close();
     input.on("end", onClose);
     input.on("close", onClose);
@@ -76,6 +81,7 @@ export class MessageSource {
   }
 
   private deliver(message: object): void {
+    this.large.ended();
     if (this.listener) this.listener.message(message);
     else this.queue.push(message);
   }

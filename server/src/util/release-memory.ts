@@ -47,6 +47,14 @@ export function collectGarbage(): boolean {
  */
 export function releaseAfterLargeWork(rssBefore: number): void {
   if (process.memoryUsage.rss() - rssBefore <= LARGE_GROWTH) return;
+  collectSoon();
+}
+
+/**
+ * Schedules one full collection shortly, whatever the growth: for when something large was just
+ * let go (a closed 100 MB document). Never keeps the process alive; calls close together collect once.
+ */
+export function collectSoon(): void {
   clearTimeout(timer);
   timer = setTimeout(collectGarbage, DELAY_MS);
   timer.unref();

@@ -1,6 +1,6 @@
 /**
- * The frame parser on the byte patterns editors produce: a large body in many chunks (joined
- * once, not per chunk), and a Content-Length that lies, fed in small chunks.
+ * The frame parser on the byte patterns editors produce: a large body in many chunks (copied into
+ * one buffer as it comes, not joined per chunk), and a Content-Length that lies, fed in small chunks.
  */
 import { describe, expect, it } from "vitest";
 import { FrameParser, type FramingError } from "../../../server/src/lsp/framing.js";
@@ -52,5 +52,26 @@ describe("FrameParser", () => {
     const lie = parse(Buffer.concat([frame(first, 4000), frame(second)]), 1);
     expect(lie.errors).toEqual([expect.objectContaining({ id: 1, code: -32600 })]);
     expect(lie.messages).toEqual([JSON.parse(second)]);
+  });
+
+  const big = (mb: number, id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "m", params: { text: "y".repeat(mb * 1024 * 1024) } });
+  const small = '{"jsonrpc":"2.0","id":9,"method":"after"}';
+  it.each([
+    ["whole chunks", 65536],
+    ["chunks that end inside the next message", 65537],
+    ["chunks of 1 MB and a byte", (1 << 20) + 1],
+    ["the whole stream at once", Number.MAX_SAFE_INTEGER],
+  ])("a body of megabytes in %s, with a message right behind it: both arrive whole", (_, size) => {
+    const { messages, errors } = parse(Buffer.concat([frame(big(3, 1)), frame(small), frame(big(2, 2))]), size);
+    expect(errors).toEqual([]);
+    expect(messages.map((m) => (m as { id: number }).id)).toEqual([1, 9, 2]);
+    expect((messages[0] as { params: { text: string } }).params.text).toHaveLength(3 * 1024 * 1024);
+    expect((messages[2] as { params: { text: string } }).params.text).toHaveLength(2 * 1024 * 1024);
+  });
+
+  it("a length of megabytes that lies (too long) is noticed when the next header arrives, and that message is read", () => {
+    const { messages, errors } = parse(Buffer.concat([frame(big(1, 1), 3 * 1024 * 1024), frame(small)]), 65536);
+    expect(errors).toEqual([expect.objectContaining({ id: 1, code: -32600 })]);
+    expect(messages).toEqual([JSON.parse(small)]);
   });
 });
