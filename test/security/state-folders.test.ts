@@ -276,3 +276,25 @@ describe("checkpoints read back by /undo", () => {
     expect(readFileSync(path.join(p.root, "app.txt"), "utf8")).toBe("two\n");
   });
 });
+
+describe("a background command's log", () => {
+  it("replaced by a link while the command runs, is not read through it", async () => {
+    const p = hostile();
+    h = await startAgentHarness({ root: p.root, options: { tools: { provider_native: false } } });
+    const id = await h.newSession();
+    // Longer output than the key, so a read through the link would take all of it.
+    h.fake.enqueue({ toolCalls: [{ name: "execute_command", input: { command: "printf 'x%.0s' $(seq 1 200); echo; sleep 120", mode: "background" } }] }, { text: "started" });
+    await h.prompt(id, "run");
+    const processes = path.join(p.state, "processes");
+    await waitFor(() => existsSync(processes) && readdirSync(processes).some((n) => n.endsWith(".log") && readFileSync(path.join(processes, n), "utf8").length > 200), 30_000);
+    const name = readdirSync(processes).find((n) => n.endsWith(".log"))!;
+    rmSync(path.join(processes, name));
+    symlinkSync(path.join(p.home, ".ssh", "id_rsa"), path.join(processes, name));
+    h.fake.enqueue({ toolCalls: [{ name: "background_process", input: { action: "read", id: name.slice(0, -".log".length) } }] }, { text: "never asked" });
+    const res = await h.prompt(id, "read it");
+    expect(h.fake.requests.map((r) => JSON.stringify(r.body)).join("\n")).not.toContain("PRIVATE KEY");
+    // A fault in agent-lsp's own state ends the turn with it; the model gets nothing of the file.
+    expect(res.stopReason).toBe("error");
+    expect(h.client.updatesOf("error").map((u) => u.message).join("\n")).toContain(`${path.join(processes, name)} is a symbolic link`);
+  }, 60_000);
+});

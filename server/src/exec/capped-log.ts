@@ -9,8 +9,8 @@
  * (a full disk) stops the log, never the server: later output is dropped and the failure is
  * reported with what is read.
  */
-import { closeSync, openSync, readSync } from "node:fs";
-import { asStateError, openStateFile, stateWriteProblem, writeAll, writeStateFile } from "../util/state-folder.js";
+import { closeSync, readSync } from "node:fs";
+import { asStateError, openStateFile, openStateFileForReading, stateWriteProblem, writeAll, writeStateFile } from "../util/state-folder.js";
 
 /** Bytes in one MiB, the unit of the cap. */
 export const MIB = 1024 * 1024;
@@ -78,7 +78,9 @@ export class CappedLog {
     const skipped = Math.max(Math.min(this.base, to) - from, 0);
     if (end <= start) return { bytes: Buffer.alloc(0), skipped };
     const buf = Buffer.alloc(end - start);
-    const fd = openSync(this.path, "r");
+    // By name, not by the write descriptor (the drop renames a new file over it); so never
+    // through a link put in its place: that would hand another file's bytes to the model.
+    const fd = openStateFileForReading(this.path);
     try {
       const n = readSync(fd, buf, 0, buf.length, start - this.base);
       return { bytes: buf.subarray(0, n), skipped };
