@@ -3,14 +3,12 @@
  * read and answered `initialize` already: its bytes are handed back in front of stdin, so the SDK
  * sees every message in order, and the SDK's own answer to that request is dropped.
  */
-import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { processManagerFrom } from "../exec/processes.js";
 import { installShutdownHooks } from "../exec/shutdown.js";
-import { LargeInputWatch } from "../util/large-input.js";
 import { FileLogger } from "../util/log.js";
 import { WireRequestIds } from "../util/wire-request-ids.js";
-import { fairlyPaced } from "./fair-stream.js";
+import { ndJsonStdio } from "./ndjson-stdio.js";
 import { startAcpServer, type AcpServer } from "./server.js";
 
 /** What the start-up path read before the SDK loaded. */
@@ -32,28 +30,15 @@ export async function serveAcpOnStdio(early: EarlyStart): Promise<void> {
 }
 
 async function serve(early: EarlyStart, logger: FileLogger): Promise<void> {
-  const input = Readable.toWeb(prepend(early.read, process.stdin)) as ReadableStream<Uint8Array>;
-  const base = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, input);
-  const stream = fairlyPaced(randomRequestIds(early.answeredId === undefined ? base : dropAnswer(base, early.answeredId), logger));
+  const ids = requestIds(logger);
+  // Incoming messages are parsed as they arrive and paced fairly between sessions (ndjson-stdio.ts).
+  const base = ndJsonStdio(process.stdin, process.stdout, early.read, { admit: (m) => ids.incoming(m) });
+  const stream = randomRequestIds(early.answeredId === undefined ? base : dropAnswer(base, early.answeredId), ids);
   const server = startAcpServer({ stream, logger });
   const unhook = hookShutdown(server);
   await server.connection.closed;
   unhook();
   await server.dispose();
-}
-
-/** `stdin` with `head` in front of it; a large line (message) gives its memory back once read. */
-function prepend(head: Buffer, stdin: NodeJS.ReadStream): Readable {
-  const large = new LargeInputWatch();
-  async function* all() {
-    if (head.length) yield head;
-    for await (const chunk of stdin) {
-      large.read(chunk.length);
-      yield chunk as Buffer;
-      if ((chunk as Buffer).includes(10)) large.ended();
-    }
-  }
-  return Readable.from(all(), { objectMode: false });
 }
 
 /** `stream` without the answer to request `id` (sent already by the start-up path). */
@@ -75,30 +60,26 @@ function dropAnswer(stream: acp.Stream, id: number | string): acp.Stream {
 }
 
 /**
- * `stream` with every request the server sends under a random id, and an answer that names no
- * request of this connection refused (util/wire-request-ids.ts).
+ * Every request the server sends goes under a random id, and an answer that names no request of
+ * this connection is refused (util/wire-request-ids.ts): `incoming` admits the answers.
  */
-function randomRequestIds(stream: acp.Stream, logger: FileLogger): acp.Stream {
-  const ids = new WireRequestIds({
+function requestIds(logger: FileLogger): WireRequestIds {
+  return new WireRequestIds({
     cancelMethod: "$/cancel_request",
     cancelParam: "requestId",
     onStray: (id) => logger.warn(`acp: an answer came for a request this server is not waiting for (id ${JSON.stringify(id)}); it was ignored`),
   });
+}
+
+/** `stream` with the requests it writes under `ids`' random ids. */
+function randomRequestIds(stream: acp.Stream, ids: WireRequestIds): acp.Stream {
   const writer = stream.writable.getWriter();
   const writable = new WritableStream<acp.AnyMessage>({
     write: (message) => writer.write(ids.outgoing(message)),
     close: () => writer.close(),
     abort: (reason) => writer.abort(reason),
   });
-  const readable = stream.readable.pipeThrough(
-    new TransformStream<acp.AnyMessage, acp.AnyMessage>({
-      transform(message, controller) {
-        const admitted = ids.incoming(message);
-        if (admitted) controller.enqueue(admitted);
-      },
-    }),
-  );
-  return { readable, writable };
+  return { readable: stream.readable, writable };
 }
 
 /**
