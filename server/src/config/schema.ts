@@ -111,8 +111,11 @@ export type ConfigFile = {
   [K in keyof Config]?: K extends "providers" | "mcp_servers" ? Config[K] : Config[K] extends unknown[] ? Config[K] : Config[K] extends object ? Partial<Config[K]> : Config[K];
 };
 
-/** The defaults, derived from the schema. */
-export const DEFAULT_CONFIG: Config = configSchema.parse({});
+/**
+ * The defaults, derived from the schema. Parsed once, so without zod's generated fast parsers
+ * (jitless): generating one per table cost a new session several milliseconds.
+ */
+export const DEFAULT_CONFIG: Config = configSchema.parse({}, { jitless: true });
 
 /** The schema one layer is checked against: the same keys, none required, no defaults filled in. */
 export const configFileSchema = withoutDefaults(configSchema) as z.ZodType<ConfigFile>;
