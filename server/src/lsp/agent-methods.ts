@@ -3,7 +3,8 @@
  * schema (bad params: -32602 naming the field), agent errors become JSON-RPC errors with their
  * code, and nothing a client sends can take the server down.
  */
-import { ResponseError, type Connection } from "vscode-languageserver/node.js";
+import type { Connection } from "vscode-languageserver/node.js";
+import { ResponseError } from "./lsp-library.js";
 import type { z } from "zod";
 import type { Agent } from "../agent/agent.js";
 import { AgentRequestError, ErrorCodes } from "../agent/errors.js";

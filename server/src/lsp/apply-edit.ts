@@ -4,7 +4,8 @@
  * (edit-tracker.ts). An answer of applied counts as applied; the reports that come within a
  * short window are returned with it, later ones reach the session as notices.
  */
-import { ApplyWorkspaceEditRequest, type ApplyWorkspaceEditResult, type Connection } from "vscode-languageserver/node.js";
+import type { ApplyWorkspaceEditResult, Connection } from "vscode-languageserver/node.js";
+import { ApplyWorkspaceEditRequest } from "./lsp-library.js";
 import type { ApplyEditOptions, ApplyEditResult, EditReport, FileChange } from "../editor/document-host.js";
 import type { Logger } from "../util/log.js";
 import { sendWithdrawable, type RequestOutcome } from "./client-requests.js";

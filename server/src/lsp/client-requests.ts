@@ -4,7 +4,8 @@
  * request itself may still be answered later (`late`): an editor can apply an edit it was slow
  * to answer.
  */
-import { CancellationTokenSource, type CancellationToken } from "vscode-languageserver/node.js";
+import type { CancellationToken } from "vscode-languageserver/node.js";
+import { CancellationTokenSource } from "./lsp-library.js";
 
 /** How a request ended. */
 export type RequestOutcome =

@@ -6,7 +6,7 @@
  * is on the start-up path: it imports nothing heavy.
  */
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { TextDocuments } from "vscode-languageserver/node.js";
+import { TextDocuments } from "./lsp-library.js";
 import { ChangeJournal, type ChangeWatch } from "./change-journal.js";
 import { LARGE_INPUT_BYTES } from "../util/large-input.js";
 import { collectSoon } from "../util/release-memory.js";

@@ -2,7 +2,8 @@
  * workspace/executeCommand: agent actions for clients that can run commands but speak no custom
  * protocol (code actions, eglot's and Helix's command palettes).
  */
-import { ResponseError, type Connection } from "vscode-languageserver/node.js";
+import type { Connection } from "vscode-languageserver/node.js";
+import { ResponseError } from "./lsp-library.js";
 import type { Agent } from "../agent/agent.js";
 import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
 import type { Logger } from "../util/log.js";

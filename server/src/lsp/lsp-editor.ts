@@ -4,7 +4,8 @@
  * workspace/applyEdit, prompts as agent/requestPermission (clients that declare it) or
  * window/showMessageRequest, and the stream as agent/update notifications.
  */
-import { MessageType, ShowDocumentRequest, ShowMessageNotification, type ClientCapabilities, type Connection } from "vscode-languageserver/node.js";
+import type { ClientCapabilities, Connection } from "vscode-languageserver/node.js";
+import { MessageType, ShowDocumentRequest, ShowMessageNotification } from "./lsp-library.js";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { ApplyEditOptions, ApplyEditResult, FileChange, OpenDocument, SaveResult } from "../editor/document-host.js";
 import type { Editor } from "../editor/editor.js";

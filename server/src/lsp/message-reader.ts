@@ -4,7 +4,8 @@
  * loop with sessions taking turns (util/fair-queue.ts), so a burst of requests on one session
  * never holds up `agent/listSessions`, `agent/cancel` or another session's requests.
  */
-import { AbstractMessageReader, type DataCallback, type Disposable, type Message } from "vscode-languageserver/node.js";
+import type { DataCallback, Disposable, Message } from "vscode-languageserver/node.js";
+import { AbstractMessageReader } from "./lsp-library.js";
 import { FairPacer, sessionRoute } from "../util/fair-queue.js";
 import type { MessageSource } from "./message-source.js";
 

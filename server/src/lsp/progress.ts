@@ -1,5 +1,6 @@
 /** Work-done progress ($/progress) for clients that show it; a silent handle for the rest. */
-import { WorkDoneProgress, WorkDoneProgressCreateRequest, type Connection, type WorkDoneProgressBegin, type WorkDoneProgressEnd, type WorkDoneProgressReport } from "vscode-languageserver/node.js";
+import type { Connection, WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport } from "vscode-languageserver/node.js";
+import { WorkDoneProgress, WorkDoneProgressCreateRequest } from "./lsp-library.js";
 import type { ProgressHandle } from "../editor/session-ui.js";
 import type { Logger } from "../util/log.js";
 

@@ -6,15 +6,8 @@
  * Each request carries its `requestId` (in the params, or on every action of a message prompt to
  * clients that keep an action's extra properties): an answer naming another request is refused.
  */
-import {
-  ErrorCodes as RpcErrorCodes,
-  MessageType,
-  ResponseError,
-  ShowMessageRequest,
-  type CancellationToken,
-  type Connection,
-  type MessageActionItem,
-} from "vscode-languageserver/node.js";
+import type { CancellationToken, Connection, MessageActionItem } from "vscode-languageserver/node.js";
+import { ErrorCodes as RpcErrorCodes, MessageType, ResponseError, ShowMessageRequest } from "./lsp-library.js";
 import type { PermissionAnswer, PermissionOptionId, PermissionRequest, Question } from "../editor/session-ui.js";
 import { sendWithdrawable } from "./client-requests.js";
 import type { Withdrawal } from "./late-answers.js";

@@ -5,17 +5,8 @@
  * waits for it.
  */
 import type { Readable, Writable } from "node:stream";
-import {
-  createConnection,
-  ErrorCodes,
-  ResponseError,
-  StreamMessageWriter,
-  type Connection,
-  type InitializeParams,
-  type InitializeResult,
-  type Message,
-  type MessageWriter,
-} from "vscode-languageserver/node.js";
+import type { Connection, InitializeParams, InitializeResult, Message, MessageWriter } from "vscode-languageserver/node.js";
+import { createConnection, ErrorCodes, ResponseError, StreamMessageWriter } from "./lsp-library.js";
 import type { createRuntime, Runtime } from "../agent/runtime.js";
 import { FileLogger, type Logger } from "../util/log.js";
 import { VERSION } from "../version.js";

@@ -5,7 +5,8 @@
  * protocol (Helix, stock eglot, Vim with ALE) or with `[editor] chat_file = true`.
  */
 import { relative } from "node:path";
-import { ErrorCodes, ResponseError, type ClientCapabilities, type Connection } from "vscode-languageserver/node.js";
+import type { ClientCapabilities, Connection } from "vscode-languageserver/node.js";
+import { ErrorCodes, ResponseError } from "../lsp-library.js";
 import type { Agent } from "../../agent/agent.js";
 import type { SafetyMode } from "../../config/schema.js";
 import type { DocumentHost } from "../../editor/document-host.js";
