@@ -16,7 +16,7 @@ import { explainDenials } from "./denials.js";
 import { sandboxLayout, type Layout } from "./layout.js";
 import { seatbeltProfile } from "./macos-profile.js";
 import { sandboxAvailability, type Availability } from "./probe.js";
-import { FilteringProxy } from "./proxy.js";
+import type { FilteringProxy, ProxyListen, ProxyRules } from "./proxy.js";
 import { daemonSockets, runtimeFolders } from "./sockets.js";
 import { NO_SANDBOX, SandboxRequiredError, type SandboxOutcome, type SandboxSettings } from "./settings.js";
 
@@ -101,7 +101,7 @@ export class Sandbox {
   private async bwrapLaunch(bwrap: string, request: LaunchRequest, layout: Layout): Promise<Launch> {
     const covers = sandboxCovers();
     const proxySocket = this.settings.network === "allow_hosts" ? path.join(covers.folder, `proxy-${++proxySockets}.sock`) : undefined;
-    const proxy = proxySocket ? await FilteringProxy.start({ socket: proxySocket }, this.rules()) : undefined;
+    const proxy = proxySocket ? await startProxy({ socket: proxySocket }, this.rules()) : undefined;
     const command = [request.file, ...request.args];
     const args = bwrapArgs({
       layout,
@@ -116,7 +116,7 @@ export class Sandbox {
   }
 
   private async seatbeltLaunch(program: string, request: LaunchRequest, layout: Layout): Promise<Launch> {
-    const proxy = this.settings.network === "allow_hosts" ? await FilteringProxy.start({ port: 0 }, this.rules()) : undefined;
+    const proxy = this.settings.network === "allow_hosts" ? await startProxy({ port: 0 }, this.rules()) : undefined;
     const profile = seatbeltProfile({ layout, tempDirs: [realTempDir()], ...(proxy?.port ? { proxyPort: proxy.port } : {}) });
     const url = proxy?.port ? `http://127.0.0.1:${proxy.port}` : undefined;
     const env: Record<string, string> = url ? { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url } : {};
@@ -143,6 +143,12 @@ export class Sandbox {
   private rules() {
     return { allowHosts: this.settings.allowHosts, privateHosts: this.settings.privateHosts };
   }
+}
+
+/** The network filter of `allow_hosts`, imported when first started: node:http is not loaded for a session that runs no command under it. */
+async function startProxy(listen: ProxyListen, rules: ProxyRules): Promise<FilteringProxy> {
+  const { FilteringProxy } = await import("./proxy.js");
+  return FilteringProxy.start(listen, rules);
 }
 
 function realTempDir(): string {

@@ -8,7 +8,6 @@
  */
 import type { Sdk } from "../sdk.js";
 import type { McpServerSpec } from "../specs.js";
-import { listenForCallback } from "./callback-listener.js";
 import { SignInCheckError } from "./errors.js";
 import { randomState, ServerOAuthProvider } from "./provider.js";
 import { recordFor, type SignInRecord, type TokenStore } from "./token-store.js";
@@ -39,6 +38,8 @@ export interface SignInOptions {
 /** Signs in to `spec`'s server; resolves with the stored record, or throws saying which step failed. */
 export async function signIn(options: SignInOptions): Promise<SignInRecord> {
   const { spec, sdk } = options;
+  // Imported here: node:http is not loaded for a session that never signs in.
+  const { listenForCallback } = await import("./callback-listener.js");
   const listener = await listenForCallback(spec.oauth?.callbackPort ?? 0);
   try {
     const previous = await recordFor(options.store, spec.name, spec.url!);
