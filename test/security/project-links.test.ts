@@ -4,16 +4,18 @@
  * a project skill's description is in the skill catalog. A cloned repository can ship any of them
  * as a link to the user's files (`AGENTS.md -> ~/.aws/credentials`), or link the folder holding
  * them out of the project. Such a file is left out with a note naming the link; a link that stays
- * inside the project (`AGENTS.md -> CLAUDE.md`) is followed as before.
+ * inside the project (`AGENTS.md -> CLAUDE.md`) is followed as before. And `agent-lsp mcp
+ * add/remove/add-json --project` rewrites the project's own config files, never what a link there
+ * leads to (the user's config with its keys, a folder of the home).
  */
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAgentHarness, type AgentHarness } from "../helpers/agent-setup.js";
 import { hostileProject, type HostileProject } from "../helpers/hostile-project.js";
 import { isolateUserDirs } from "../helpers/user-dirs.js";
 
-isolateUserDirs("agent-lsp-project-links-");
+const dirs = isolateUserDirs("agent-lsp-project-links-");
 
 let h: AgentHarness | undefined;
 const cleanup: string[] = [];
@@ -116,5 +118,57 @@ describe("skills", () => {
     expect(sent).not.toContain("OUTSIDE DESCRIPTION");
     expect(sent).not.toContain("OUTSIDE BODY");
     expect(sent).toContain(`${path.join(p.state, "skills", "other", "SKILL.md")} leads outside the project`);
+  });
+});
+
+describe("mcp add/remove/add-json --project", () => {
+  /** Runs `agent-lsp mcp ...` in the project, as from a terminal there. */
+  async function mcp(root: string, ...argv: string[]): Promise<number> {
+    const { mcpCommand } = await import("../../server/src/cli/mcp.js");
+    const cwd = process.cwd();
+    process.chdir(root);
+    try {
+      return await mcpCommand(argv);
+    } finally {
+      process.chdir(cwd);
+    }
+  }
+
+  it("a linked .agent-lsp is refused: nothing is written where it leads", async () => {
+    const p = hostile();
+    mkdirSync(path.join(p.home, ".cargo"));
+    writeFileSync(path.join(p.home, ".cargo", "config.toml"), "[build]\njobs = 4\n");
+    rmSync(p.state, { recursive: true });
+    symlinkSync(path.join(p.home, ".cargo"), p.state);
+    const before = p.snapshot();
+    await expect(mcp(p.root, "add", "--project", "evil", "--", "evil-server")).rejects.toThrow(`${p.state} is a symbolic link`);
+    expect(p.snapshot()).toBe(before);
+  });
+
+  it("a project config linked to the user's own is refused: the user's keys are not copied into the project", async () => {
+    const p = hostile();
+    const user = path.join(dirs.home, "config", "agent-lsp");
+    mkdirSync(user, { recursive: true });
+    writeFileSync(path.join(user, "config.toml"), '[providers.anthropic]\napi_key = "sk-ant-SECRET"\n');
+    writeFileSync(path.join(user, "mcp.json"), JSON.stringify({ mcpServers: { gh: { url: "https://x.test", headers: { Authorization: "Bearer SECRET-TOKEN" } } } }));
+    symlinkSync(path.join(user, "config.toml"), path.join(p.state, "config.toml"));
+    symlinkSync(path.join(user, "mcp.json"), path.join(p.root, ".mcp.json"));
+    await expect(mcp(p.root, "add", "--project", "db", "--", "db-server")).rejects.toThrow(`${path.join(p.state, "config.toml")} is a symbolic link`);
+    await expect(mcp(p.root, "add-json", "--project", "db", '{"command": "db-server"}')).rejects.toThrow(`${path.join(p.root, ".mcp.json")} is a symbolic link`);
+    expect(lstatSync(path.join(p.state, "config.toml")).isSymbolicLink()).toBe(true);
+    expect(lstatSync(path.join(p.root, ".mcp.json")).isSymbolicLink()).toBe(true);
+    expect(readFileSync(path.join(user, "config.toml"), "utf8")).toBe('[providers.anthropic]\napi_key = "sk-ant-SECRET"\n');
+  });
+
+  it("a link planted where the temp file goes is not written through", async () => {
+    const p = hostile();
+    symlinkSync(path.join(p.home, ".bashrc"), path.join(p.state, `config.toml.${process.pid}.tmp`));
+    symlinkSync(path.join(p.home, ".bashrc"), path.join(p.root, `.mcp.json.${process.pid}.tmp`));
+    const before = p.snapshot();
+    expect(await mcp(p.root, "add", "--project", "db", "--", "db-server")).toBe(0);
+    expect(await mcp(p.root, "add-json", "--project", "web", '{"command": "web-server"}')).toBe(0);
+    expect(readFileSync(path.join(p.state, "config.toml"), "utf8")).toContain("[mcp_servers.db]");
+    expect(readFileSync(path.join(p.root, ".mcp.json"), "utf8")).toContain("web-server");
+    expect(p.snapshot()).toBe(before);
   });
 });

@@ -4,10 +4,11 @@
  * (toml-scan.ts); values are written by the TOML library. The result is parsed again before it
  * is returned, so a file is never left unreadable.
  */
-import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readlinkSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse, stringify } from "smol-toml";
 import type { McpServerTable } from "../config/schema.js";
+import { ensureStateFolder, stateFolder, writeStateFile } from "../util/state-folder.js";
 import { scanToml } from "./toml-scan.js";
 
 /** Names `mcp add` accepts: they are bare TOML keys and provider-safe tool-name parts. */
@@ -91,11 +92,33 @@ function lineAfter(text: string, lineEnd: number): number {
   return nl < 0 ? text.length : nl + 1;
 }
 
-/** Writes through a temp file and a rename, so an interrupted write never leaves half a config; keeps the file's mode. */
-export function writeConfigFile(file: string, text: string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
+/**
+ * Writes through a temp file and a rename, so an interrupted write never leaves half a config; keeps
+ * the file's mode. A project's file (`project` set: checked by {@link projectFile} before it was
+ * read) gets its temp file made new and never through a link: a repository can plant one there.
+ */
+export function writeConfigFile(file: string, text: string, project = false): void {
   const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o600;
+  if (project) return writeStateFile(file, text, mode);
+  mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, text, { mode });
   renameSync(tmp, file);
+}
+
+/**
+ * A project's config file (`.agent-lsp/config.toml`, `.mcp.json`) that `mcp add/remove/add-json
+ * --project` may read and rewrite; throws when it is a link. A cloned repository decides what is
+ * there: `.agent-lsp` linked to `~/.cargo` had the rewrite land outside the project, and
+ * `.mcp.json` linked to your own `~/.config/agent-lsp/mcp.json` had your headers and keys copied
+ * into the project's file, the one a team commits. (Loading follows such a link: that only reads
+ * settings a project may set anyway.)
+ */
+export function projectFile(root: string, file: string): string {
+  if (path.dirname(file) === stateFolder(root)) ensureStateFolder(root); // refuses a linked .agent-lsp
+  const st = lstatSync(file, { throwIfNoEntry: false });
+  if (st?.isSymbolicLink()) {
+    throw new Error(`${file} is a symbolic link (to ${readlinkSync(file)}); agent-lsp edits only the project's own file, never one a link leads to. Edit the file it leads to, or replace the link with a file.`);
+  }
+  return file;
 }

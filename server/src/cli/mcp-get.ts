@@ -9,7 +9,7 @@ import { loadConfig } from "../config/load.js";
 import { convertEntry, projectMcpJsonPath, userMcpJsonPath } from "../config/mcp-json.js";
 import { parseArgs, UsageError } from "./args.js";
 import { configScope } from "./mcp-scope.js";
-import { SERVER_NAME, writeConfigFile } from "./mcp-config-file.js";
+import { projectFile, SERVER_NAME, writeConfigFile } from "./mcp-config-file.js";
 
 /** `mcp get NAME`: exit 0 when the server is configured, 1 when it is not. */
 export function getCommand(argv: string[], usage: string): number {
@@ -54,11 +54,11 @@ export function addJsonCommand(argv: string[], usage: string): number {
     return 1;
   }
   for (const note of notes) process.stderr.write(`agent-lsp mcp: ${name}: ${note}\n`);
-  const file = scope.project ? projectMcpJsonPath(process.cwd()) : userMcpJsonPath();
+  const file = scope.project ? projectFile(process.cwd(), projectMcpJsonPath(process.cwd())) : userMcpJsonPath();
   const data = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { mcpServers?: Record<string, unknown> }) : {};
   const replaced = data.mcpServers !== undefined && Object.hasOwn(data.mcpServers, name);
   data.mcpServers = { ...data.mcpServers, [name]: entry };
-  writeConfigFile(file, `${JSON.stringify(data, null, 2)}\n`);
+  writeConfigFile(file, `${JSON.stringify(data, null, 2)}\n`, scope.project);
   const toml = loadConfig({ root: process.cwd() }).layers.find((l) => !l.source.endsWith(".json") && l.values.mcp_servers && Object.hasOwn(l.values.mcp_servers, name));
   process.stdout.write(
     `${replaced ? "Replaced" : "Added"} the MCP server "${name}" in ${file}.${toml ? ` A TOML table of that name in ${toml.source} wins over it.` : ""}${scope.note ? ` ${scope.note}` : ""}\n`,

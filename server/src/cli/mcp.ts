@@ -10,7 +10,7 @@ import { loadConfig, projectConfigPath, userConfigPath } from "../config/load.js
 import { projectMcpJsonPath, userMcpJsonPath } from "../config/mcp-json.js";
 import type { McpServerTable } from "../config/schema.js";
 import { flagValue, flagValues, parseArgs, UsageError, type ParsedArgs } from "./args.js";
-import { addServer, removeServer, writeConfigFile } from "./mcp-config-file.js";
+import { addServer, projectFile, removeServer, writeConfigFile } from "./mcp-config-file.js";
 import { configScope } from "./mcp-scope.js";
 
 const USAGE = `Usage:
@@ -83,12 +83,12 @@ async function editCommand(argv: string[], action: "add" | "remove"): Promise<nu
   if (!name) throw new UsageError(`mcp ${action} needs a server name.`);
   if (args.positionals.length > 1) throw new UsageError(`mcp ${action} takes one server name, got also "${args.positionals[1]}" (a command goes after --).`);
   const { project, note } = configScope(args);
-  const file = project ? projectConfigPath(process.cwd()) : userConfigPath();
+  const file = project ? projectFile(process.cwd(), projectConfigPath(process.cwd())) : userConfigPath();
   if (action === "remove") return remove(name, file, project);
   const table = serverTable(args, command);
   const text = existsSync(file) ? readFileSync(file, "utf8") : "";
   const other = definedElsewhere(name);
-  writeConfigFile(file, addServer(text, name, table));
+  writeConfigFile(file, addServer(text, name, table), project);
   process.stdout.write(`Added the MCP server "${name}" to ${file}.${other ? ` It replaces the one in ${other} (TOML wins).` : ""}${project ? " A server the project defines starts once you approve its command line in your editor." : ""}${note ? ` ${note}` : ""}\n`);
   if (table.url && !sendsAuthorization(table)) return offerSignIn(name);
   return 0;
@@ -163,12 +163,12 @@ function remove(name: string, file: string, project: boolean): number {
   const text = existsSync(file) ? readFileSync(file, "utf8") : "";
   const edited = removeServer(text, name);
   if (edited !== undefined) {
-    writeConfigFile(file, edited);
+    writeConfigFile(file, edited, project);
     process.stdout.write(`Removed the MCP server "${name}" from ${file}.\n`);
     return 0;
   }
-  const json = project ? projectMcpJsonPath(process.cwd()) : userMcpJsonPath();
-  if (removeFromJson(json, name)) {
+  const json = project ? projectFile(process.cwd(), projectMcpJsonPath(process.cwd())) : userMcpJsonPath();
+  if (removeFromJson(json, name, project)) {
     process.stdout.write(`Removed the MCP server "${name}" from ${json}.\n`);
     return 0;
   }
@@ -177,12 +177,12 @@ function remove(name: string, file: string, project: boolean): number {
   return 1;
 }
 
-function removeFromJson(file: string, name: string): boolean {
+function removeFromJson(file: string, name: string, project: boolean): boolean {
   if (!existsSync(file)) return false;
   const data = JSON.parse(readFileSync(file, "utf8")) as { mcpServers?: Record<string, unknown> };
   if (!data.mcpServers || !Object.hasOwn(data.mcpServers, name)) return false;
   delete data.mcpServers[name];
-  writeConfigFile(file, `${JSON.stringify(data, null, 2)}\n`);
+  writeConfigFile(file, `${JSON.stringify(data, null, 2)}\n`, project);
   return true;
 }
 
