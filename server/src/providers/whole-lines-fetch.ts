@@ -9,6 +9,8 @@
  * it: measured with and without, it only added a copy.)
  */
 
+import { breather } from "../util/breathe.js";
+
 const LF = 0x0a;
 const CR = 0x0d;
 
@@ -32,19 +34,23 @@ export function wholeLinesFetch(inner: typeof fetch): typeof fetch {
 export function wholeLines(): TransformStream<Uint8Array, Uint8Array> {
   let held: Uint8Array[] = [];
   let heldBytes = 0;
+  // Reads that have piled up are taken back to back in microtasks, each megabyte event parsed by
+  // the SDK in between: without a pause now and then that is one stretch of 40-50 ms.
+  const pause = breather(5);
   return new TransformStream({
-    transform(chunk, controller) {
+    async transform(chunk, controller) {
       const end = lastBreak(chunk);
       if (end < 0) {
         held.push(chunk);
         heldBytes += chunk.length;
-        return;
+        return pause();
       }
       const head = chunk.subarray(0, end + 1);
       controller.enqueue(held.length ? join([...held, head], heldBytes + head.length) : head);
       const rest = chunk.subarray(end + 1);
       held = rest.length ? [rest] : [];
       heldBytes = rest.length;
+      await pause();
     },
     flush(controller) {
       if (heldBytes) controller.enqueue(join(held, heldBytes));
