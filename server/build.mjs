@@ -2,10 +2,14 @@
 // hundreds of modules; heavy dependencies (provider SDKs) are reached through dynamic import()
 // and land in their own chunks, loaded only when a session first needs them.
 import { build } from "esbuild";
-import { chmodSync, copyFileSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+
+/** The banner's CommonJS require; bundled CommonJS packages need it, most chunks never do. */
+const REQUIRE_BANNER =
+  "import { createRequire as __agentLspCreateRequire } from 'node:module';\nconst require = __agentLspCreateRequire(import.meta.url);";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -46,7 +50,7 @@ await build({
   define: { AGENT_LSP_VERSION: JSON.stringify(pkg.version) },
   banner: {
     // Bundled CommonJS packages call require() for Node built-ins; ESM has no require of its own.
-    js: "#!/usr/bin/env node\nimport { createRequire as __agentLspCreateRequire } from 'node:module';\nconst require = __agentLspCreateRequire(import.meta.url);",
+    js: `#!/usr/bin/env node\n${REQUIRE_BANNER}`,
   },
   // Native addons (sharp, nut-js, the keyring) and puppeteer (which resolves its own files at run
   // time) stay packages of their own, imported on first use from node_modules.
@@ -55,6 +59,23 @@ await build({
   logLevel: "warning",
 });
 chmodSync(`${outdir}/agent-lsp.js`, 0o755);
+dropUnusedRequire(outdir);
+dropUnusedRequire(`${outdir}/chunks`);
+
+/**
+ * Takes the banner's require out of every chunk that never names `require`: each one made a
+ * CommonJS loader for its file as it loaded (a millisecond over the 26 chunks a new session
+ * loads). The two lines are left empty, so the source maps' line numbers still hold.
+ */
+function dropUnusedRequire(dir) {
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith(".js")) continue;
+    const file = path.join(dir, name);
+    const text = readFileSync(file, "utf8");
+    if (!text.includes(REQUIRE_BANNER) || /\brequire\b/.test(text.replace(REQUIRE_BANNER, ""))) continue;
+    writeFileSync(file, text.replace(REQUIRE_BANNER, "\n"));
+  }
+}
 
 // The shell parser's WebAssembly (the tree-sitter runtime and the bash grammar) beside the bundle,
 // where policy/shell/parser.ts looks first: the installed server needs no node_modules for it.
