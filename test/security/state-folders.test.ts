@@ -8,6 +8,7 @@
  *
  * Each project here lives beside a fake home holding the files an attacker would aim at.
  */
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -297,4 +298,29 @@ describe("a background command's log", () => {
     expect(res.stopReason).toBe("error");
     expect(h.client.updatesOf("error").map((u) => u.message).join("\n")).toContain(`${path.join(processes, name)} is a symbolic link`);
   }, 60_000);
+});
+
+describe("the project's approvals.toml", () => {
+  it("a link (to the user's own approvals) is an error, not read: its entries are not copied into the project's file", async () => {
+    const p = hostile();
+    const mine = path.join(p.home, "approvals.toml");
+    writeFileSync(mine, '[[program]]\nname = "my-secret-tool"\n');
+    symlinkSync(mine, path.join(p.state, "approvals.toml"));
+    const { loadApprovals } = await import("../../server/src/policy/approvals-file.js");
+    const loaded = await loadApprovals(p.root, randomBytes(32));
+    expect(loaded.error).toContain(`${path.join(p.state, "approvals.toml")} is a symbolic link`);
+    expect(JSON.stringify(loaded.unsigned)).not.toContain("my-secret-tool");
+  });
+
+  it("in a linked .agent-lsp is an error, not read", async () => {
+    const p = hostile();
+    mkdirSync(path.join(p.home, "other"));
+    writeFileSync(path.join(p.home, "other", "approvals.toml"), '[[program]]\nname = "my-secret-tool"\n');
+    rmSync(p.state, { recursive: true });
+    symlinkSync(path.join(p.home, "other"), p.state);
+    const { loadApprovals } = await import("../../server/src/policy/approvals-file.js");
+    const loaded = await loadApprovals(p.root, randomBytes(32));
+    expect(loaded.error).toContain(`${p.state} is a symbolic link`);
+    expect(JSON.stringify(loaded.unsigned)).not.toContain("my-secret-tool");
+  });
 });

@@ -16,7 +16,7 @@ import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { parse, stringify } from "smol-toml";
 import { z } from "zod";
-import { asStateError, ensureStateFolder, stateFolder, writeStateFile } from "../util/state-folder.js";
+import { asStateError, ensureStateFolder, readStateFile, stateFolder, StateFolderError, stateLocation, writeStateFile } from "../util/state-folder.js";
 import { isInside } from "../workspace/paths.js";
 import { signEntry, verifyEntry } from "./approvals-key.js";
 import type { ApprovalRule } from "./rules.js";
@@ -75,7 +75,7 @@ export interface LoadedApprovals {
  */
 export async function loadApprovals(root: string, key: Buffer | undefined, generation = 0): Promise<LoadedApprovals> {
   const file = approvalsPath(root);
-  const read = await readApprovalsFile(file);
+  const read = await readApprovalsFile(file, root);
   if ("error" in read) return { rules: [], signatures: [], unsigned: [], revoked: [], error: read.error };
   const realRoot = await realRootOf(root);
   const entries = entriesOf(read.data, (dir) => path.resolve(root, dir));
@@ -120,12 +120,21 @@ export async function saveApprovals(root: string, key: Buffer, rules: readonly A
   return signatures;
 }
 
-async function readApprovalsFile(file: string): Promise<{ data: FileData } | { error: string }> {
+/**
+ * Reads an approvals file. The project's (`root` given) is agent-lsp's own record in a folder the
+ * repository shipped: read without following a link (nor a linked `.agent-lsp`), since its
+ * unsigned entries are written back into it, a file a team commits; a link to your own
+ * approvals.toml would copy your pre-approvals there. Such a file is an error: ignored, not
+ * overwritten. The user's own file is read wherever it leads.
+ */
+async function readApprovalsFile(file: string, root?: string): Promise<{ data: FileData } | { error: string }> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    if (root !== undefined) stateLocation(root); // refuses a linked .agent-lsp
+    text = root !== undefined ? readStateFile(file) : await readFile(file, "utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { data: {} };
+    if (err instanceof StateFolderError) return { error: err.message };
     return { error: `${file} cannot be read: ${(err as Error).message}` };
   }
   try {
