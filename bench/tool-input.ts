@@ -144,7 +144,8 @@ export async function benchToolInput(): Promise<string[]> {
     if (api === "none") continue;
     const other = await createOnce(50 * MB, api as FakeApi);
     const name = api.replace(/-/g, "_");
-    out.push(`tool_input_50mb_${name}_slowest_answer ${other.slowest.toFixed(0)} ms (the same create from ${OTHER_APIS[api] ?? api}; turn ${other.turn.toFixed(0)} ms; target < 100 ms)`);
+    const m = other.memory;
+    out.push(`tool_input_50mb_${name}_slowest_answer ${other.slowest.toFixed(0)} ms (the same create from ${OTHER_APIS[api] ?? api}; turn ${other.turn.toFixed(0)} ms; RSS ${m.before.toFixed(0)} MB before, peak ${m.peak.toFixed(0)}, ${m.after.toFixed(0)} ${SETTLE_MS / 1000} s after; target < 100 ms)`);
   }
   return out;
 }
