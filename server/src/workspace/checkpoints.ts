@@ -64,7 +64,18 @@ function newId(now: Date): string {
 
 /** The checkpoints of one project root. */
 export class CheckpointStore {
+  /** Checkpoints this store made (this server, since it started). */
+  private readonly madeHere = new Set<string>();
+
   constructor(readonly root: string) {}
+
+  /**
+   * Whether this server made checkpoint `id`. Any other was read from the state folder, which a
+   * repository can ship: restore.ts writes a file outside the project only from one made here.
+   */
+  madeByThisServer(id: string): boolean {
+    return this.madeHere.has(id);
+  }
 
   private dir(id: string): Promise<string> {
     return ensureStateDir(this.root, "checkpoints").then((base) => path.join(base, id));
@@ -80,6 +91,7 @@ export class CheckpointStore {
       // A new folder of a new id: nothing there yet can be a link to follow.
       await mkdir(dir, { mode: 0o700 });
       made = true;
+      this.madeHere.add(id);
       const entries = await Promise.all(files.map((f, i) => saveCopy(dir, i, f)));
       const checkpoint: Checkpoint = { id, sessionId, createdAt: now.toISOString(), kind, tool, files: entries, createdDirs: [] };
       await this.save(checkpoint);

@@ -24,6 +24,7 @@ export interface RestoreResult {
 /** The planned change that takes one file back to its saved state, if it differs now. */
 async function planBack(core: WorkspaceCore, checkpoint: Checkpoint, file: CheckpointFile): Promise<PlannedChange | undefined> {
   const path = await core.resolve(file.abs);
+  if (path.external) refuseOutside(core, checkpoint, file);
   const before = await loadFileState(core.documents, path);
   if (!file.existed) return before.exists ? { path, before, after: null } : undefined;
   const copy = await core.checkpoints.copyPath(checkpoint, file);
@@ -33,6 +34,21 @@ async function planBack(core: WorkspaceCore, checkpoint: Checkpoint, file: Check
   const { text, bom } = decodeText(bytes);
   if (before.exists && before.text === text && before.bom === bom && before.mode === (file.mode ?? before.mode)) return undefined;
   return { path, before, after: text, bytes, bom, mode: file.mode };
+}
+
+/**
+ * Refuses to put back a file outside the project from a checkpoint this server did not make. A
+ * checkpoint is a file in the project's state folder: a repository can ship one, with the session
+ * log to resume, naming `~/.bashrc` and a "saved copy" of its choosing, and /undo would write it
+ * (or delete the file, for one that "did not exist"). The copy is named for the user to put back
+ * by hand when the change was really theirs.
+ */
+function refuseOutside(core: WorkspaceCore, checkpoint: Checkpoint, file: CheckpointFile): void {
+  if (core.checkpoints.madeByThisServer(checkpoint.id)) return;
+  const copy = file.copy ? ` Its saved copy is ${file.copy} in that checkpoint's folder, to put back by hand if the change was yours.` : "";
+  throw new WorkspaceError(
+    `Checkpoint ${checkpoint.id} would change ${file.abs}, outside the project: agent-lsp restores a file outside the project only from a checkpoint this server made (a repository can ship one naming your files).${copy}`,
+  );
 }
 
 /**
@@ -53,10 +69,16 @@ async function planRestore(core: WorkspaceCore, checkpoints: Checkpoint[]): Prom
   return { changes, dirs: [] };
 }
 
-/** Removes folders the reverted changes created, innermost first, when they are empty. */
-async function removeCreatedDirs(checkpoints: Checkpoint[]): Promise<void> {
-  const dirs = checkpoints.flatMap((c) => c.createdDirs).sort((a, b) => b.length - a.length);
-  for (const dir of dirs) await rmdir(dir).catch(() => undefined);
+/**
+ * Removes folders the reverted changes created, innermost first, when they are empty; one outside
+ * the project only when this server made the checkpoint (as {@link refuseOutside}).
+ */
+async function removeCreatedDirs(core: WorkspaceCore, checkpoints: Checkpoint[]): Promise<void> {
+  const dirs: string[] = [];
+  for (const c of checkpoints) {
+    for (const dir of c.createdDirs) if (core.checkpoints.madeByThisServer(c.id) || !(await core.resolve(dir)).external) dirs.push(dir);
+  }
+  for (const dir of dirs.sort((a, b) => b.length - a.length)) await rmdir(dir).catch(() => undefined);
 }
 
 /** Reverts `checkpoints` as one change set made by `tool`. */
@@ -66,7 +88,7 @@ async function revert(core: WorkspaceCore, sessionId: string, checkpoints: Check
   const result = plan.changes.length
     ? (await commitRecorded(core, plan, { sessionId, tool, kind }, await showPlan(tool, plan))).result
     : { changed: false, files: [], dirs: [], diff: "", notes: [] };
-  await removeCreatedDirs(checkpoints);
+  await removeCreatedDirs(core, checkpoints);
   return result;
 }
 
