@@ -12,7 +12,7 @@ import { configSchema, type KeyDoc } from "./schema.js";
 export function renderKeyTables(): Map<string, string> {
   const tables = new Map<string, string>();
   const top: [string, z.ZodType][] = [];
-  for (const [name, schema] of Object.entries(configSchema.shape as Record<string, z.ZodType>)) {
+  for (const [name, schema] of Object.entries(configSchema().shape as Record<string, z.ZodType>)) {
     const inner = unwrapped(schema);
     if (inner instanceof z.ZodObject) tables.set(name, renderTable(Object.entries(inner.shape as Record<string, z.ZodType>)));
     else if (inner instanceof z.ZodRecord) addRecordTables(tables, `${name}.NAME`, objectOf(inner.valueType as z.ZodType));

@@ -194,10 +194,12 @@ function validateLayer(source: string, raw: unknown, errors: string[]): ConfigLa
   const notes: string[] = [];
   let candidate = readCodexMcpKeys(structuredClone(raw) as Record<string, unknown>, notes);
   for (const note of notes) errors.push(`${source}: ${note}`);
+  // Built for the keys this layer sets; dropping bad keys below only ever removes some.
+  const schema = configFileSchema(Object.keys(candidate));
   for (let attempt = 0; attempt < 50; attempt++) {
     // jitless: zod would otherwise generate and compile a fast parser for each of the schema's
     // tables on their first parse, which costs more than the few parses a layer ever gets.
-    const parsed = configFileSchema.safeParse(candidate, { jitless: true });
+    const parsed = schema.safeParse(candidate, { jitless: true });
     if (parsed.success) return { source, found: true, values: parsed.data };
     for (const issue of parsed.error.issues) {
       if (issue.code === "unrecognized_keys") {

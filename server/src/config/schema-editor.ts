@@ -4,7 +4,7 @@ import { key, optional, table } from "./schema-keys.js";
 import { FLOOR_NAMES } from "./schema-enums.js";
 
 /** `[editor]`. */
-export const editorTable = table({
+export const editorTable = () => table({
     chat_file: key(
       z.boolean(),
       false,
@@ -20,12 +20,12 @@ export const editorTable = table({
 });
 
 /** `[log]`. */
-export const logTable = table({
+export const logTable = () => table({
     level: key(z.enum(["error", "warn", "info", "debug"]), "info", "string", "`error`, `warn`, `info` or `debug`. Logs go to `.agent-lsp/logs/agent-lsp.log` and stderr (the terminal commands `run`, `tool`, `mcp list` and `doctor` put only errors on stderr; `--verbose` on `run`, `tool` and `mcp list` shows the rest), with keys redacted."),
 });
 
 /** `[policy]`. */
-export const policyTable = table({
+export const policyTable = () => table({
     lift_floors: key(
       z.array(z.enum(FLOOR_NAMES)),
       [],

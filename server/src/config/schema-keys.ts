@@ -24,3 +24,9 @@ export function table<T extends z.ZodRawShape>(shape: T) {
   // prefault, not default: the empty table is parsed, so its keys' own defaults fill it.
   return z.object(shape).strict().prefault({} as never);
 }
+
+/** `build`, run the first time it is asked for and remembered: a table of the schema is built only when a layer sets it (or the whole schema is asked for). */
+export function once<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}

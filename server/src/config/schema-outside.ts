@@ -5,7 +5,7 @@ import { EXEC_NETWORKS, SANDBOX_MODES, SAVE_BEFORE_COMMANDS, SEARCH_BACKENDS } f
 import { MCP_DISCOVERY_MODES, TOKEN_STORES } from "./schema-mcp-servers.js";
 
 /** `[web]`. */
-export const webTable = table({
+export const webTable = () => table({
     allow_hosts: key(
       z.array(z.string().min(1)),
       [],
@@ -32,7 +32,7 @@ export const webTable = table({
 });
 
 /** `[browser]`. */
-export const browserTable = table({
+export const browserTable = () => table({
     executable: key(
       z.string(),
       "",
@@ -42,7 +42,7 @@ export const browserTable = table({
 });
 
 /** `[images]`. */
-export const imagesTable = table({
+export const imagesTable = () => table({
     model: key(
       z.string(),
       "",
@@ -52,7 +52,7 @@ export const imagesTable = table({
 });
 
 /** `[exec]`. */
-export const execTable = table({
+export const execTable = () => table({
     sandbox: key(
       z.enum(SANDBOX_MODES),
       "auto",
@@ -93,7 +93,7 @@ export const execTable = table({
 });
 
 /** `[mcp]`. */
-export const mcpTable = table({
+export const mcpTable = () => table({
     discovery: key(
       z.enum(MCP_DISCOVERY_MODES),
       "mcp_tools",

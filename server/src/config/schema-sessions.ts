@@ -3,7 +3,7 @@ import { z } from "zod";
 import { key, optional, table } from "./schema-keys.js";
 
 /** `[retry]`. */
-export const retryTable = table({
+export const retryTable = () => table({
     max_retries: key(z.number().int().nonnegative(), 4, "integer", "Retries after the first attempt."),
     initial_delay_ms: key(z.number().int().nonnegative(), 1000, "integer", "First backoff delay; doubles each retry, with jitter."),
     max_delay_ms: key(z.number().int().positive(), 30_000, "integer", "Longest backoff delay."),
@@ -17,7 +17,7 @@ export const retryTable = table({
 });
 
 /** `[tools]`. */
-export const toolsTable = table({
+export const toolsTable = () => table({
     provider_native: key(
       z.boolean(),
       true,
@@ -58,13 +58,13 @@ export const toolsTable = table({
 });
 
 /** `[subagents]`. */
-export const subagentsTable = table({
+export const subagentsTable = () => table({
     max_concurrent: key(z.number().int().positive(), 3, "integer", "Most subagents (`agent`, `use_subagents`) running at once across the server; the rest wait their turn."),
     max_turns: key(z.number().int().positive(), 25, "integer", "Most model calls in one subagent's run before it stops and returns what it has."),
 });
 
 /** `[compaction]`. */
-export const compactionTable = table({
+export const compactionTable = () => table({
     auto_threshold_percent: key(
       z.number().int().min(1).max(100),
       85,
@@ -82,7 +82,7 @@ export const compactionTable = table({
 });
 
 /** `[memory]`. */
-export const memoryTable = table({
+export const memoryTable = () => table({
     index_budget_chars: key(
       z.number().int().nonnegative(),
       4000,
@@ -92,7 +92,7 @@ export const memoryTable = table({
 });
 
 /** `[knowledge]`. */
-export const knowledgeTable = table({
+export const knowledgeTable = () => table({
     rules_budget_tokens: key(
       z.number().int().nonnegative(),
       8000,

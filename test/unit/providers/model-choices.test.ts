@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { configSchema } from "../../../server/src/config/schema.js";
 import { checkModelChoice, modelChoices } from "../../../server/src/providers/model-choices.js";
 
-const config = configSchema.parse({
+const config = configSchema().parse({
   providers: {
     anthropic: { api_key: "sk-ant-test" },
     corp: { type: "openai-compatible", base_url: "http://127.0.0.1:9/v1", model: "big", models: ["big", "small"] },
