@@ -8,6 +8,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import { COMPACTION_BETA, toAnthropicRequest, type RedactedThinkingData } from "./anthropic-convert.js";
 import { authHint, errorContext, providerErrorEvent, type ErrorContext } from "./errors.js";
 import { findStreamIdleError, idleLimitedFetch } from "./idle-fetch.js";
+import { pacedBodies } from "./paced-body.js";
 import { memoizeAsync } from "../util/memo.js";
 import type { Usage } from "../vocabulary/messages.js";
 import { anthropicNativeToolByKind, anthropicNativeToolByName } from "./native/anthropic.js";
@@ -38,7 +39,7 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
       ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
       maxRetries: 0,
       ...(typeof timeout === "number" ? { timeout } : {}),
-      fetch: idleLimitedFetch(settings.streamIdleTimeoutMs),
+      fetch: pacedBodies(idleLimitedFetch(settings.streamIdleTimeoutMs)),
       defaultHeaders: stringRecord(settings.options.headers),
       // stdout carries the LSP protocol only; the SDK's default logger writes info lines there.
       logger: new Console({ stdout: process.stderr, stderr: process.stderr }),

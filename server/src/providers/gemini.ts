@@ -9,6 +9,7 @@ import { toGeminiConfig, toGeminiContents, toProviderData } from "./gemini-conve
 import { GEMINI_COMPUTER, GEMINI_COMPUTER_FUNCTIONS } from "./native/gemini-computer.js";
 import { errorContext, truncatedStreamEvent, type ErrorContext } from "./errors.js";
 import { idleLimitedFetch } from "./idle-fetch.js";
+import { pacedBodies } from "./paced-body.js";
 import { largeStringsFetch } from "./large-events.js";
 import { LargeStrings } from "./large-strings.js";
 import { geminiErrorEvent } from "./gemini-errors.js";
@@ -155,7 +156,7 @@ function extraHeaders(options: Record<string, unknown>): Record<string, string> 
  * model can be silent for minutes. The SDK only adds that dispatcher when it owns fetch.
  */
 function recordingFetch(seen: { headers?: Headers }, idleMs: number | undefined): typeof fetch {
-  const limited = idleLimitedFetch(idleMs);
+  const limited = pacedBodies(idleLimitedFetch(idleMs));
   const key = Symbol.for("undici.globalDispatcher.1");
   return async (input, init) => {
     const global = (globalThis as Record<symbol, { dispatch?: (opts: object, handler: unknown) => boolean }>)[key];

@@ -7,6 +7,7 @@
 import type OpenAI from "openai";
 import { memoizeAsync } from "../util/memo.js";
 import { idleLimitedFetch } from "./idle-fetch.js";
+import { pacedBodies } from "./paced-body.js";
 import { wholeLinesFetch } from "./whole-lines-fetch.js";
 import type { Usage } from "../vocabulary/messages.js";
 import type { ProviderSettings } from "./provider.js";
@@ -36,7 +37,7 @@ async function createOpenAIClient(settings: ProviderSettings, apiKey: string | u
     defaultHeaders: isStringRecord(headers) ? headers : undefined,
     timeout: typeof timeout_ms === "number" ? timeout_ms : undefined,
     maxRetries: 0,
-    fetch: wholeLinesFetch(idleLimitedFetch(settings.streamIdleTimeoutMs)),
+    fetch: wholeLinesFetch(pacedBodies(idleLimitedFetch(settings.streamIdleTimeoutMs))),
   });
 }
 
