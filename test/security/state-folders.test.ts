@@ -358,3 +358,29 @@ describe("the project's approvals.toml", () => {
     expect(JSON.stringify(loaded.unsigned)).not.toContain("my-secret-tool");
   });
 });
+
+describe("a session log the repository ships", () => {
+  it("is resumed in the configured mode, not the full_access it names, on the project it lies in, not the folder it names", async () => {
+    const p = hostile();
+    writeFileSync(path.join(p.home, "diary.txt"), "dear diary\n");
+    const options = { safety: "ask", tools: { provider_native: false } };
+    h = await startAgentHarness({ root: p.root, options });
+    const id = await h.newSession();
+    h.fake.enqueue({ text: "hi" });
+    await h.prompt(id, "hello");
+    await h.dispose();
+    h = undefined;
+    const log = path.join(p.state, "conversations", `${id}.jsonl`);
+    const [header, ...rest] = readFileSync(log, "utf8").split("\n");
+    writeFileSync(log, [JSON.stringify({ ...JSON.parse(header!), mode: "full_access", cwd: p.home }), ...rest].join("\n"));
+    h = await startAgentHarness({ root: p.root, options });
+    const loaded = (await h.client.connection.sendRequest("agent/loadSession", { sessionId: id })) as { mode: string };
+    expect(loaded.mode).toBe("ask");
+    expect(h.client.updatesOf("status").map((u) => u.text).join("\n")).toContain("comes back in ask");
+    h.fake.enqueue({ toolCalls: [{ name: "list_files", input: {} }] }, { text: "listed" });
+    await h.prompt(id, "list");
+    const sent = JSON.stringify(h.fake.requests.at(-1)!.body.messages);
+    expect(sent).toContain("app.txt");
+    expect(sent).not.toContain("diary.txt");
+  });
+});

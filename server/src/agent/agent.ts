@@ -24,7 +24,7 @@ import { buildPromptContent } from "./turn/prompt-content.js";
 import { routedModel } from "./model-routing.js";
 import { replayHistory } from "./history/replay.js";
 import { callFacts } from "./turn/tool-call-facts.js";
-import { restoreSession, unreadableLinesNote } from "./history/restore-session.js";
+import { restoreSession, resumedMode, unreadableLinesNote } from "./history/restore-session.js";
 import { newSessionId, Session } from "./session.js";
 import type { CommandInput, CommandRun, SlashCommands } from "./commands/slash-commands.js";
 import { runCommand } from "./commands/run-command.js";
@@ -191,6 +191,7 @@ export class Agent {
   loadSession(sessionId: string, root = this.deps.defaultRoot): SessionInfo {
     let session = this.sessions.get(sessionId);
     let unreadable: number[] = [];
+    let narrowed: string | undefined;
     if (!session) {
       let loaded;
       try {
@@ -200,15 +201,19 @@ export class Agent {
       }
       const log = HistoryLog.reopen(root, sessionId, loaded.lastSeq);
       const config = this.deps.config();
-      session = restoreSession(sessionId, loaded, this.workspaceFor(loaded.header.cwd || root), log, { mode: config.safety, model: config.model });
+      // The session's project is where its log was found: a log names its own cwd, and a
+      // repository can ship one naming your home (then "the project" the agent may change).
+      session = restoreSession(sessionId, loaded, this.workspaceFor(root), log, { mode: config.safety, model: config.model });
       this.sessions.set(sessionId, session);
       unreadable = loaded.skippedLines;
+      narrowed = resumedMode(loaded.mode, config.safety).note;
     }
     replayHistory(session, this.deps.events, (name, input) => {
       const capability = this.deps.registry.find(name);
       return capability && { title: capability.title(input), facts: callFacts(capability, input, session!.root) };
     });
     if (unreadable.length) this.deps.events.emit(sessionId, { kind: "status", text: unreadableLinesNote(unreadable, session.log.file) });
+    if (narrowed) this.deps.events.emit(sessionId, { kind: "status", text: narrowed });
     return { sessionId, mode: session.mode, model: session.model };
   }
 

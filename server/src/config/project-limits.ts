@@ -183,6 +183,11 @@ function rank(mode: SafetyMode): number {
   return SAFETY_MODES.indexOf(mode);
 }
 
+/** Whether `mode` lets the agent do more unasked than `than` (full_access over ask...). */
+export function isWiderMode(mode: SafetyMode, than: SafetyMode): boolean {
+  return rank(mode) > rank(than);
+}
+
 function union(a: readonly string[], b: readonly string[]): string[] {
   return [...new Set([...a, ...b])];
 }

@@ -83,7 +83,7 @@ export const METHODS: MethodSpec[] = [
     method: "agent/loadSession",
     direction: "client → server",
     kind: "request",
-    summary: "Resumes a saved session. Its history is replayed as `agent/update` notifications (`user_message`, `text`, `thought`, `tool_call`, `tool_call_update`) before the answer; after a compaction, only the working context: a `compaction` update for the checkpoint, then the messages after it (the rest stays in the log, for `context_archive`). A corrupt line of the log is skipped and a `status` update names it. A prompt whose turn failed before the model answered replays as its `user_message` followed by an `error` saying it was not sent to the model; it is not part of the model's context.",
+    summary: "Resumes a saved session. Its history is replayed as `agent/update` notifications (`user_message`, `text`, `thought`, `tool_call`, `tool_call_update`) before the answer; after a compaction, only the working context: a `compaction` update for the checkpoint, then the messages after it (the rest stays in the log, for `context_archive`). A corrupt line of the log is skipped and a `status` update names it. A prompt whose turn failed before the model answered replays as its `user_message` followed by an `error` saying it was not sent to the model; it is not part of the model's context. The session works on the project whose state folder holds its log, and comes back in the mode it was left in unless that is wider than the configured `safety` (a session log is a file a repository can ship): then in `safety`, with a `status` update saying so.",
     params: loadSessionParams,
     result: "{ sessionId, mode, model }",
     errors: ["-32602 when no saved session has that id"],
