@@ -41,7 +41,13 @@ export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(userConfigDir(env), "config.toml");
 }
 
-/** Where a project's config file lives. */
+/**
+ * Where a project's config file lives. It is read following a link (a user may keep it in a
+ * dotfiles repository): whatever it leads to is loaded as the project's layer, which can only make
+ * agent-lsp stricter (project-limits.ts) and whose MCP servers start only once approved, and a
+ * syntax error is reported by its first line alone, so a link to a credential file yields nothing.
+ * Rewriting it (`mcp add --project`) refuses a link (cli/mcp-config-file.ts).
+ */
 export function projectConfigPath(root: string): string {
   return path.join(stateFolder(root), "config.toml");
 }

@@ -18,7 +18,10 @@ export function userMcpJsonPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(userConfigDir(env), "mcp.json");
 }
 
-/** Where a project's `mcpServers` file lives. */
+/**
+ * Where a project's `mcpServers` file lives. Read following a link, as the project's config is
+ * (load.ts, projectConfigPath): its servers are the project's, started only once approved.
+ */
 export function projectMcpJsonPath(root: string): string {
   return path.join(root, ".mcp.json");
 }
