@@ -9,6 +9,7 @@ import { COMPACTION_BETA, toAnthropicRequest, type RedactedThinkingData } from "
 import { authHint, errorContext, providerErrorEvent, type ErrorContext } from "./errors.js";
 import { findStreamIdleError, idleLimitedFetch } from "./idle-fetch.js";
 import { pacedBodies } from "./paced-body.js";
+import { eventStreamsThrough, pacedChunks } from "./whole-lines-fetch.js";
 import { memoizeAsync } from "../util/memo.js";
 import type { Usage } from "../vocabulary/messages.js";
 import { anthropicNativeToolByKind, anthropicNativeToolByName } from "./native/anthropic.js";
@@ -39,7 +40,8 @@ export function createAnthropicProvider(settings: ProviderSettings): Provider {
       ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
       maxRetries: 0,
       ...(typeof timeout === "number" ? { timeout } : {}),
-      fetch: pacedBodies(idleLimitedFetch(settings.streamIdleTimeoutMs)),
+      // Both ways paced: a 50 MB tool input streamed in or sent back holds no other request long.
+      fetch: eventStreamsThrough(pacedBodies(idleLimitedFetch(settings.streamIdleTimeoutMs)), pacedChunks),
       defaultHeaders: stringRecord(settings.options.headers),
       // stdout carries the LSP protocol only; the SDK's default logger writes info lines there.
       logger: new Console({ stdout: process.stderr, stderr: process.stderr }),

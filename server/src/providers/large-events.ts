@@ -12,7 +12,7 @@ import { TextDecoder } from "node:util";
 import { breather } from "../util/breathe.js";
 import { IncrementalJson } from "../util/incremental-json.js";
 import type { LargeStrings } from "./large-strings.js";
-import { join, lastBreak } from "./whole-lines-fetch.js";
+import { eventStreamsThrough, join, lastBreak } from "./whole-lines-fetch.js";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -99,15 +99,10 @@ export function hideLargeEvents(strings: LargeStrings): TransformStream<Uint8Arr
  * `strings` for the provider to put back.
  */
 export function largeStringsFetch(inner: typeof fetch, strings: LargeStrings): typeof fetch {
+  const events = eventStreamsThrough(inner, () => hideLargeEvents(strings));
   return async (input, init) => {
     const body = typeof init?.body === "string" ? await strings.body(init.body) : undefined;
-    const response = await inner(input, body ? { ...init, body } : init);
-    const type = response.headers.get("content-type") ?? "";
-    if (!response.body || !type.toLowerCase().includes("text/event-stream")) return response;
-    const copy = new Response(response.body.pipeThrough(hideLargeEvents(strings)), { status: response.status, statusText: response.statusText, headers: response.headers });
-    // Only the SDKs' logging reads it, but a copy without it would log an empty URL.
-    Object.defineProperty(copy, "url", { value: response.url });
-    return copy;
+    return events(input, body ? { ...init, body } : init);
   };
 }
 
