@@ -56,6 +56,11 @@ await build({
   // time) stay packages of their own, imported on first use from node_modules.
   external: ["sharp", "@nut-tree-fork/nut-js", "puppeteer-core", "@napi-rs/keyring"],
   plugins: [zodEnglishOnly],
+  // V8 reads every byte of a chunk as it loads it, and Node 20 keeps no compile cache for ES
+  // modules: without whitespace and comments a new session compiles a quarter fewer bytes (1.6 MB
+  // to 1.2 MB). Names are kept (stack traces and the source maps stay readable).
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: "warning",
 });
 chmodSync(`${outdir}/agent-lsp.js`, 0o755);
