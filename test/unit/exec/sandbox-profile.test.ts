@@ -96,6 +96,14 @@ describe("explainDenials", () => {
     ]);
   });
 
+  it("reads a path in the curly quotes coreutils writes in a UTF-8 locale", () => {
+    const said = explainDenials("touch: cannot touch \u2018/etc/my file\u2019: Read-only file system\nmkdir: cannot create directory \u201c/opt/z\u201d: Read-only file system", context);
+    expect(said).toEqual([
+      expect.stringMatching(/^The sandbox refused \/etc\/my file: the sandbox lets commands write only inside the project/),
+      expect.stringMatching(/^The sandbox refused \/opt\/z: /),
+    ]);
+  });
+
   it("says nothing of an ordinary permission error in the project or of a write it allows", () => {
     expect(explainDenials("cat: ./secret.txt: Permission denied\ntouch: cannot touch '/tmp/x': Read-only file system", context)).toEqual([]);
   });
