@@ -5,6 +5,7 @@
 import type { PromptContentBlock } from "../../protocol/schemas.js";
 import type { Session } from "../session.js";
 import type { TurnOutcome } from "../agent.js";
+import { byCommandName } from "./command-order.js";
 
 /** What a command is given beside its words. */
 export interface CommandInput {
@@ -74,7 +75,7 @@ export class SlashCommands {
   list(session?: Session): SlashCommand[] {
     const fixed = [...this.table.values()];
     const extra = session ? this.fromSources(session).filter((c) => !this.table.has(c.name)) : [];
-    return [...fixed, ...extra].sort((a, b) => a.name.localeCompare(b.name));
+    return [...fixed, ...extra].sort((a, b) => byCommandName(a.name, b.name));
   }
 
   /** Every command with its arguments, for editors that complete them (`agent/listCommands`). */
