@@ -125,6 +125,7 @@ async function stopServer(server: SpawnedServer): Promise<void> {
 const OTHER_APIS: Record<string, string> = {
   "openai-compatible": "a chat-completions server",
   gemini: "Gemini (the whole call in one event)",
+  openai: "OpenAI's Responses API (pieces, then the arguments whole three more times)",
 };
 
 export async function benchToolInput(): Promise<string[]> {
@@ -138,9 +139,9 @@ export async function benchToolInput(): Promise<string[]> {
     const m = run.memory;
     out.push(`tool_input_${mb}mb_rss_after ${m.after.toFixed(0)} MB (${SETTLE_MS / 1000} s after the turn; ${m.before.toFixed(0)} MB before it, peak ${m.peak.toFixed(0)} MB; the ${mb} MB message stays in the session's history)`);
   }
-  // The same 50 MB create through the other wire formats: chat completions (arguments in pieces)
-  // and Gemini (the whole call in one event). TOOL_INPUT_APIS picks them ("none" for neither).
-  for (const api of (process.env.TOOL_INPUT_APIS ?? (process.env.TOOL_INPUT_MB ? "none" : "openai-compatible,gemini")).split(",")) {
+  // The same 50 MB create through the other wire formats: chat completions (arguments in pieces),
+  // Gemini (the whole call in one event) and OpenAI's Responses API (both). TOOL_INPUT_APIS picks them ("none" for neither).
+  for (const api of (process.env.TOOL_INPUT_APIS ?? (process.env.TOOL_INPUT_MB ? "none" : "openai-compatible,gemini,openai")).split(",")) {
     if (api === "none") continue;
     const other = await createOnce(50 * MB, api as FakeApi);
     const name = api.replace(/-/g, "_");

@@ -13,8 +13,7 @@ import type {
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 import type { AssistantBlock, ContentBlock, ImageBlock, Message } from "../vocabulary/messages.js";
-import { JsonText, stringChars } from "../util/json-pieces.js";
-import { dataUrl, resultText } from "./openai-responses-convert.js";
+import { argumentsText, dataUrl, resultText } from "./openai-responses-convert.js";
 import type { ProviderRequest } from "./provider.js";
 
 /** Builds the streaming request; usage is asked for so every turn can be counted and priced. */
@@ -93,21 +92,6 @@ function assistantMessage(blocks: AssistantBlock[]): ChatCompletionMessageParam 
   });
   if (!text && calls.length === 0) return undefined;
   return calls.length > 0 ? { role: "assistant", content: text || null, tool_calls: calls } : { role: "assistant", content: text };
-}
-
-/** Inputs with more string data than this (in characters) are serialised when the body is written. */
-const LARGE_INPUT_CHARS = 1 << 20;
-
-/**
- * A call's `arguments`: the JSON of its input (a string input is sent as the model wrote it). A
- * large input (a 50 MB `create`) stays a value that the request body serialises a piece at a
- * time (largeJsonBody), or JSON.stringify whole if the SDK writes the body: either way the same
- * string, without a 50 MB JSON.stringify while the request is put together.
- */
-function argumentsText(input: unknown): string {
-  if (typeof input === "string") return input;
-  if (stringChars(input, LARGE_INPUT_CHARS) > LARGE_INPUT_CHARS) return new JsonText(input) as unknown as string;
-  return JSON.stringify(input ?? {});
 }
 
 function isImage(block: ContentBlock): block is ImageBlock {

@@ -23,10 +23,20 @@ export function lazyOpenAIClient(settings: ProviderSettings, apiKey: string | un
 }
 
 /**
+ * A client for one request whose event streams and body go through `wrap` (over the paced,
+ * idle-limited fetch) instead of the shared whole-lines reader: the Responses adapter hides a
+ * call's megabyte strings from the SDK per request (large-events.ts). Building one costs no more
+ * than an object once the SDK is loaded.
+ */
+export async function openAIClientThrough(settings: ProviderSettings, apiKey: string | undefined, wrap: (inner: typeof fetch) => typeof fetch): Promise<OpenAI> {
+  return createOpenAIClient(settings, apiKey, wrap);
+}
+
+/**
  * Builds a client from provider settings. `options` may hold `headers` (extra HTTP headers),
  * `organization`, `project` and `timeout_ms` from the provider's config table.
  */
-async function createOpenAIClient(settings: ProviderSettings, apiKey: string | undefined): Promise<OpenAI> {
+async function createOpenAIClient(settings: ProviderSettings, apiKey: string | undefined, wrap: (inner: typeof fetch) => typeof fetch = wholeLinesFetch): Promise<OpenAI> {
   const { OpenAI: Client } = await loadSdk();
   const { headers, organization, project, timeout_ms } = settings.options;
   return new Client({
@@ -37,7 +47,7 @@ async function createOpenAIClient(settings: ProviderSettings, apiKey: string | u
     defaultHeaders: isStringRecord(headers) ? headers : undefined,
     timeout: typeof timeout_ms === "number" ? timeout_ms : undefined,
     maxRetries: 0,
-    fetch: wholeLinesFetch(pacedBodies(idleLimitedFetch(settings.streamIdleTimeoutMs))),
+    fetch: wrap(pacedBodies(idleLimitedFetch(settings.streamIdleTimeoutMs))),
   });
 }
 

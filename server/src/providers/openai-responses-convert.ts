@@ -3,6 +3,7 @@
  * (`store: false`: nothing is kept server-side), so reasoning comes back as encrypted items that we
  * replay verbatim, and every call is followed by its output item.
  */
+import { JsonText, stringChars } from "../util/json-pieces.js";
 import type {
   FunctionTool,
   ResponseCreateParamsStreaming,
@@ -154,12 +155,26 @@ function assistantItems(
         ...(call.actions ? { actions: call.actions } : { action: call.action }),
       } as unknown as ResponseInputItem);
     } else {
-      const args = typeof block.input === "string" ? block.input : JSON.stringify(block.input ?? {});
-      items.push({ type: "function_call", call_id: block.id, name: block.name, arguments: args });
+      items.push({ type: "function_call", call_id: block.id, name: block.name, arguments: argumentsText(block.input) });
     }
   }
   flushText();
   return items;
+}
+
+/** Inputs with more string data than this (in characters) are serialised when the body is written. */
+const LARGE_INPUT_CHARS = 1 << 20;
+
+/**
+ * A call's `arguments` (in both OpenAI APIs): the JSON of its input (a string input is sent as the model wrote it). A
+ * large input (a 50 MB `create`) stays a value that the request body serialises a piece at a
+ * time (largeJsonBody), or JSON.stringify whole if the SDK writes the body: either way the same
+ * string, without a 50 MB JSON.stringify while the request is put together.
+ */
+export function argumentsText(input: unknown): string {
+  if (typeof input === "string") return input;
+  if (stringChars(input, LARGE_INPUT_CHARS) > LARGE_INPUT_CHARS) return new JsonText(input) as unknown as string;
+  return JSON.stringify(input ?? {});
 }
 
 function isReasoningItem(data: unknown): data is ResponseReasoningItem {

@@ -5,7 +5,11 @@
 import { COMPUTER_CALL, OPENAI_COMPUTER } from "./native/openai-computer.js";
 import type { ResponseOutputItem, ResponseStreamEvent, ResponseUsage } from "openai/resources/responses/responses";
 import { errorContext, providerErrorEvent, streamErrorEvent, truncatedStreamEvent, type ErrorContext } from "./errors.js";
-import { disjointUsage, lazyOpenAIClient, parseArguments } from "./openai-client.js";
+import { IncrementalJson } from "../util/incremental-json.js";
+import { largeJsonBody } from "./large-body.js";
+import { largeStringsFetch } from "./large-events.js";
+import { LargeStrings } from "./large-strings.js";
+import { disjointUsage, openAIClientThrough, parseArguments } from "./openai-client.js";
 import { APPLY_PATCH_CALL, APPLY_PATCH_KIND, buildResponsesParams } from "./openai-responses-convert.js";
 import type { Provider, ProviderEvent, ProviderRequest, ProviderSettings, ProviderStopReason } from "./provider.js";
 
@@ -16,7 +20,6 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
  * off where the model name does not tell; see `createOpenAIClient` for the client options.
  */
 export function createOpenAIResponsesProvider(settings: ProviderSettings): Provider {
-  const getClient = lazyOpenAIClient(settings, settings.apiKey);
   const reasoning = typeof settings.options.reasoning === "boolean" ? settings.options.reasoning : undefined;
 
   return {
@@ -26,10 +29,17 @@ export function createOpenAIResponsesProvider(settings: ProviderSettings): Provi
       // A missing key never gets here: the registry refuses to create the provider without one.
       const ctx = errorContext(settings, settings.baseUrl ?? DEFAULT_BASE_URL, signal);
       const patchName = request.nativeTools?.find((t) => t.kind === APPLY_PATCH_KIND)?.name ?? "apply_patch";
-      const mapper = new ResponsesStreamMapper(ctx, patchName);
+      // A 50 MB create comes as three 50 MB events (the arguments' done, the item's done, the
+      // completed response): the SDK gets them with placeholders for their large strings, parsed
+      // by us as they stream; the call's input is the one parsed from its deltas.
+      const large = new LargeStrings();
+      const mapper = new ResponsesStreamMapper(ctx, patchName, large);
       try {
-        const sdk = await getClient();
-        const events = await sdk.responses.create(buildResponsesParams(request, reasoning), { signal });
+        const sdk = await openAIClientThrough(settings, settings.apiKey, (inner) => largeStringsFetch(inner, large));
+        const params = buildResponsesParams(request, reasoning);
+        // A huge history (a large tool input sent back) is encoded here without holding the loop.
+        const body = await largeJsonBody(params);
+        const events = await sdk.responses.create(params, { signal, ...(body ? { body, headers: { "content-type": "application/json" } } : {}) });
         for await (const event of events) {
           yield* mapper.map(event);
           if (mapper.finished) return;
@@ -55,16 +65,22 @@ export class ResponsesStreamMapper {
   finished = false;
   private readonly callIds = new Map<string, string>(); // output item id -> call_id
   private readonly summaries = new Map<string, string[]>(); // reasoning item id -> summary parts
+  /** Each call's arguments, parsed as their deltas stream (output item id -> parser). */
+  private readonly arguments = new Map<string, IncrementalJson>();
   private sawToolCall = false;
   private sawRefusal = false;
 
   constructor(
     private readonly ctx: ErrorContext,
     private readonly patchName: string,
+    /** The strings the stream's events carried as placeholders (none when the stream is read plainly). */
+    private readonly large: LargeStrings = new LargeStrings(),
   ) {}
 
   /** The ProviderEvents one stream event stands for (often none). */
   *map(event: ResponseStreamEvent): Generator<ProviderEvent> {
+    // Large strings (a patch's diff, a call's arguments) come back in place of their placeholders.
+    event = this.large.show(event);
     switch (event.type) {
       case "response.output_item.added":
         yield* this.itemAdded(event.item);
@@ -94,7 +110,11 @@ export class ResponsesStreamMapper {
         return;
       case "response.function_call_arguments.delta": {
         const id = this.callIds.get(event.item_id);
-        if (id && event.delta) yield { type: "tool_call_delta", id, partialJson: event.delta };
+        if (!id || !event.delta) return;
+        const json = this.arguments.get(event.item_id) ?? new IncrementalJson();
+        this.arguments.set(event.item_id, json);
+        json.push(event.delta);
+        yield { type: "tool_call_delta", id, partialJson: event.delta };
         return;
       }
       case "response.completed":
@@ -139,7 +159,7 @@ export class ResponsesStreamMapper {
       yield this.content({ type: "thinking_end", text: parts.filter(Boolean).join("\n\n"), providerData: item });
     } else if (item.type === "function_call") {
       this.sawToolCall = true;
-      yield { type: "tool_call_end", id: item.call_id, name: item.name, input: parseArguments(item.arguments) };
+      yield { type: "tool_call_end", id: item.call_id, name: item.name, input: this.callInput(item) };
     } else if (item.type === "apply_patch_call") {
       this.sawToolCall = true;
       const native = { name: this.patchName, kind: APPLY_PATCH_CALL, input: item.operation };
@@ -150,6 +170,23 @@ export class ResponsesStreamMapper {
       const native = { name: OPENAI_COMPUTER.name, kind: COMPUTER_CALL, input: item };
       yield { type: "tool_call_end", id: item.call_id, name: OPENAI_COMPUTER.name, input: item, native };
     }
+  }
+
+  /**
+   * A call's input: the one its deltas parsed to as they streamed (a 50 MB create is not parsed
+   * again in one go), else its arguments as the done item carries them.
+   */
+  private callInput(item: Extract<ResponseOutputItem, { type: "function_call" }>): unknown {
+    const json = item.id ? this.arguments.get(item.id) : undefined;
+    if (item.id) this.arguments.delete(item.id);
+    if (json?.sawText) {
+      try {
+        return json.end();
+      } catch {
+        // Not JSON after all: the text as the done item has it goes to the tool's input check.
+      }
+    }
+    return parseArguments(item.arguments);
   }
 
   private *end(usage: ResponseUsage | undefined, reason: ProviderStopReason): Generator<ProviderEvent> {
