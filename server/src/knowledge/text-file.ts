@@ -3,6 +3,20 @@
  * reason why not, never a throw, so one bad file costs only itself.
  */
 import { readFileSync, realpathSync } from "node:fs";
+
+/**
+ * The kernel's realpath(3): one call, where Node's own resolves a path by an lstat per folder on
+ * the way; refreshing the project's knowledge at every turn resolves each of its files.
+ */
+const realPath = realpathSync.native;
+
+/** Each project root's real path, resolved once: a refresh checks every file against it. */
+const projectReal = new Map<string, string>();
+function realProject(project: string): string {
+  let real = projectReal.get(project);
+  if (real === undefined) projectReal.set(project, (real = realPath(project)));
+  return real;
+}
 import path from "node:path";
 
 /** A file read as text, or why it could not be. */
@@ -23,8 +37,8 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
 export function readTextFile(file: string, project?: string): TextRead | undefined {
   let bytes: Buffer;
   try {
-    const real = project === undefined ? file : realpathSync(file);
-    if (project !== undefined && !isWithin(realpathSync(project), real)) {
+    const real = project === undefined ? file : realPath(file);
+    if (project !== undefined && !isWithin(realProject(project), real)) {
       return { ok: false, reason: `${file} leads outside the project (to ${real}) through a symbolic link; it was left out: a repository can point a link at your files.` };
     }
     bytes = readFileSync(real);
@@ -46,7 +60,7 @@ export function readTextFile(file: string, project?: string): TextRead | undefin
  */
 export function folderInProject(dir: string, project: string): boolean {
   try {
-    return isWithin(realpathSync(project), realpathSync(dir));
+    return isWithin(realProject(project), realPath(dir));
   } catch {
     return false; // missing: nothing to list
   }
