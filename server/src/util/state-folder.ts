@@ -151,17 +151,7 @@ export type StateOpen = "append" | "new" | "truncate";
 /** Opens `file`, in a folder made by {@link ensureStateDir}, without following a link; returns the fd. */
 export function openStateFile(file: string, how: StateOpen, mode = 0o600): number {
   const flags = { append: constants.O_APPEND, new: constants.O_EXCL, truncate: constants.O_TRUNC }[how];
-  let fd: number;
-  try {
-    fd = openSync(file, flags | constants.O_CREAT | constants.O_WRONLY | NOFOLLOW, mode);
-  } catch (err) {
-    throw refusal(file, err);
-  }
-  if (!fstatSync(fd).isFile()) {
-    closeSync(fd);
-    throw new StateFolderError(file, `${file} is not a regular file; agent-lsp does not write there. Remove it.`);
-  }
-  return fd;
+  return openRegularFile(file, flags | constants.O_CREAT | constants.O_WRONLY, "write there", mode);
 }
 
 /**
@@ -170,15 +160,20 @@ export function openStateFile(file: string, how: StateOpen, mode = 0o600): numbe
  * throws ENOENT as usual; a link or anything but a regular file is refused with the reason.
  */
 export function openStateFileForReading(file: string): number {
+  return openRegularFile(file, constants.O_RDONLY, "read it");
+}
+
+/** Opens `file` with `flags` and O_NOFOLLOW; a link or anything but a regular file is refused. */
+function openRegularFile(file: string, flags: number, doing: string, mode?: number): number {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | NOFOLLOW);
+    fd = openSync(file, flags | NOFOLLOW, mode);
   } catch (err) {
     throw refusal(file, err);
   }
   if (!fstatSync(fd).isFile()) {
     closeSync(fd);
-    throw new StateFolderError(file, `${file} is not a regular file; agent-lsp does not read it. Remove it.`);
+    throw new StateFolderError(file, `${file} is not a regular file; agent-lsp does not ${doing}. Remove it.`);
   }
   return fd;
 }
