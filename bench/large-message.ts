@@ -7,7 +7,7 @@
 import { initialize, spawnServer } from "../test/helpers/spawn-server.js";
 import { fakeProviderOptions, tempProject } from "../test/helpers/agent-setup.js";
 import { startFakeProvider } from "../test/helpers/fake-provider/index.js";
-import { treeRssMb } from "./session-new.js";
+import { treeRssMb } from "./rss.js";
 
 const MB = 1024 * 1024;
 
