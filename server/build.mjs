@@ -40,20 +40,26 @@ const zodEnglishOnly = {
 const ACP_ZOD_GEN = path.join("node_modules", "@agentclientprotocol", "sdk", "dist", "v1", "schema", "zod.gen.js");
 
 /**
- * The ACP SDK's zod.gen.js builds all of its schemas (178 at SDK 2.4.0) as it loads, right
- * between the answer to `initialize` and the one to `session/new`: a CPU profile of the bundle put
- * that at 10-20% of the 60 ms a new session has (issue #34), though a session parses with a
- * handful of them (the requests it gets, the notification it checks). Each top-level
- * `export const zX = EXPR;` becomes `export const zX = z.lazy(() => (EXPR));`, so a schema is
- * built the first time something parses with it or with a schema that holds it. Parsing is the
- * same: ZodLazy hands every parse to the built schema and passes on what objects and unions read
- * of a member (optin, optout, propValues, pattern), and the SDK only composes these constants
+ * The ACP SDK's zod.gen.js builds all of its schemas (178 at SDK 2.4.0) as it loads, right between
+ * the answer to `initialize` and the one to `session/new` (issue #34: target 60 ms), though
+ * `initialize` and an empty `session/new` parse with 8 of them. Measured on the bundle, eager then
+ * lazy: from start to the answer to `session/new`, 1,207 then 1,058 million instructions under
+ * callgrind (-12%, two runs each within 0.3%); loading the ACP chunk 23 ms of CPU, then 3-5 ms (and
+ * 3.5 ms building those 8), the GC 24-34 ms, then 10-13 ms (CPU profiles, medians of 7 and 9 runs);
+ * `session/new` after `initialize` 169 ms, then 140 ms, on a loaded machine where `node -e 0` takes
+ * 79 ms (the LSP front end's stayed at 145 ms), and the server 70.0 MB resident, then 65.1 MB
+ * (medians of six bench medians of 5).
+ *
+ * Each top-level `export const zX = EXPR;` becomes `export const zX = z.lazy(() => (EXPR));`, so a
+ * schema is built the first time something parses with it or with a schema that holds it. Parsing
+ * is the same: ZodLazy hands every parse to the built schema and passes on what objects and unions
+ * read of a member (optin, optout, propValues, pattern), and the SDK only composes these constants
  * (.and, .optional, .nullish, .catch, .superRefine, .transform, z.union/z.array/z.object) and
  * parses with them (.parse, .safeParse). Nothing reads `.shape`, `.options`, `._zod.def` or
- * `instanceof` of one, and no z.discriminatedUnion or z.record is keyed by one (a lazy member
- * has no `_zod.values`), so no constant needs to stay eager; the unit test compares the two
- * forms' results (test/unit/build/lazy-acp-schemas.test.ts). The file is parsed with
- * TypeScript's parser, and any other shape of it fails the build instead of bundling it eager.
+ * `instanceof` of one, and no z.discriminatedUnion or z.record is keyed by one (a lazy member has
+ * no `_zod.values`), so no constant needs to stay eager; the unit test compares the two forms'
+ * results (test/unit/build/lazy-acp-schemas.test.ts). The file is parsed with TypeScript's parser,
+ * and any other shape of it fails the build instead of bundling it eager.
  */
 export const lazyAcpSchemas = {
   name: "lazy-acp-schemas",
