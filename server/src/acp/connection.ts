@@ -6,8 +6,11 @@
  */
 import path from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
-import { buildRuntime, type ConfiguredRuntime } from "../agent/configured-runtime.js";
+import type { ConfiguredRuntime } from "../agent/configured-runtime.js";
 import type { createRuntime } from "../agent/runtime.js";
+import { RuntimeStart } from "../agent/runtime-start.js";
+import type { Agent } from "../agent/agent.js";
+import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
 import type { McpServerTable } from "../config/schema.js";
 import type { Editor } from "../editor/editor.js";
 import type { EventDetail, SessionEvent } from "../editor/session-events.js";
@@ -33,7 +36,7 @@ export class AcpClient {
   capabilities: acp.ClientCapabilities = {};
   /** The sessions this client started or loaded, with their folders. */
   readonly sessions = new Map<string, string>();
-  private runtimeBuilt: ConfiguredRuntime | undefined;
+  private started: RuntimeStart | undefined;
   /** Error notices held while a prompt runs: the answer carries a turn-ending one. */
   private readonly heldErrors = new Map<string, acp.SessionUpdate[]>();
   private ui: AcpSessionUI | undefined;
@@ -46,9 +49,12 @@ export class AcpClient {
     private readonly options: AcpClientOptions,
   ) {}
 
-  /** The runtime, built in `cwd` on first use. */
-  runtime(cwd: string): ConfiguredRuntime {
-    if (this.runtimeBuilt) return this.runtimeBuilt;
+  /**
+   * The runtime's start, in `cwd` on first use: its configuration is read at once; the runtime
+   * itself loads when {@link ready} is first asked (after the first session has been answered).
+   */
+  start(cwd: string): RuntimeStart {
+    if (this.started) return this.started;
     const log = this.options.logger;
     // The project's log file, as over LSP (.agent-lsp/logs/), from the first session's folder.
     if (log instanceof FileLogger) log.attachFile(cwd);
@@ -60,20 +66,35 @@ export class AcpClient {
     this.ui = ui;
     this.host = host;
     const terminal = this.capabilities.terminal ? new AcpTerminal({ peer: this.peer, notify: (id, update) => this.notify(id, update), log }) : undefined;
-    const runtime = buildRuntime({
-      editor: joinEditor(host, ui, terminal),
+    const editor = joinEditor(host, ui, terminal);
+    const source = {
       root: cwd,
       initializationOptions: this.layer,
       logger: log,
-      onConfig: (config, errors) => {
+      onConfig: (config: { approval_timeout_s: number }, errors: string[]) => {
         ui.timeoutS = config.approval_timeout_s;
         if (errors.length) ui.showMessage("error", `agent-lsp configuration: ${errors.join("; ")}`);
       },
-      ...(this.options.create ? { create: this.options.create } : {}),
+    };
+    this.started = new RuntimeStart(source, async (settings) => {
+      const { buildRuntime } = await import("../agent/configured-runtime.js");
+      const runtime = buildRuntime({ ...source, editor, settings, ...(this.options.create ? { create: this.options.create } : {}) });
+      runtime.events.subscribe((sessionId, event, detail) => this.forward(sessionId, event, detail));
+      return runtime;
     });
-    runtime.events.subscribe((sessionId, event, detail) => this.forward(sessionId, event, detail));
-    this.runtimeBuilt = runtime;
-    return runtime;
+    return this.started;
+  }
+
+  /** The runtime, loading it first if it has not loaded (in the first session's folder). */
+  ready(): Promise<ConfiguredRuntime> {
+    if (!this.started) return Promise.reject(new AgentRequestError(ErrorCodes.InvalidParams, "No session yet: start one with session/new or load one with session/load."));
+    return this.started.ready();
+  }
+
+  /** The agent holding `sessionId` (waiting for the runtime to load); InvalidParams for a session this client does not have. */
+  async agentFor(sessionId: string): Promise<Agent> {
+    if (!this.sessions.has(sessionId)) throw new AgentRequestError(ErrorCodes.InvalidParams, `Unknown session "${sessionId}": start one with session/new or load it with session/load.`);
+    return (await this.ready()).agent;
   }
 
   /**
@@ -85,14 +106,23 @@ export class AcpClient {
     const changed = Object.entries(tables).some(([name, table]) => JSON.stringify(this.layer.mcp_servers[name]) !== JSON.stringify(table));
     if (changed) {
       Object.assign(this.layer.mcp_servers, tables);
-      this.runtimeBuilt?.reloadConfig();
+      this.started?.settings.reload();
     }
     return refused;
   }
 
-  /** The runtime when a session request has built it. */
+  /**
+   * Stops what the runtime started; a runtime still loading is waited for first (it holds the
+   * sessions' logs and may have begun what it starts).
+   */
+  async dispose(): Promise<void> {
+    const runtime = await this.started?.begun()?.catch(() => undefined);
+    await runtime?.dispose();
+  }
+
+  /** The runtime once it has loaded. */
   built(): ConfiguredRuntime | undefined {
-    return this.runtimeBuilt;
+    return this.started?.runtime();
   }
 
   /**

@@ -11,7 +11,7 @@ import type { Logger } from "../util/log.js";
 import { projectRoot, type ProjectRoot } from "../workspace/project-root.js";
 import { AcpClient } from "./connection.js";
 import { initializeResult } from "./initialize.js";
-import { queueUntilInitialized } from "./pipelining.js";
+import { queueUntilInitialized, WrittenAnswers } from "./pipelining.js";
 import { availableCommands, configOptions, MODE_OPTION, MODEL_OPTION, modeState, safetyMode } from "./session-options.js";
 import { runPrompt } from "./prompt-turn.js";
 
@@ -35,16 +35,17 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
   let connection: acp.AgentConnection | undefined;
   const client = new AcpClient(() => connection!.client, { logger: options.logger, ...(options.create ? { create: options.create } : {}) });
   const app = acp.agent({ name: "agent-lsp" });
-  register(app, client, options.logger);
-  connection = app.connect(queueUntilInitialized(options.stream));
+  const answers = new WrittenAnswers();
+  register(app, client, options.logger, answers);
+  connection = app.connect(queueUntilInitialized(answers.watch(options.stream)));
   let disposing: Promise<void> | undefined;
-  const dispose = () => (disposing ??= Promise.resolve(client.built()?.dispose()));
+  const dispose = () => (disposing ??= client.dispose());
   return { connection, client, dispose };
 }
 
 type Handler<M extends acp.AgentRequestMethod> = (ctx: acp.AgentRequestContext<acp.AgentRequestParamsByMethod[M]>) => Promise<acp.AgentRequestResponsesByMethod[M]> | acp.AgentRequestResponsesByMethod[M];
 
-function register(app: acp.AgentApp, client: AcpClient, log: Logger): void {
+function register(app: acp.AgentApp, client: AcpClient, log: Logger, answers: WrittenAnswers): void {
   const on = <M extends acp.AgentRequestMethod>(method: M, handler: Handler<M>) =>
     app.onRequest(method, (async (ctx: acp.AgentRequestContext<acp.AgentRequestParamsByMethod[M]>) => {
       try {
@@ -53,37 +54,40 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger): void {
         throw toRequestError(method, err, log);
       }
     }) as never);
-  const agentFor = (sessionId: string) => {
-    const cwd = client.sessions.get(sessionId);
-    if (cwd === undefined) throw new AgentRequestError(ErrorCodes.InvalidParams, `Unknown session "${sessionId}": start one with session/new or load it with session/load.`);
-    return client.runtime(cwd).agent;
-  };
+  const agentFor = (sessionId: string) => client.agentFor(sessionId);
 
   on("initialize", ({ params }) => {
     client.capabilities = params.clientCapabilities ?? {};
     return initializeResult(params.protocolVersion);
   });
 
-  on("session/new", ({ params }) => {
+  // Answered from the configuration alone: the runtime loads after the answer (agent/runtime-start.ts).
+  on("session/new", ({ params, requestId }) => {
     const { root: cwd, refused: notAProject } = sessionRoot(params.cwd);
     const refused = client.addMcpServers(params.mcpServers);
-    const runtime = client.runtime(cwd);
-    const info = runtime.agent.newSession({ cwd });
+    const start = client.start(cwd);
+    const info = start.newSession(cwd, { cwd });
     client.sessions.set(info.sessionId, cwd);
-    afterAnswer(() => announce(client, info.sessionId, refused, notAProject));
-    return { sessionId: info.sessionId, modes: modeState(info.mode), configOptions: configOptions(info, runtime.config()) };
+    answers.after(requestId, () => {
+      start.ready().then(
+        () => announce(client, info.sessionId, refused, notAProject),
+        (err: Error) => log.error(`the agent failed to load: ${err.stack ?? err.message}`),
+      );
+    });
+    return { sessionId: info.sessionId, modes: modeState(info.mode), configOptions: configOptions(info, start.config()) };
   });
 
-  on("session/load", ({ params }) => {
+  on("session/load", async ({ params, requestId }) => {
     const cwd = sessionRoot(params.cwd).root;
     const refused = client.addMcpServers(params.mcpServers);
-    const runtime = client.runtime(cwd);
+    client.start(cwd);
+    const runtime = await client.ready();
     // Known before the replay, so the replayed history reaches this client as session/update.
     const known = client.sessions.get(params.sessionId);
     client.sessions.set(params.sessionId, cwd);
     try {
       const info = runtime.agent.loadSession(params.sessionId, cwd);
-      afterAnswer(() => announce(client, info.sessionId, refused));
+      answers.after(requestId, () => announce(client, info.sessionId, refused));
       return { modes: modeState(info.mode), configOptions: configOptions(info, runtime.config()) };
     } catch (err) {
       if (known === undefined) client.sessions.delete(params.sessionId);
@@ -91,29 +95,30 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger): void {
     }
   });
 
-  on("session/list", ({ params }) => {
+  on("session/list", async ({ params }) => {
     const asked = params.cwd ?? process.cwd();
     const cwd = sessionRoot(asked).root;
-    const { sessions } = client.runtime(cwd).agent.listSessions(cwd);
+    client.start(cwd);
+    const { sessions } = (await client.ready()).agent.listSessions(cwd);
     // Named by the client's own cwd, so a client that filters by it finds them.
     return { sessions: sessions.map((s) => ({ sessionId: s.sessionId, cwd: path.normalize(asked), title: s.title, updatedAt: s.updatedAt })) };
   });
 
-  on("session/prompt", ({ params }) => runPrompt(client, agentFor(params.sessionId), params));
+  on("session/prompt", async ({ params }) => runPrompt(client, await agentFor(params.sessionId), params));
 
-  on("session/set_mode", ({ params }) => {
+  on("session/set_mode", async ({ params, requestId }) => {
     const mode = safetyMode(params.modeId);
-    agentFor(params.sessionId).setMode(params.sessionId, mode);
-    afterAnswer(() => client.modeChanged(params.sessionId));
+    (await agentFor(params.sessionId)).setMode(params.sessionId, mode);
+    answers.after(requestId, () => client.modeChanged(params.sessionId));
     return {};
   });
 
-  on("session/set_config_option", ({ params }) => {
-    const agent = agentFor(params.sessionId);
+  on("session/set_config_option", async ({ params, requestId }) => {
+    const agent = await agentFor(params.sessionId);
     if (params.configId === MODE_OPTION) {
       agent.setMode(params.sessionId, safetyMode(String(params.value)));
       // Older clients follow the mode through current_mode_update.
-      afterAnswer(() => client.notify(params.sessionId, { sessionUpdate: "current_mode_update", currentModeId: agent.get(params.sessionId).mode }));
+      answers.after(requestId, () => client.notify(params.sessionId, { sessionUpdate: "current_mode_update", currentModeId: agent.get(params.sessionId).mode }));
       return { configOptions: client.configOptionsOf(params.sessionId) };
     }
     if (params.configId !== MODEL_OPTION) {
@@ -125,26 +130,20 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger): void {
   });
 
   app.onNotification("session/cancel", ({ params }) => {
-    try {
-      agentFor(params.sessionId).cancel(params.sessionId);
-    } catch (err) {
-      log.warn(`session/cancel: ${(err as Error).message}`);
-    }
+    agentFor(params.sessionId).then(
+      (agent) => agent.cancel(params.sessionId),
+      (err: Error) => log.warn(`session/cancel: ${err.message}`),
+    );
   });
 }
 
 /** After a new or loaded session is answered: its commands, and the MCP servers not taken. */
 function announce(client: AcpClient, sessionId: string, refusedMcp: string[], notAProject?: string): void {
   const cwd = client.sessions.get(sessionId);
-  const session = cwd === undefined ? undefined : client.runtime(cwd).agent.all().find((s) => s.id === sessionId);
+  const session = cwd === undefined ? undefined : client.built()?.agent.all().find((s) => s.id === sessionId);
   client.notify(sessionId, { sessionUpdate: "available_commands_update", availableCommands: availableCommands(client.built()!.commands, session) });
   if (refusedMcp.length) client.notify(sessionId, { sessionUpdate: "notice", severity: "warning", title: `MCP servers not used: ${refusedMcp.join("; ")}` });
   if (notAProject) client.notify(sessionId, { sessionUpdate: "notice", severity: "warning", title: notAProject });
-}
-
-/** Runs `fn` once the answer being built has been sent (updates about a session follow its id). */
-export function afterAnswer(fn: () => void): void {
-  setImmediate(fn);
 }
 
 /** The session's root for the client's cwd: never `/`, the home or a system folder (workspace/project-root.ts). */

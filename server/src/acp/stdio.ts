@@ -4,8 +4,6 @@
  * sees every message in order, and the SDK's own answer to that request is dropped.
  */
 import * as acp from "@agentclientprotocol/sdk";
-import { processManagerFrom } from "../exec/processes.js";
-import { installShutdownHooks } from "../exec/shutdown.js";
 import { FileLogger } from "../util/log.js";
 import { WireRequestIds } from "../util/wire-request-ids.js";
 import { ndJsonStdio } from "./ndjson-stdio.js";
@@ -84,16 +82,23 @@ function randomRequestIds(stream: acp.Stream, ids: WireRequestIds): acp.Stream {
 
 /**
  * No orphans: once a session has built the runtime, whatever ends the server (a signal, the
- * client dying) ends the processes the agent started. Returns the way to stop watching.
+ * client dying) ends the processes the agent started. Returns the way to stop watching. The
+ * process modules are the runtime's: they are imported once it has loaded them.
  */
 function hookShutdown(server: AcpServer): () => void {
+  let watching = true;
   const timer = setInterval(() => {
     const runtime = server.client.built();
-    const processes = runtime && processManagerFrom(runtime.services);
-    if (!processes) return;
+    if (!runtime) return;
     clearInterval(timer);
-    installShutdownHooks(processes);
+    void Promise.all([import("../exec/processes.js"), import("../exec/shutdown.js")]).then(([{ processManagerFrom }, { installShutdownHooks }]) => {
+      const processes = processManagerFrom(runtime.services);
+      if (processes && watching) installShutdownHooks(processes);
+    });
   }, 200);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    watching = false;
+    clearInterval(timer);
+  };
 }

@@ -25,7 +25,8 @@ import { routedModel } from "./model-routing.js";
 import { replayHistory } from "./history/replay.js";
 import { callFacts } from "./turn/tool-call-facts.js";
 import { restoreSession, resumedMode, unreadableLinesNote } from "./history/restore-session.js";
-import { newSessionId, Session } from "./session.js";
+import { Session } from "./session.js";
+import { openSession, type NewSessionParams, type OpenedSession } from "./session-open.js";
 import type { CommandInput, CommandRun, SlashCommands } from "./commands/slash-commands.js";
 import { runCommand } from "./commands/run-command.js";
 import { runTurn, type TurnDeps } from "./turn/turn.js";
@@ -100,19 +101,16 @@ export class Agent {
   }
 
   /** Starts a session. */
-  newSession(params: { cwd?: string; mode?: SafetyMode; model?: string; spawned?: boolean }): SessionInfo {
-    const config = this.deps.config();
-    const root = path.resolve(this.deps.defaultRoot, params.cwd ?? ".");
-    const model = params.model ?? config.model;
-    this.validateModel(model, config);
-    const id = newSessionId();
-    const mode = params.mode ?? config.safety;
-    // The state folder may not take the session (a link refused, a full disk): say which and why.
-    const log = requestFailed(() => HistoryLog.create(root, { type: "session", sessionId: id, created: new Date().toISOString(), cwd: root, mode, model }));
-    if (params.spawned) requestFailed(() => log.settings({ spawned: true }));
-    const session = new Session(id, this.workspaceFor(root), log, { mode, model, spawned: params.spawned ?? false });
-    this.sessions.set(id, session);
-    return { sessionId: id, mode, model };
+  newSession(params: NewSessionParams): SessionInfo {
+    return this.adoptSession(openSession(this.deps.config(), this.deps.defaultRoot, params));
+  }
+
+  /** Holds a session opened before this agent existed (a front end answered it while the runtime loaded). */
+  adoptSession(opened: OpenedSession): SessionInfo {
+    const { sessionId, mode, model } = opened;
+    const session = new Session(sessionId, this.workspaceFor(opened.root), opened.log, { mode, model, spawned: opened.spawned });
+    this.sessions.set(sessionId, session);
+    return { sessionId, mode, model };
   }
 
   /** Runs one turn; answers when it ends (at once with "cancelled" when cancelled). */
@@ -335,15 +333,6 @@ export class Agent {
     let workspace = this.workspaces.get(root);
     if (!workspace) this.workspaces.set(root, (workspace = new Workspace(root, this.deps.editor, { allowExternalWrites: true })));
     return workspace;
-  }
-
-  private validateModel(model: string, config: Config): void {
-    try {
-      const ref = parseModelRef(model, config);
-      providerSettings(ref.provider, config);
-    } catch (err) {
-      throw new AgentRequestError(ErrorCodes.InvalidParams, `model: ${(err as Error).message}`);
-    }
   }
 
   /**

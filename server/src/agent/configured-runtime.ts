@@ -1,28 +1,22 @@
 /**
- * The one place a front end gets its runtime from: the configuration loaded (user file, project
- * file, the front end's own options) with provider keys redacted from logs, the log level set, and
- * the runtime built on it; a reload re-reads every layer and reaches the processes started after
- * it. Front ends only say how their user hears about a bad config and translate their protocol.
+ * The one place a front end gets its runtime from: the runtime built on a configuration
+ * (runtime-config.ts); a reload re-reads every layer and reaches the processes started after it.
+ * Front ends only say how their user hears about a bad config and translate their protocol.
  */
-import { loadConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import type { Editor } from "../editor/editor.js";
 import { processManagerFrom } from "../exec/processes.js";
-import { redactProviderKeys } from "../providers/registry.js";
 import { processOptions } from "./builtins.js";
-import { FileLogger, type Logger } from "../util/log.js";
-import { applyProviderEnv, ConfigFileStamps, configFiles, reloadReport, type ReloadReport } from "./config-refresh.js";
+import { FileLogger } from "../util/log.js";
+import type { ReloadReport } from "./config-refresh.js";
+import { RuntimeConfig, type ConfigSource } from "./runtime-config.js";
 import { createRuntime, type Runtime } from "./runtime.js";
 
 /** What a front end hands in. */
-export interface RuntimeOptions {
+export interface RuntimeOptions extends ConfigSource {
   editor: Editor;
-  root: string;
-  /** The front end's own settings layer (LSP initializationOptions); last and strongest. */
-  initializationOptions?: unknown;
-  logger?: Logger;
-  /** Told after every load: the config in force and what was wrong with the files, if anything. */
-  onConfig?(config: Config, errors: string[]): void;
+  /** The configuration loaded already (a new session answered before the runtime loaded); loaded here otherwise. */
+  settings?: RuntimeConfig;
   /** Builds the runtime (tests put a recording provider in); createRuntime by default. */
   create?: typeof createRuntime;
 }
@@ -40,41 +34,17 @@ export interface ConfiguredRuntime extends Runtime {
   reloadWithEnv(env: Record<string, string | null>): ReloadReport;
 }
 
-/** Loads the configuration and builds the runtime on it. */
+/** Loads the configuration (unless given) and builds the runtime on it. */
 export function buildRuntime(options: RuntimeOptions): ConfiguredRuntime {
   const logger = options.logger ?? new FileLogger();
-  let config = load(options, logger);
-  const stamps = new ConfigFileStamps(configFiles(options.root));
-  const current = () => {
-    if (stamps.changed()) {
-      logger.info("a config file changed: reading the configuration again");
-      reload();
-    }
-    return config;
-  };
-  const runtime = (options.create ?? createRuntime)({ editor: options.editor, root: options.root, config: current, logger });
-  const reload = () => {
-    config = load(options, logger);
-    processManagerFrom(runtime.services)?.configure(processOptions(config));
-  };
+  const settings = options.settings ?? new RuntimeConfig({ ...options, logger });
+  const config = () => settings.current();
+  const runtime = (options.create ?? createRuntime)({ editor: options.editor, root: options.root, config, logger });
+  settings.afterReload((current) => processManagerFrom(runtime.services)?.configure(processOptions(current)));
   return {
     ...runtime,
-    config: current,
-    reloadConfig: reload,
-    reloadWithEnv(env) {
-      const ignored = applyProviderEnv(env, config);
-      reload();
-      return reloadReport(config, ignored);
-    },
+    config,
+    reloadConfig: () => settings.reload(),
+    reloadWithEnv: (env) => settings.reloadWithEnv(env),
   };
-}
-
-function load(options: RuntimeOptions, logger: Logger): Config {
-  const loaded = loadConfig({ root: options.root, initializationOptions: options.initializationOptions });
-  if (logger instanceof FileLogger) logger.setLevel(loaded.config.log.level);
-  // Before anything can log a key: every key the config names is redacted from every log line.
-  redactProviderKeys(loaded.config);
-  for (const e of loaded.errors) logger.warn(`config: ${e}`);
-  options.onConfig?.(loaded.config, loaded.errors);
-  return loaded.config;
 }

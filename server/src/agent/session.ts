@@ -252,10 +252,3 @@ function lastPromptIndex(history: readonly Message[]): number {
 
 /** The tool a spawned task is never offered (a task may not spawn tasks). */
 const SPAWN_TASK_TOOL = "spawn_task";
-
-/** A new session id: time-ordered and safe as a file name. */
-export function newSessionId(): string {
-  const t = Date.now().toString(36);
-  const r = Math.random().toString(36).slice(2, 8);
-  return `s-${t}-${r}`;
-}
