@@ -78,7 +78,8 @@ export class AcpClient {
     };
     this.started = new RuntimeStart(source, async (settings) => {
       const { buildRuntime } = await import("../agent/configured-runtime.js");
-      const runtime = buildRuntime({ ...source, editor, settings, ...(this.options.create ? { create: this.options.create } : {}) });
+      // The configuration's loads keep telling the UI set up above (source.onConfig).
+      const runtime = buildRuntime({ root: cwd, logger: log, editor, settings, ...(this.options.create ? { create: this.options.create } : {}) });
       runtime.events.subscribe((sessionId, event, detail) => this.forward(sessionId, event, detail));
       return runtime;
     });

@@ -15,7 +15,10 @@ import { createRuntime, type Runtime } from "./runtime.js";
 /** What a front end hands in. */
 export interface RuntimeOptions extends ConfigSource {
   editor: Editor;
-  /** The configuration loaded already (a new session answered before the runtime loaded); loaded here otherwise. */
+  /**
+   * The configuration loaded already (a new session answered before the runtime loaded); loaded
+   * here otherwise. With it, `onConfig` (when given) takes over its loads, told at once of the last.
+   */
   settings?: RuntimeConfig;
   /** Builds the runtime (tests put a recording provider in); createRuntime by default. */
   create?: typeof createRuntime;
@@ -38,6 +41,7 @@ export interface ConfiguredRuntime extends Runtime {
 export function buildRuntime(options: RuntimeOptions): ConfiguredRuntime {
   const logger = options.logger ?? new FileLogger();
   const settings = options.settings ?? new RuntimeConfig({ ...options, logger });
+  if (options.settings && options.onConfig) options.settings.tell(options.onConfig);
   const config = () => settings.current();
   const runtime = (options.create ?? createRuntime)({ editor: options.editor, root: options.root, config, logger });
   settings.afterReload((current) => processManagerFrom(runtime.services)?.configure(processOptions(current)));

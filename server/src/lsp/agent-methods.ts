@@ -7,7 +7,8 @@ import type { Connection } from "vscode-languageserver/node.js";
 import { ResponseError } from "./lsp-library.js";
 import type { z } from "zod";
 import type { Agent } from "../agent/agent.js";
-import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
+import { ErrorCodes } from "../agent/errors.js";
+import { toResponseError } from "./response-errors.js";
 import { listModels } from "../agent/model-routing.js";
 import { CLIENT_REQUESTS, type ClientRequest } from "../protocol/method-names.js";
 import { METHODS } from "../protocol/methods.js";
@@ -88,11 +89,4 @@ function paramsSchema(method: string): z.ZodType {
   const schema = METHODS.find((m) => m.method === method)?.params;
   if (!schema) throw new Error(`protocol/methods.ts documents no params schema for ${method}`);
   return schema;
-}
-
-function toResponseError(method: string, err: unknown, log: Logger): ResponseError<void> {
-  if (err instanceof ResponseError) return err;
-  if (err instanceof AgentRequestError) return new ResponseError(err.code, err.message);
-  log.error(`${method} failed: ${(err as Error).stack ?? String(err)}`);
-  return new ResponseError(ErrorCodes.InternalError, `${method} failed: ${(err as Error).message}`);
 }

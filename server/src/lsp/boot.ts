@@ -6,6 +6,7 @@
 import type { Connection, InitializeParams } from "vscode-languageserver/node.js";
 import { buildRuntime, type ConfiguredRuntime } from "../agent/configured-runtime.js";
 import type { createRuntime } from "../agent/runtime.js";
+import type { RuntimeConfig } from "../agent/runtime-config.js";
 import type { Logger } from "../util/log.js";
 import { registerAgentMethods } from "./agent-methods.js";
 import { registerCodeActions } from "./code-actions.js";
@@ -35,6 +36,10 @@ export interface BootContext {
   params: InitializeParams;
   root: string;
   createRuntime?: typeof createRuntime;
+  /** The configuration, when a session was answered before the agent loaded (early-session.ts). */
+  settings?: RuntimeConfig;
+  /** Whether the client has called the agent protocol already (so it wants agent/update). */
+  agentCalled?: boolean;
 }
 
 /** Loads config, builds the runtime and collects the protocol handlers. */
@@ -62,6 +67,7 @@ export function boot(ctx: BootContext): Booted {
       if (errors.length) editor.showMessage("error", `agent-lsp configuration: ${errors.join("; ")}`);
     },
     ...(ctx.createRuntime ? { create: ctx.createRuntime } : {}),
+    ...(ctx.settings ? { settings: ctx.settings } : {}),
   });
   editor.events = runtime.events;
   chat = new ChatFile({
@@ -91,7 +97,7 @@ export function boot(ctx: BootContext): Booted {
   // A client of the agent protocol sees the stream as agent/update (how a turn ended is the
   // agent/prompt answer); any other (Helix) would only log each notification as one it ignores.
   // Declaring experimental.agent says so, and so does calling one of the protocol's methods.
-  let streams = declaresAgent;
+  let streams = declaresAgent || ctx.agentCalled === true;
   runtime.events.subscribe((sessionId, event) => {
     if (streams && event.kind !== "turn_end") editor.sendUpdate(sessionId, event);
   });

@@ -13,6 +13,9 @@ import { VERSION } from "../version.js";
 import { uriToPath } from "../workspace/paths.js";
 import { projectRoot } from "../workspace/project-root.js";
 import type { Booted } from "./boot.js";
+import { RuntimeStart } from "../agent/runtime-start.js";
+import type { RuntimeConfig } from "../agent/runtime-config.js";
+import { earlyNewSession } from "./early-session.js";
 import { DEFERRED_NOTIFICATIONS, DEFERRED_REQUESTS, serverCapabilities } from "./capabilities.js";
 import { observableDocuments } from "./document-sync.js";
 import type { FramingError } from "./framing.js";
@@ -53,7 +56,8 @@ export function startServer(options: ServerOptions): AgentLspServer {
   const logger = options.logger ?? new FileLogger();
   let refuse = (_id: number | string) => undefined as void;
   const ids = new WireRequestIds({ cancelMethod: "$/cancelRequest", cancelParam: "id", onStray: (id) => refuse(id) });
-  const writer = randomIds(skipResponse(new StreamMessageWriter(options.output), options.answeredInitializeId), ids);
+  const answers = new WrittenAnswers();
+  const writer = randomIds(answers.watch(skipResponse(new StreamMessageWriter(options.output), options.answeredInitializeId)), ids);
   const onFramingError = (e: FramingError) => {
     logger.warn(`protocol error: ${e.message}`);
     if (e.notification) return;
@@ -75,17 +79,45 @@ export function startServer(options: ServerOptions): AgentLspServer {
   let initialized: { params: InitializeParams; root: string } | undefined;
   let booting: Promise<Booted> | undefined;
   const onBooted: ((b: Booted) => void)[] = [];
+  /** Set when agent/newSession was answered before the agent loaded: the agent loads on its configuration. */
+  let early: RuntimeStart | undefined;
+  let agentCalled = false;
+  const make = async (settings?: RuntimeConfig): Promise<Booted> => {
+    const { params, root } = initialized!;
+    const { boot: load } = await import("./boot.js");
+    return load({ connection, documents: synced, logger, params, root, createRuntime: options.createRuntime, agentCalled, ...(settings ? { settings } : {}) });
+  };
+  let made: Booted | undefined;
   // The agent (config, tools, providers: most of the server's memory) loads on first use, so an
   // editor that starts the server and never asks it anything pays for the LSP library alone.
+  // Requests see it only once it holds the sessions answered before it loaded (runtime-start.ts).
   const boot = (): Promise<Booted> => {
     if (!initialized) return Promise.reject(new ResponseError(ErrorCodes.ServerNotInitialized, "The server is not initialized yet."));
-    const { params, root } = initialized;
-    booting ??= import("./boot.js").then(({ boot: load }) => {
-      booted = load({ connection, documents: synced, logger, params, root, createRuntime: options.createRuntime });
-      for (const cb of onBooted.splice(0)) cb(booted);
-      return booted;
+    booting ??= (early ? early.ready().then(() => made!) : make()).then((b) => {
+      booted = b;
+      for (const cb of onBooted.splice(0)) cb(b);
+      return b;
     });
     return booting;
+  };
+  // A new session before the agent has loaded is answered from the configuration alone; the agent
+  // loads once that answer is written.
+  const newSession = (raw: unknown, token?: unknown) => {
+    agentCalled = true;
+    if (booting || !initialized) return dispatch("agent/newSession", raw, token);
+    const { params, root } = initialized;
+    early ??= new RuntimeStart({ root, initializationOptions: params.initializationOptions, logger }, (settings) =>
+      make(settings).then((b) => {
+        made = b;
+        return b.runtime;
+      }),
+    );
+    const info = earlyNewSession(early, root, raw, logger);
+    answers.after(
+      (m) => (m as { result?: { sessionId?: unknown } }).result?.sessionId === info.sessionId,
+      () => void boot().catch((err: Error) => logger.error(`agent failed to load: ${err.stack ?? err.message}`)),
+    );
+    return info;
   };
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
@@ -112,7 +144,9 @@ export function startServer(options: ServerOptions): AgentLspServer {
     if (!handler) throw new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`);
     return handler(params, token);
   };
-  for (const method of DEFERRED_REQUESTS) connection.onRequest(method, (params: unknown, token) => dispatch(method, params, token));
+  for (const method of DEFERRED_REQUESTS) {
+    connection.onRequest(method, (params: unknown, token) => (method === "agent/newSession" ? newSession(params, token) : dispatch(method, params, token)));
+  }
   for (const method of DEFERRED_NOTIFICATIONS) {
     connection.onNotification(method, (params: unknown) => {
       dispatch(method, params).catch((err: Error) => logger.warn(`${method}: ${err.message}`));
@@ -144,6 +178,33 @@ function randomIds(inner: MessageWriter, ids: WireRequestIds): MessageWriter {
     dispose: () => inner.dispose(),
     write: (message: Message) => inner.write(ids.outgoing(message)),
   };
+}
+
+/** Runs what waits for an answer once a response it recognises has been written. */
+class WrittenAnswers {
+  private readonly waiting: Array<{ matches: (message: Message) => boolean; then: () => void }> = [];
+
+  /** Calls `then` once a response for which `matches` holds has been written. */
+  after(matches: (message: Message) => boolean, then: () => void): void {
+    this.waiting.push({ matches, then });
+  }
+
+  watch(inner: MessageWriter): MessageWriter {
+    return {
+      onError: inner.onError,
+      onClose: inner.onClose,
+      end: () => inner.end(),
+      dispose: () => inner.dispose(),
+      write: async (message: Message) => {
+        await inner.write(message);
+        if (!this.waiting.length || (message as { method?: unknown }).method !== undefined) return;
+        const at = this.waiting.findIndex((w) => w.matches(message));
+        if (at < 0) return;
+        const [due] = this.waiting.splice(at, 1);
+        setImmediate(due!.then);
+      },
+    };
+  }
 }
 
 /** A writer that drops the one response with `id` (an initialize answered before the library loaded). */
