@@ -57,11 +57,6 @@ export class RuntimeStart {
     return this.loading;
   }
 
-  /** Whether `sessionId` was opened here and waits for the runtime. */
-  holds(sessionId: string): boolean {
-    return this.opened.some((s) => s.sessionId === sessionId);
-  }
-
   /** Loads the runtime (once) and resolves when it has adopted every session opened meanwhile. */
   ready(): Promise<ConfiguredRuntime> {
     this.loading ??= this.load(this.settings).then((runtime) => {

@@ -7,6 +7,8 @@ import { ResponseError } from "./lsp-library.js";
 import { ErrorCodes } from "../agent/errors.js";
 import type { SessionInfo } from "../agent/agent.js";
 import type { RuntimeStart } from "../agent/runtime-start.js";
+
+export { RuntimeStart } from "../agent/runtime-start.js";
 import { describeParamsError, newSessionParams } from "../protocol/schemas.js";
 import type { Logger } from "../util/log.js";
 import { toResponseError } from "./response-errors.js";

@@ -13,9 +13,8 @@ import { VERSION } from "../version.js";
 import { uriToPath } from "../workspace/paths.js";
 import { projectRoot } from "../workspace/project-root.js";
 import type { Booted } from "./boot.js";
-import { RuntimeStart } from "../agent/runtime-start.js";
+import type { RuntimeStart } from "../agent/runtime-start.js";
 import type { RuntimeConfig } from "../agent/runtime-config.js";
-import { earlyNewSession } from "./early-session.js";
 import { DEFERRED_NOTIFICATIONS, DEFERRED_REQUESTS, serverCapabilities } from "./capabilities.js";
 import { observableDocuments } from "./document-sync.js";
 import type { FramingError } from "./framing.js";
@@ -100,11 +99,14 @@ export function startServer(options: ServerOptions): AgentLspServer {
     });
     return booting;
   };
-  // A new session before the agent has loaded is answered from the configuration alone; the agent
-  // loads once that answer is written.
-  const newSession = (raw: unknown, token?: unknown) => {
+  // A new session before the agent has loaded is answered from the configuration alone (loaded
+  // then, not at start: an idle server holds the LSP library only); the agent loads once that
+  // answer is written.
+  const newSession = async (raw: unknown, token?: unknown) => {
     agentCalled = true;
     if (booting || !initialized) return dispatch("agent/newSession", raw, token);
+    const { RuntimeStart, earlyNewSession } = await import("./early-session.js");
+    if (booting) return dispatch("agent/newSession", raw, token);
     const { params, root } = initialized;
     early ??= new RuntimeStart({ root, initializationOptions: params.initializationOptions, logger }, (settings) =>
       make(settings).then((b) => {

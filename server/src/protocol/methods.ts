@@ -40,7 +40,7 @@ export const METHODS: MethodSpec[] = [
     method: "agent/newSession",
     direction: "client → server",
     kind: "request",
-    summary: "Starts a session in the project (or `cwd`, relative to the workspace folder). `mode` and `model` default to the config's `safety` and `model`.",
+    summary: "Starts a session in the project (or `cwd`, relative to the workspace folder). `mode` and `model` default to the config's `safety` and `model`. The first one is answered before the agent has loaded (from the configuration alone: a model no provider serves or a state folder that refuses the log still fail it); the agent loads right after, and requests on the session wait for it.",
     params: newSessionParams,
     result: "{ sessionId: string, mode: SafetyMode, model: string }",
     errors: ["-32602 when a param has the wrong type, or `model` names no provider"],
