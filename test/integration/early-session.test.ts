@@ -90,6 +90,19 @@ describe("LSP agent/newSession before the agent has loaded", () => {
     expect(pair.client.messages.filter((m) => m.message.includes("max_turns"))).toHaveLength(1);
   });
 
+  it("a shutdown right behind the answer waits for the agent and stops it", async () => {
+    let disposed = 0;
+    const create: typeof createRuntime = (options) => {
+      const runtime = createRuntime(options);
+      const dispose = runtime.dispose;
+      return { ...runtime, dispose: () => (disposed++, dispose()) };
+    };
+    pair = await startLspPair({ root: tempProject(), load: false, initializationOptions: fakeProviderOptions(fake), createRuntime: create });
+    await pair.client.connection.sendRequest("agent/newSession", {});
+    await pair.client.connection.sendRequest("shutdown");
+    expect(disposed).toBe(1);
+  });
+
   it("keeps serving when the agent fails to load: each request says why", async () => {
     const runtime = countingRuntime("the tools failed to register");
     pair = await startLspPair({ root: tempProject(), load: false, initializationOptions: fakeProviderOptions(fake), createRuntime: runtime.create });

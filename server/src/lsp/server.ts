@@ -155,8 +155,10 @@ export function startServer(options: ServerOptions): AgentLspServer {
     });
   }
 
+  // An agent still loading (behind a session answered early) is waited for: it holds that session's log.
   connection.onShutdown(async () => {
-    if (booted) await booted.runtime.dispose();
+    const loaded = booted ?? (await booting?.catch(() => undefined));
+    await loaded?.runtime.dispose();
   });
   if (options.exitOnExit === false) connection.onExit(() => undefined);
 
