@@ -9,7 +9,8 @@ interface DomNode {
   nodeType: number;
   nodeName: string;
   textContent: string | null;
-  childNodes: ArrayLike<DomNode>;
+  firstChild: DomNode | null;
+  nextSibling: DomNode | null;
   getAttribute?(name: string): string | null;
 }
 
@@ -32,7 +33,7 @@ interface Context {
 /** Block-level conversion: each block separated by a blank line. */
 function blocks(node: DomNode, ctx: Context): string {
   let out = "";
-  for (const child of Array.from(node.childNodes)) out += block(child, ctx);
+  for (let child = node.firstChild; child; child = child.nextSibling) out += block(child, ctx);
   return out;
 }
 
@@ -78,7 +79,7 @@ function block(node: DomNode, ctx: Context): string {
 /** Inline content: text, links, code, emphasis, images. */
 function inline(node: DomNode, ctx: Context): string {
   let out = "";
-  for (const child of Array.from(node.childNodes)) {
+  for (let child = node.firstChild; child; child = child.nextSibling) {
     if (child.nodeType === TEXT_NODE) {
       out += collapse(child.textContent ?? "");
       continue;
@@ -123,7 +124,8 @@ function inlineElement(node: DomNode, name: string, ctx: Context): string {
 }
 
 function codeBlock(node: DomNode): string {
-  const code = Array.from(node.childNodes).find((c) => c.nodeName.toUpperCase() === "CODE");
+  let code = node.firstChild;
+  while (code && code.nodeName.toUpperCase() !== "CODE") code = code.nextSibling;
   const cls = `${code?.getAttribute?.("class") ?? ""} ${node.getAttribute?.("class") ?? ""}`;
   const lang = /(?:language|lang)-([\w+#.-]+)/.exec(cls)?.[1] ?? "";
   const text = (node.textContent ?? "").replace(/\n$/, "");
@@ -136,7 +138,7 @@ function list(node: DomNode, ordered: boolean, ctx: Context): string {
   const inner = { ...ctx, listDepth: ctx.listDepth + 1 };
   let n = 1;
   const items: string[] = [];
-  for (const child of Array.from(node.childNodes)) {
+  for (let child = node.firstChild; child; child = child.nextSibling) {
     if (child.nodeName.toUpperCase() !== "LI") continue;
     const marker = ordered ? `${n++}.` : "-";
     const body = inline(child, inner).trim().replace(/\n{2,}/g, "\n").replace(/\n/g, `\n${indent}  `);
@@ -148,10 +150,14 @@ function list(node: DomNode, ordered: boolean, ctx: Context): string {
 function table(node: DomNode, ctx: Context): string {
   const rows: string[][] = [];
   const walk = (n: DomNode) => {
-    for (const c of Array.from(n.childNodes)) {
+    for (let c = n.firstChild; c; c = c.nextSibling) {
       const name = c.nodeName.toUpperCase();
       if (name === "TR") {
-        rows.push(Array.from(c.childNodes).filter((cell) => /^(TD|TH)$/i.test(cell.nodeName)).map((cell) => inline(cell, ctx).trim().replace(/\|/g, "\\|").replace(/\n/g, " ")));
+        const cells: string[] = [];
+        for (let cell = c.firstChild; cell; cell = cell.nextSibling) {
+          if (/^(TD|TH)$/i.test(cell.nodeName)) cells.push(inline(cell, ctx).trim().replace(/\|/g, "\\|").replace(/\n/g, " "));
+        }
+        rows.push(cells);
       } else if (c.nodeType === ELEMENT_NODE) walk(c);
     }
   };
@@ -163,7 +169,7 @@ function table(node: DomNode, ctx: Context): string {
 }
 
 function codeSpan(text: string): string {
-  const t = text.replace(/\s+/g, " ");
+  const t = collapse(text);
   return t.includes("`") ? `\`\` ${t} \`\`` : `\`${t}\``;
 }
 
@@ -172,8 +178,12 @@ function wrap(text: string, mark: string): string {
   return t ? `${mark}${t}${mark}` : "";
 }
 
+/**
+ * Each run of white space as one space. A run that is one space already is left alone: matching
+ * only longer runs and lone other white space gives the same text with far fewer replacements.
+ */
 function collapse(text: string): string {
-  return text.replace(/\s+/g, " ");
+  return text.replace(/\s{2,}|[^\S ]/g, " ");
 }
 
 function absolute(href: string | null | undefined, base: string): string | undefined {
