@@ -3,11 +3,12 @@
  * linkedom, then Markdown), JSON pretty-printed as it is, text as it is, anything else described
  * by type and size. `raw` returns the source as served for every text type.
  */
-import { isProbablyReaderable, Readability } from "@mozilla/readability";
+import { isProbablyReaderable, type Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import { decodeBody } from "./charset.js";
 import type { FetchedPage } from "./guarded-fetch.js";
 import { toMarkdown } from "./markdown.js";
+import { LinkedomReadability } from "./readability-linkedom.js";
 
 /** The readable form of a page. */
 export interface PageText {
@@ -72,7 +73,7 @@ function readableHtml(html: string, url: string): PageText {
   if (isProbablyReaderable(document as unknown as ReadabilityDocument)) {
     try {
       // The serializer hands back the article's element itself: no HTML string to parse again.
-      const article = new Readability(document as unknown as ReadabilityDocument, { keepClasses: true, disableJSONLD: true, serializer: (el) => el }).parse();
+      const article = new LinkedomReadability(document as unknown as ReadabilityDocument, { keepClasses: true, disableJSONLD: true, serializer: (el) => el }).parse();
       const text = article?.content ? toMarkdown(article.content as never, url) : "";
       if (text.trim()) {
         return { kind: "article", title: article!.title?.trim() || title, ...(article!.byline ? { byline: article!.byline.trim() } : {}), text };

@@ -1,10 +1,15 @@
 /**
- * The HTML reduction gives the same results after its speed-ups: each page's whole answer is
- * pinned to a hash of the answer the code gave before them.
+ * The HTML reduction gives the same results after its speed-ups (readability's helpers replaced for
+ * linkedom, the Markdown walk without child lists): each page's whole answer is pinned to a hash
+ * of the answer the code gave before them, and the stock Readability runs beside ours on every
+ * page with the same article, title, byline and resulting document.
  */
 import { createHash } from "node:crypto";
+import { Readability } from "@mozilla/readability";
+import { parseHTML } from "linkedom";
 import { describe, expect, it } from "vitest";
 import { pageText } from "../../../server/src/web/page-content.js";
+import { elementsNamed, LinkedomReadability } from "../../../server/src/web/readability-linkedom.js";
 import { PAGES } from "./page-fixtures.js";
 
 /** [page, first 16 hex digits of the SHA-256 of JSON.stringify(pageText(...)), kind, that JSON's length], taken before the speed-ups. */
@@ -43,5 +48,33 @@ describe("web_fetch's HTML reduction", () => {
     expect(JSON.parse(answer).kind).toBe(kind);
     expect(answer.length).toBe(length);
     expect(createHash("sha256").update(answer).digest("hex").slice(0, 16)).toBe(hash);
+  });
+});
+
+type Doc = ConstructorParameters<typeof Readability>[0];
+
+describe("LinkedomReadability", () => {
+  it.each(PAGES)("parses %s as the stock Readability does", (_name, page) => {
+    const run = (make: (doc: Doc) => { parse(): unknown }) => {
+      const { document } = parseHTML(page);
+      const result = make(document as unknown as Doc).parse();
+      return { result: JSON.stringify(result), after: document.toString() };
+    };
+    const options = { keepClasses: true, disableJSONLD: true, serializer: (el: unknown) => (el as { outerHTML: string }).outerHTML };
+    const stock = run((doc) => new Readability(doc, options));
+    const ours = run((doc) => new LinkedomReadability(doc, options));
+    expect(ours.result).toBe(stock.result);
+    expect(ours.after).toBe(stock.after);
+  }, 30_000);
+
+  it("finds elements by tag name as linkedom's querySelectorAll does", () => {
+    for (const [, page] of PAGES.slice(1)) {
+      const { document } = parseHTML(`${page}<div><template><p>in a template</p></template><P>upper</P><svg><Title>t</Title></svg></div>`);
+      for (const tags of [["p"], ["img", "embed", "object", "iframe"], ["h1", "h2", "p", "li"], ["template", "title"], ["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]]) {
+        for (const root of [document, document.body ?? document, ...Array.from(document.querySelectorAll("div, article, table"))]) {
+          expect(elementsNamed(root as never, new Set(tags))).toEqual(Array.from((root as { querySelectorAll(s: string): ArrayLike<unknown> }).querySelectorAll(tags.join(","))));
+        }
+      }
+    }
   });
 });
