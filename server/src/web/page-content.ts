@@ -67,13 +67,15 @@ type ReadabilityDocument = ConstructorParameters<typeof Readability>[0];
  * a table, a form: readability would guess wrong there) or readability fails on it.
  */
 function readableHtml(html: string, url: string): PageText {
-  const { document } = parseHTML(stripInert(html));
+  const source = stripInert(html);
+  const { document } = parseHTML(source);
   const title = (document.title || "").trim() || undefined;
   let failure = "";
   if (isProbablyReaderable(document as unknown as ReadabilityDocument)) {
     try {
       // The serializer hands back the article's element itself: no HTML string to parse again.
-      const article = new LinkedomReadability(document as unknown as ReadabilityDocument, { keepClasses: true, disableJSONLD: true, serializer: (el) => el }).parse();
+      const reparse = () => parseHTML(source).document as unknown as ReadabilityDocument;
+      const article = new LinkedomReadability(document as unknown as ReadabilityDocument, { keepClasses: true, disableJSONLD: true, serializer: (el) => el }, reparse).parse();
       const text = article?.content ? toMarkdown(article.content as never, url) : "";
       if (text.trim()) {
         return { kind: "article", title: article!.title?.trim() || title, ...(article!.byline ? { byline: article!.byline.trim() } : {}), text };
@@ -83,7 +85,7 @@ function readableHtml(html: string, url: string): PageText {
     }
   }
   // Readability changed the document it read: the page's text comes from a fresh parse.
-  const page = parseHTML(stripInert(html)).document;
+  const page = parseHTML(source).document;
   const body = page.body ? toMarkdown(page.body as never, url) : (page.documentElement?.textContent ?? "").trim();
   return {
     kind: "page text",

@@ -1,12 +1,14 @@
 /**
- * Readability (0.6.0, pinned) on linkedom, with four of its helpers replaced by ones that give the
+ * Readability (0.6.0, pinned) on linkedom, with some of its helpers replaced by ones that give the
  * same answers on linkedom for less work. On the bench's 2 MB article these helpers were most of
  * readability's time: `_getAllNodesWithTag` went through `querySelectorAll`, which compiles its
  * selector through css-select on every call (once per paragraph in `_prepArticle`);
  * `_isValidByline` read the whole `textContent` of every node it was asked about before looking at
  * the cheap tests (the <html> element's first: the whole page); `_isProbablyVisible` built a
- * CSSStyleDeclaration for every element; and `parse()` serialized the article to HTML only to
- * build a debug message it then drops. test/unit/web/readable-html.test.ts runs the stock
+ * CSSStyleDeclaration for every element; `parse()` serialized the article to HTML only to
+ * build a debug message it then drops; and `_grabArticle` serialized the whole body first, to
+ * restore it if its first try finds too little text (see `_grabArticle` below).
+ * test/unit/web/readable-html.test.ts runs the stock
  * Readability beside this one on a table of pages and requires the same results.
  */
 import { Readability } from "@mozilla/readability";
@@ -24,6 +26,13 @@ interface El {
 interface ReadabilityInternals {
   REGEXPS: { byline: RegExp };
   _debug: boolean;
+  _disableJSONLD: boolean;
+  _doc: { body: El | null };
+  _unwrapNoscriptImages(doc: unknown): void;
+  _getJSONLD(doc: unknown): unknown;
+  _removeScripts(doc: unknown): void;
+  _prepDocument(): void;
+  _getArticleMetadata(jsonLd: unknown): unknown;
   _grabArticle(page?: unknown): El | null;
   _postProcessContent(article: El): void;
   _isProbablyVisible(node: El): boolean;
@@ -83,11 +92,31 @@ function visibleUnstyled(node: El): boolean {
   );
 }
 
-const baseVisible = (Readability.prototype as unknown as ReadabilityInternals)._isProbablyVisible;
 const nameSets = new Map<string, ReadonlySet<string>>();
 
-/** Readability with the cheaper helpers; construct and parse it as the original. */
+type Options<T> = ConstructorParameters<typeof Readability<T>>[1];
+type ReadabilityDocument = ConstructorParameters<typeof Readability>[0];
+
+const base = Readability.prototype as unknown as ReadabilityInternals;
+/** What the body's innerHTML reads as while `_grabArticle` runs, in place of the body's HTML. */
+const BODY_NOT_SERIALIZED = "\u0000agent-lsp: the body as _grabArticle found it\u0000";
+
+/**
+ * Readability with the cheaper helpers; construct and parse it as the original. `reparse`, when
+ * given, returns a new document parsed as the one given was (so the body's HTML need only be
+ * made when readability has to go back to it).
+ */
 export class LinkedomReadability<T> extends Readability<T> {
+  private readonly reparse?: () => ReadabilityDocument;
+  private readonly options?: Options<T>;
+  private bodyHtml?: string;
+
+  constructor(document: ReadabilityDocument, options?: Options<T>, reparse?: () => ReadabilityDocument) {
+    super(document, options);
+    this.options = options;
+    this.reparse = reparse;
+  }
+
   _getAllNodesWithTag(node: El & { querySelectorAll(selectors: string): ArrayLike<El> }, tagNames: string[]): ArrayLike<El> {
     const key = tagNames.join(",");
     let names = nameSets.get(key);
@@ -106,22 +135,63 @@ export class LinkedomReadability<T> extends Readability<T> {
   }
 
   _isProbablyVisible(node: El): boolean {
-    return node.hasAttribute("style") ? baseVisible.call(this, node) : visibleUnstyled(node);
+    return node.hasAttribute("style") ? base._isProbablyVisible.call(this, node) : visibleUnstyled(node);
   }
 
   /**
-   * parse() logs `"Grabbed: " + article.innerHTML` whether or not debug is on: while that line
-   * runs, the article's innerHTML is an empty string (the serializer hands back the element).
+   * `_grabArticle` begins with `pageCacheHtml = page.innerHTML` (a 2 MB string for the bench's
+   * page) and uses it only when a try finds too little text: `page.innerHTML = pageCacheHtml`
+   * puts the body back before the next try. Here the first read gets a marker instead; should the
+   * marker be written back, the body's HTML is made then, as it was: the page parsed again and
+   * put through the same steps parse() takes before `_grabArticle`.
+   *
+   * parse() then logs `"Grabbed: " + article.innerHTML` whether or not debug is on: while that
+   * line runs, the article's innerHTML is an empty string (the serializer hands back the element).
    */
   _grabArticle(page?: unknown): El | null {
     const self = this as unknown as ReadabilityInternals;
-    const article = (Readability.prototype as unknown as ReadabilityInternals)._grabArticle.call(this, page);
-    if (article && !self._debug) Object.defineProperty(article, "innerHTML", { configurable: true, get: () => "" });
-    return article;
+    const body = page === undefined && this.reparse && !self._debug ? self._doc.body : null;
+    if (body) {
+      const inner = findAccessor(body, "innerHTML");
+      Object.defineProperty(body, "innerHTML", {
+        configurable: true,
+        get: () => BODY_NOT_SERIALIZED,
+        set: (html: string) => inner.set!.call(body, html === BODY_NOT_SERIALIZED ? this.bodyBeforeGrab() : html),
+      });
+    }
+    try {
+      const article = base._grabArticle.call(this, page);
+      if (article && !self._debug) Object.defineProperty(article, "innerHTML", { configurable: true, get: () => "" });
+      return article;
+    } finally {
+      if (body) delete (body as { innerHTML?: string }).innerHTML;
+    }
   }
 
   _postProcessContent(article: El): void {
     delete (article as { innerHTML?: string }).innerHTML;
-    (Readability.prototype as unknown as ReadabilityInternals)._postProcessContent.call(this, article);
+    base._postProcessContent.call(this, article);
   }
+
+  /** The body's HTML as `_grabArticle` would have read it at its start: parse()'s first steps on a new parse. */
+  private bodyBeforeGrab(): string {
+    if (this.bodyHtml !== undefined) return this.bodyHtml;
+    const doc = this.reparse!();
+    const fresh = new LinkedomReadability(doc, this.options) as unknown as ReadabilityInternals;
+    fresh._unwrapNoscriptImages(doc);
+    const jsonLd = fresh._disableJSONLD ? {} : fresh._getJSONLD(doc);
+    fresh._removeScripts(doc);
+    fresh._prepDocument();
+    fresh._getArticleMetadata(jsonLd);
+    return (this.bodyHtml = (doc as unknown as { body: { innerHTML: string } }).body.innerHTML);
+  }
+}
+
+/** The accessor `name` as `node`'s prototype chain defines it. */
+function findAccessor(node: object, name: string): PropertyDescriptor {
+  for (let proto = Object.getPrototypeOf(node); proto; proto = Object.getPrototypeOf(proto)) {
+    const found = Object.getOwnPropertyDescriptor(proto, name);
+    if (found) return found;
+  }
+  throw new Error(`no ${name} accessor`);
 }

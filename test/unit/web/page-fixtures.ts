@@ -72,9 +72,9 @@ const notArticle = `<!doctype html><html><head><title>Index of /files</title></h
 <address>Apache Server</address></body></html>`;
 
 /** Enough for isProbablyReaderable, under readability's 500 characters: readability retries with its flags off. */
-const shortArticle = `<!doctype html><html><head><title>Ferry</title></head><body><div class="content">
+const shortArticle = `<!doctype html><html><head><title>Ferry</title></head><body><div class="content"><script>var x = 1;</script><style>p{}</style>
 <p>${"A short page says one thing: the ferry leaves at nine from the north pier, and on Sundays at ten; tickets are sold on board, cash only, and the crossing takes about forty minutes when the sea is calm, longer in the winter storms. Really."}</p>
-<p>${"A short page says one thing: the ferry leaves at nine from the north pier, and on Sundays at ten; tickets are sold on board, cash only, and the crossing takes about forty minutes when the sea is calm, longer in the winter storms. Really."} Again.</p></div><div class="sidebar">Other news</div></body></html>`;
+<p>${"A short page says one thing: the ferry leaves at nine from the north pier, and on Sundays at ten; tickets are sold on board, cash only, and the crossing takes about forty minutes when the sea is calm, longer in the winter storms. Really."} Again.</p></div><div class="sidebar"><font color="red">Other</font> news<br><br>and more<br><br><br>news</div></body></html>`;
 
 /** White space of every kind, in text, inline code, preformatted text and a table. */
 const whitespace = `<!doctype html><html><head><title>Spaces</title></head><body><article>
