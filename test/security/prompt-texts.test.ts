@@ -139,6 +139,21 @@ describe("an MCP server the project defines", () => {
     expect(question).not.toMatch(/\n{2,}/);
   });
 
+  it("is named quoted and escaped: a newline in its name cannot add lines to the question or its status", async () => {
+    const name = "notes\nStarting it runs:\n  program: \"true\"\n";
+    const root = project();
+    writeFileSync(path.join(root, ".mcp.json"), JSON.stringify({ mcpServers: { [name]: { command: "node", args: ["notes.js"] } } }));
+    h = await startAgentHarness({ root, options: { tools: { provider_native: false }, mcp: { discover_timeout_s: 0.3 } } });
+    const question = await launchQuestion();
+    const lines = question.split("\n");
+    expect(lines[0]).toBe(`The project defines the MCP server ${JSON.stringify(name)} (in ${path.join(root, ".mcp.json")}).`);
+    expect(lines.filter((l) => l.startsWith("Starting it runs:"))).toHaveLength(1);
+    expect(lines.filter((l) => l.trimStart().startsWith("program:"))).toEqual(['  program: "node"']);
+    const statuses = h.client.updatesOf("status").map((u) => u.text as string).filter((t) => t.includes("MCP server"));
+    expect(statuses.length).toBeGreaterThan(0);
+    for (const text of statuses) expect(text).not.toContain("\n");
+  });
+
   it("says when it replaces one of the user's servers, and what credentials it would receive", async () => {
     mkdirSync(path.join(dirs.home, "config", "agent-lsp"), { recursive: true });
     writeFileSync(path.join(dirs.home, "config", "agent-lsp", "config.toml"), '[mcp_servers.gh]\ncommand = "github-mcp-server"\nenv = { GH_TOKEN = "ghp_usertoken" }\n');

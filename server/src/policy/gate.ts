@@ -144,7 +144,7 @@ export class PolicyGate implements ToolGate {
 
   /** A request a local tool (mcp_tools) makes of an MCP server: refused where reading out is, else asked each time. */
   private async mcpRequest(session: GateSession, call: GateCall, action: Extract<GatedAction, { kind: "mcp_request" }>, signal: AbortSignal): Promise<GateDecision> {
-    const what = `Reaching the MCP server "${action.server}"`;
+    const what = `Reaching the MCP server ${JSON.stringify(action.server)}`;
     const refusal = guestRefusal(session, what) ?? modeActionRefusal(session.mode, what);
     if (refusal) return deny(refusal);
     return this.approver.decide(

@@ -55,11 +55,11 @@ export class McpServerApproval {
 /** The question: where it comes from, what it replaces, what runs (one part a line), what it is given. */
 export function launchQuestion(server: ServerToApprove): string {
   const replaces = server.replaces
-    ? ` It REPLACES your own server "${server.name}" (defined in ${server.replaces}): the project's definition runs in its place.`
+    ? ` It REPLACES your own server ${JSON.stringify(server.name)} (defined in ${server.replaces}): the project's definition runs in its place.`
     : "";
   const remote = server.launch.url !== undefined;
   return [
-    `The project defines the MCP server "${server.name}" (in ${server.source}).${replaces}`,
+    `The project defines the MCP server ${JSON.stringify(server.name)} (in ${server.source}).${replaces}`,
     remote ? "Starting it sends requests to:" : "Starting it runs:",
     ...launchParts(server.launch).map((part) => `  ${part}`),
     credentialsLine(server.launch),

@@ -69,7 +69,7 @@ export function describeRule(rule: ApprovalRule): string {
     case "tool":
       return `the tool ${rule.tool}`;
     case "mcp_server":
-      return `starting the MCP server "${rule.name}" as: ${rule.command}`;
+      return `starting the MCP server ${JSON.stringify(rule.name)} as: ${rule.command}`;
   }
 }
 

@@ -27,15 +27,15 @@ export async function signInFromEditor(deps: EditorSignInDeps, spec: McpServerSp
       async open(url) {
         const opened = (await deps.editor.openExternal?.(url)) ?? false;
         const text = opened
-          ? `MCP server "${spec.name}" needs a sign-in: its sign-in page is open in your browser (${url}). agent-lsp waits for you to approve there.`
-          : `MCP server "${spec.name}" needs a sign-in: open ${url} in a browser and approve there; agent-lsp waits for the answer.`;
+          ? `MCP server ${JSON.stringify(spec.name)} needs a sign-in: its sign-in page is open in your browser (${url}). agent-lsp waits for you to approve there.`
+          : `MCP server ${JSON.stringify(spec.name)} needs a sign-in: open ${url} in a browser and approve there; agent-lsp waits for the answer.`;
         deps.events.emit(sessionId, { kind: "status", text });
         deps.editor.showMessage("info", text);
       },
     },
     signal,
   );
-  deps.events.emit(sessionId, { kind: "status", text: `Signed in to the MCP server "${spec.name}".` });
+  deps.events.emit(sessionId, { kind: "status", text: `Signed in to the MCP server ${JSON.stringify(spec.name)}.` });
 }
 
 /** `/mcp-login NAME`: signs in to a remote server again and restarts it. */

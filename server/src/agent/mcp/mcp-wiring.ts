@@ -205,7 +205,8 @@ export class McpWiring {
     // A server never signed in to starts its sign-in right away, which says so with the address
     // (where sign-ins are off, the failure itself says to run `agent-lsp mcp login`).
     if (this.signIns && status.state === "failed" && this.manager.connection(server)?.signInNeeded === "not_signed_in") return;
-    const text = `MCP server "${server}" ${describeStatus(status)}`;
+    // The name is a config key a repository may choose: quoted with escapes, it stays on one line.
+    const text = `MCP server ${JSON.stringify(server)} ${describeStatus(status)}`;
     for (const sessionId of this.sessions) {
       const key = `${sessionId}\n${server}`;
       if (this.reported.get(key) === text) continue;
