@@ -67,7 +67,7 @@ type ReadabilityDocument = ConstructorParameters<typeof Readability>[0];
  * a table, a form: readability would guess wrong there) or readability fails on it.
  */
 function readableHtml(html: string, url: string): PageText {
-  const source = stripInert(html);
+  const source = withBody(stripInert(html));
   const { document } = parseHTML(source);
   const title = (document.title || "").trim() || undefined;
   let failure = "";
@@ -93,6 +93,23 @@ function readableHtml(html: string, url: string): PageText {
     text: body,
     note: `Readability found no main article on this page${failure}; this is the whole page's text. raw: true returns the source.`,
   };
+}
+
+/**
+ * `source` with a body element around its content. HTML may leave out its html, head and body
+ * tags, and browsers infer them; linkedom does not: without a body tag it takes the first element
+ * for the whole document (what follows it is lost), or, with no element at all (plain text served
+ * as HTML), leaves no root, whose head and body then throw when read.
+ */
+function withBody(source: string): string {
+  if (/<body[\s>]/i.test(source)) return source;
+  const headEnd = /<\/head\s*>/i.exec(source);
+  if (headEnd) {
+    const at = headEnd.index + headEnd[0].length;
+    return `${source.slice(0, at)}<body>${source.slice(at).replace(/<\/html\s*>\s*$/i, "")}</body></html>`;
+  }
+  const inner = source.replace(/<!doctype[^>]*>/i, "").replace(/<html\b[^>]*>/i, "").replace(/<\/html\s*>\s*$/i, "");
+  return `<!DOCTYPE html><html><body>${inner}</body></html>`;
 }
 
 /** Scripts, styles, inline SVG and comments carry no readable text; dropping them first halves many pages. */

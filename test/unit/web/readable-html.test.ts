@@ -51,6 +51,21 @@ describe("web_fetch's HTML reduction", () => {
   });
 });
 
+describe("HTML without its optional tags", () => {
+  // Browsers infer html, head and body; linkedom took the first element for the whole document
+  // (losing the rest) and threw on a page with no element at all.
+  it.each([
+    ["plain text served as HTML", "plain words, no tags", "plain words, no tags"],
+    ["an empty body", "", ""],
+    ["a fragment of two elements", "<div><p>a</p></div><div>b</div>", "a\n\nb"],
+    ["no html, head or body tag", "<!DOCTYPE html><title>T</title><p>hi</p><p>there</p>", "T\n\nhi\n\nthere"],
+    ["a head and no body tag", "<html><head><title>T</title></head><p>hi</p></html>", "hi"],
+    ["an html tag and no body tag", "<html lang=en><p>hi</p><p>two</p></html>", "hi\n\ntwo"],
+  ])("%s: every word is kept", (_name, page, text) => {
+    expect(pageText(fetched(page) as never, false).text).toBe(text);
+  });
+});
+
 type Doc = ConstructorParameters<typeof Readability>[0];
 
 /** The pages where readability's first try finds under 500 characters and it tries again. */
