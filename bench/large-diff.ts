@@ -13,7 +13,7 @@ import { unifiedDiff } from "../server/src/workspace/diff.js";
 import { fakeProviderOptions, tempProject } from "../test/helpers/agent-setup.js";
 import { startFakeProvider } from "../test/helpers/fake-provider/index.js";
 import { answerTimes, rewriteVersions, scriptRewrite, slowest } from "../test/helpers/large-rewrite.js";
-import { initialize, spawnServer } from "../test/helpers/spawn-server.js";
+import { agentLoaded, initialize, spawnServer } from "../test/helpers/spawn-server.js";
 import { median } from "./stats.js";
 
 const SIZE = 2_000_000;
@@ -37,6 +37,7 @@ async function rewriteOnce(): Promise<Run> {
     writeFileSync(path.join(root, "big.txt"), before);
     await initialize(server, root, fakeProviderOptions(fake, { tools: { provider_native: false } }));
     const { result } = await server.request("agent/newSession", {});
+    await agentLoaded(server);
     scriptRewrite(fake, "big.txt", after);
     const prompt = server.request("agent/prompt", { sessionId: result.sessionId, prompt: "rewrite" });
     const update = (pred: (u: any) => boolean) => server.waitFor((m) => m.method === "agent/update" && pred(m.params.update), 120_000);

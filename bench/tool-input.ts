@@ -14,7 +14,7 @@ import type { FakeProvider } from "../test/helpers/fake-provider/index.js";
 import type { FakeTurn } from "../test/helpers/fake-provider/types.js";
 import { startWorkerFake } from "./fake-worker.js";
 import { answerTimes, slowest } from "../test/helpers/large-rewrite.js";
-import { initialize, spawnServer, type SpawnedServer } from "../test/helpers/spawn-server.js";
+import { agentLoaded, initialize, spawnServer, type SpawnedServer } from "../test/helpers/spawn-server.js";
 
 /** A request that may take long on a loaded machine (a 50 MB turn): answered within 5 minutes. */
 function longRequest(server: SpawnedServer, method: string, params: unknown): Promise<any> {
@@ -92,6 +92,7 @@ async function createOnce(bytes: number, api: FakeApi = "anthropic"): Promise<{ 
   try {
     await initialize(server, root, fakeProviderOptions(fake as unknown as FakeProvider, { tools: { provider_native: false }, safety: "full_access" }, api));
     const { result } = await server.request("agent/newSession", {});
+    await agentLoaded(server);
     const { turn: create, content } = createTurn(bytes);
     await fake.enqueue(create, { text: "done" });
     const before = memoryOf(server.child.pid!).rss;

@@ -108,3 +108,13 @@ export async function initialize(server: SpawnedServer, root: string, initializa
   server.notify("initialized", {});
   return res;
 }
+
+/**
+ * Resolves once the server's agent has loaded: the first new session is answered before it has
+ * (agent/runtime-start.ts), and any other agent request waits for it. Benchmarks that time a turn
+ * call this after the new session, so the one-time load is not counted as the turn's.
+ */
+export async function agentLoaded(server: SpawnedServer): Promise<void> {
+  const answer = await server.request("agent/listSessions", {});
+  if (answer.error) throw new Error(`the agent did not load: ${JSON.stringify(answer.error)}`);
+}

@@ -16,7 +16,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startAgentHarness, fakeProviderOptions, tempProject, type AgentHarness } from "../helpers/agent-setup.js";
 import { startFakeProvider, type FakeProvider } from "../helpers/fake-provider/index.js";
 import { answerTimes, maxStall, rewriteVersions, scriptRewrite, slowest } from "../helpers/large-rewrite.js";
-import { initialize, spawnServer, type SpawnedServer } from "../helpers/spawn-server.js";
+import { agentLoaded, initialize, spawnServer, type SpawnedServer } from "../helpers/spawn-server.js";
 
 let fake: FakeProvider | undefined;
 let server: SpawnedServer | undefined;
@@ -37,6 +37,7 @@ describe("a 2 MB full rewrite on the built binary", () => {
     const s = (server = spawnServer(root));
     await initialize(s, root, fakeProviderOptions(fake, { tools: { provider_native: false } }));
     const { result } = await s.request("agent/newSession", {});
+    await agentLoaded(s);
     scriptRewrite(fake, "big.txt", after);
     const prompt = s.request("agent/prompt", { sessionId: result.sessionId, prompt: "rewrite big.txt" });
     const times = await answerTimes(() => s.request("agent/listSessions", {}), prompt);
