@@ -11,7 +11,7 @@ import type { createRuntime } from "../agent/runtime.js";
 import { RuntimeStart } from "../agent/runtime-start.js";
 import type { Agent } from "../agent/agent.js";
 import { AgentRequestError, ErrorCodes } from "../agent/errors.js";
-import type { McpServerTable } from "../config/schema.js";
+import type { Config, McpServerTable } from "../config/schema.js";
 import type { Editor } from "../editor/editor.js";
 import type { EventDetail, SessionEvent } from "../editor/session-events.js";
 import type { ClientTerminal } from "../editor/session-ui.js";
@@ -71,7 +71,7 @@ export class AcpClient {
       root: cwd,
       initializationOptions: this.layer,
       logger: log,
-      onConfig: (config: { approval_timeout_s: number }, errors: string[]) => {
+      onConfig: (config: Config, errors: string[]) => {
         ui.timeoutS = config.approval_timeout_s;
         if (errors.length) ui.showMessage("error", `agent-lsp configuration: ${errors.join("; ")}`);
       },

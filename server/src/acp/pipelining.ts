@@ -6,6 +6,7 @@
  * then goes on in order: queued, never refused.
  */
 import type * as acp from "@agentclientprotocol/sdk";
+import type { WrittenAnswers } from "../util/written-answers.js";
 
 /** `stream` with messages after an initialize held until its answer is out. */
 export function queueUntilInitialized(stream: acp.Stream): acp.Stream {
@@ -41,42 +42,16 @@ export function queueUntilInitialized(stream: acp.Stream): acp.Stream {
   return { readable, writable };
 }
 
-/**
- * Runs what waits for a request's answer once that answer has been written: updates about a
- * session follow its id, and the runtime's load (a long synchronous stretch) starts only after
- * the new session's answer is out, not between the handler's return and the write.
- */
-export class WrittenAnswers {
-  private readonly waiting = new Map<number | string, Array<() => void>>();
-
-  /** Calls `fn` once the answer to request `id` has been written (soon, when the id is unknown). */
-  after(id: number | string | null | undefined, fn: () => void): void {
-    if (id === undefined || id === null) {
-      setImmediate(fn);
-      return;
-    }
-    const list = this.waiting.get(id);
-    if (list) list.push(fn);
-    else this.waiting.set(id, [fn]);
-  }
-
-  /** `stream` with its writes watched. */
-  watch(stream: acp.Stream): acp.Stream {
-    const writer = stream.writable.getWriter();
-    const writable = new WritableStream<acp.AnyMessage>({
-      write: async (message) => {
-        await writer.write(message);
-        if ("method" in message || !("id" in message) || message.id === undefined || message.id === null) return;
-        const due = this.waiting.get(message.id);
-        if (!due) return;
-        this.waiting.delete(message.id);
-        setImmediate(() => {
-          for (const fn of due) fn();
-        });
-      },
-      close: () => writer.close(),
-      abort: (reason) => writer.abort(reason),
-    });
-    return { readable: stream.readable, writable };
-  }
+/** `stream` with each written message handed to `answers` once it has gone out. */
+export function watchWrites(stream: acp.Stream, answers: WrittenAnswers): acp.Stream {
+  const writer = stream.writable.getWriter();
+  const writable = new WritableStream<acp.AnyMessage>({
+    write: async (message) => {
+      await writer.write(message);
+      answers.written(message as { method?: unknown; id?: unknown });
+    },
+    close: () => writer.close(),
+    abort: (reason) => writer.abort(reason),
+  });
+  return { readable: stream.readable, writable };
 }

@@ -11,7 +11,8 @@ import type { Logger } from "../util/log.js";
 import { projectRoot, type ProjectRoot } from "../workspace/project-root.js";
 import { AcpClient } from "./connection.js";
 import { initializeResult } from "./initialize.js";
-import { queueUntilInitialized, WrittenAnswers } from "./pipelining.js";
+import { queueUntilInitialized, watchWrites } from "./pipelining.js";
+import { WrittenAnswers } from "../util/written-answers.js";
 import { availableCommands, configOptions, MODE_OPTION, MODEL_OPTION, modeState, safetyMode } from "./session-options.js";
 import { runPrompt } from "./prompt-turn.js";
 
@@ -37,7 +38,7 @@ export function startAcpServer(options: AcpServerOptions): AcpServer {
   const app = acp.agent({ name: "agent-lsp" });
   const answers = new WrittenAnswers();
   register(app, client, options.logger, answers);
-  connection = app.connect(queueUntilInitialized(answers.watch(options.stream)));
+  connection = app.connect(queueUntilInitialized(watchWrites(options.stream, answers)));
   let disposing: Promise<void> | undefined;
   const dispose = () => (disposing ??= client.dispose());
   return { connection, client, dispose };
@@ -68,7 +69,7 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger, answers: Wr
     const start = client.start(cwd);
     const info = start.newSession(cwd, { cwd });
     client.sessions.set(info.sessionId, cwd);
-    answers.after(requestId, () => {
+    answers.afterAnswerTo(requestId, () => {
       start.ready().then(
         () => announce(client, info.sessionId, refused, notAProject),
         (err: Error) => log.error(`the agent failed to load: ${err.stack ?? err.message}`),
@@ -87,7 +88,7 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger, answers: Wr
     client.sessions.set(params.sessionId, cwd);
     try {
       const info = runtime.agent.loadSession(params.sessionId, cwd);
-      answers.after(requestId, () => announce(client, info.sessionId, refused));
+      answers.afterAnswerTo(requestId, () => announce(client, info.sessionId, refused));
       return { modes: modeState(info.mode), configOptions: configOptions(info, runtime.config()) };
     } catch (err) {
       if (known === undefined) client.sessions.delete(params.sessionId);
@@ -109,7 +110,7 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger, answers: Wr
   on("session/set_mode", async ({ params, requestId }) => {
     const mode = safetyMode(params.modeId);
     (await agentFor(params.sessionId)).setMode(params.sessionId, mode);
-    answers.after(requestId, () => client.modeChanged(params.sessionId));
+    answers.afterAnswerTo(requestId, () => client.modeChanged(params.sessionId));
     return {};
   });
 
@@ -118,7 +119,7 @@ function register(app: acp.AgentApp, client: AcpClient, log: Logger, answers: Wr
     if (params.configId === MODE_OPTION) {
       agent.setMode(params.sessionId, safetyMode(String(params.value)));
       // Older clients follow the mode through current_mode_update.
-      answers.after(requestId, () => client.notify(params.sessionId, { sessionUpdate: "current_mode_update", currentModeId: agent.get(params.sessionId).mode }));
+      answers.afterAnswerTo(requestId, () => client.notify(params.sessionId, { sessionUpdate: "current_mode_update", currentModeId: agent.get(params.sessionId).mode }));
       return { configOptions: client.configOptionsOf(params.sessionId) };
     }
     if (params.configId !== MODEL_OPTION) {

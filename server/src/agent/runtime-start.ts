@@ -32,7 +32,7 @@ export class RuntimeStart {
 
   /** The configuration in force. */
   config(): Config {
-    return this.loaded?.config() ?? this.settings.current();
+    return this.settings.current();
   }
 
   /** The runtime, once it has loaded. */

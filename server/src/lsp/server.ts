@@ -21,6 +21,7 @@ import type { FramingError } from "./framing.js";
 import { SourceMessageReader } from "./message-reader.js";
 import { WireRequestIds } from "../util/wire-request-ids.js";
 import { MessageSource } from "./message-source.js";
+import { WrittenAnswers } from "../util/written-answers.js";
 
 /** Options of one server instance. */
 export interface ServerOptions {
@@ -56,7 +57,7 @@ export function startServer(options: ServerOptions): AgentLspServer {
   let refuse = (_id: number | string) => undefined as void;
   const ids = new WireRequestIds({ cancelMethod: "$/cancelRequest", cancelParam: "id", onStray: (id) => refuse(id) });
   const answers = new WrittenAnswers();
-  const writer = randomIds(answers.watch(skipResponse(new StreamMessageWriter(options.output), options.answeredInitializeId)), ids);
+  const writer = randomIds(watchWrites(skipResponse(new StreamMessageWriter(options.output), options.answeredInitializeId), answers), ids);
   const onFramingError = (e: FramingError) => {
     logger.warn(`protocol error: ${e.message}`);
     if (e.notification) return;
@@ -116,7 +117,7 @@ export function startServer(options: ServerOptions): AgentLspServer {
     );
     const info = earlyNewSession(early, root, raw, logger);
     answers.after(
-      (m) => (m as { result?: { sessionId?: unknown } }).result?.sessionId === info.sessionId,
+      (m) => (m.result as { sessionId?: unknown } | undefined)?.sessionId === info.sessionId,
       () => void boot().catch((err: Error) => logger.error(`agent failed to load: ${err.stack ?? err.message}`)),
     );
     return info;
@@ -184,31 +185,18 @@ function randomIds(inner: MessageWriter, ids: WireRequestIds): MessageWriter {
   };
 }
 
-/** Runs what waits for an answer once a response it recognises has been written. */
-class WrittenAnswers {
-  private readonly waiting: Array<{ matches: (message: Message) => boolean; then: () => void }> = [];
-
-  /** Calls `then` once a response for which `matches` holds has been written. */
-  after(matches: (message: Message) => boolean, then: () => void): void {
-    this.waiting.push({ matches, then });
-  }
-
-  watch(inner: MessageWriter): MessageWriter {
-    return {
-      onError: inner.onError,
-      onClose: inner.onClose,
-      end: () => inner.end(),
-      dispose: () => inner.dispose(),
-      write: async (message: Message) => {
-        await inner.write(message);
-        if (!this.waiting.length || (message as { method?: unknown }).method !== undefined) return;
-        const at = this.waiting.findIndex((w) => w.matches(message));
-        if (at < 0) return;
-        const [due] = this.waiting.splice(at, 1);
-        setImmediate(due!.then);
-      },
-    };
-  }
+/** `inner` with each written message handed to `answers` once it has gone out. */
+function watchWrites(inner: MessageWriter, answers: WrittenAnswers): MessageWriter {
+  return {
+    onError: inner.onError,
+    onClose: inner.onClose,
+    end: () => inner.end(),
+    dispose: () => inner.dispose(),
+    write: async (message: Message) => {
+      await inner.write(message);
+      answers.written(message as { method?: unknown });
+    },
+  };
 }
 
 /** A writer that drops the one response with `id` (an initialize answered before the library loaded). */
