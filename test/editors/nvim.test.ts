@@ -336,12 +336,16 @@ function nvimCases(editor: NvimEditor): void {
   it("permission: a prompt without files is a vim.ui.select; don't ask again sticks, a refusal's reason reaches the model", { timeout: TIMEOUT }, async () => {
     const { fake, project } = await setup({ "notes.txt": "x\n" });
     const run = (command: string) => ({ toolCalls: [{ name: "execute_command", input: { command } }] });
-    fake.enqueue(run("echo from-the-agent"), run("echo from-the-agent"), { text: "Ran it twice." }, run("printf other"), { text: "Not run." });
+    fake.enqueue(run("echo from-the-agent"), run("echo from-the-agent"), { text: "Ran it twice." }, run("printf other"), { text: "Not run." }, run("printf third"), { text: "Dismissed." });
     expectPassed(await runSpec(editor, "permission_spec.lua", { fake, project, safety: "ask" }), "permission_spec.lua");
     const results = JSON.stringify(fake.requests[2]!.body.messages.at(-1));
     expect(results).toContain("from-the-agent");
     expect(JSON.stringify(fake.requests[4]!.body.messages.at(-1))).toMatch(/declined|not done/i);
     expect(JSON.stringify(fake.requests[4]!.body.messages.at(-1))).toContain('The user said: \\"use echo instead\\"');
+    // Dismissed: the model hears no answer came, never that the user declined.
+    const dismissed = JSON.stringify(fake.requests[6]!.body.messages.at(-1));
+    expect(dismissed).toContain("gave no answer");
+    expect(dismissed).not.toMatch(/user declined/i);
   });
 
   it("native: a provider-native call shows the model's tool name in its approval and fold, and its own input keys", { timeout: TIMEOUT }, async () => {

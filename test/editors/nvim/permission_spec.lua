@@ -1,6 +1,7 @@
 -- A permission request without file changes is a vim.ui.select of the server's options:
 -- "Yes, don't ask again" runs the command and the same command is not asked about again;
--- "No, and tell the agent…" refuses it with a line of text that reaches the model. Every answer
+-- "No, and tell the agent…" refuses it with a line of text that reaches the model; a prompt
+-- dismissed without a choice answers nothing (null), so the model is not told it was declined. Every answer
 -- names the request it answers (its random requestId), so the server can refuse a stray one.
 local T = dofile(vim.env.AGENT_LSP_TEST_HELPERS)
 
@@ -63,4 +64,16 @@ T.run(function()
   T.eq(seen[1].items, { "Yes", "Yes, don't ask again", "No", "No, and tell the agent…" }, "a refusal with a reason is offered")
   T.contains(asked or "", "Tell the agent why", "the reason is asked for")
   T.contains(T.text(chat.buf), "▸ [declined] Run printf other", "a refused command shows as declined")
+
+  -- Dismissed without a choice (<Esc>, a stray key as it opened): no answer, not a refusal.
+  seen = T.stub_select("^no item is this$")
+  local sent = #answers.answers
+  T.send(chat, "Run a third")
+  T.wait_idle(chat)
+  T.wait("the answer after the dismissal", function()
+    return T.text(chat.buf):find("Dismissed.", 1, true) ~= nil
+  end)
+  T.eq(#seen, 1, "the third command is asked about")
+  T.eq(answers.answers[sent + 1], vim.NIL, "a dismissed prompt answers null")
+  T.eq(T.text(chat.buf):find("[declined] Run printf third", 1, true), nil, "a dismissal is not shown as declined")
 end)

@@ -87,6 +87,11 @@ local function title(params)
 end
 M.title = title
 
+--- The answer to a prompt dismissed without a choice (<Esc>, `q`, an empty line, a key that is
+--- no choice: often a key meant for the buffer, typed as the prompt opened). It is no answer
+--- (null), so the server tells the model none came and never that the user declined.
+local DISMISSED = vim.NIL
+
 --- Asks with a blocking dialog: for Neovim builds whose handlers cannot answer later.
 local function ask_blocking(params)
   local options = options_of(params)
@@ -96,7 +101,7 @@ local function ask_blocking(params)
   end
   local choice = vim.fn.inputlist(lines)
   local picked = options[choice]
-  return { optionId = picked and picked.optionId or "reject" }
+  return picked and { optionId = picked.optionId } or DISMISSED
 end
 
 --- Asks for a line of text and refuses with it; an empty or cancelled line still refuses.
@@ -130,7 +135,7 @@ local function select_option(params, done)
       M.reject_with_reason(done)
       return
     end
-    done({ optionId = choice and choice.optionId or "reject" })
+    done(choice and { optionId = choice.optionId } or DISMISSED)
   end)
 end
 
@@ -150,7 +155,7 @@ function M.mark_pending(client_id, params, done)
   status.refresh(chat)
   local call_id = type(params.toolCall) == "table" and params.toolCall.id or nil
   return function(result)
-    if result.optionId == "reject" and call_id then
+    if type(result) == "table" and result.optionId == "reject" and call_id then
       -- The call will fail because of this answer: the chat shows it as declined, not failed.
       chat.declined = chat.declined or {}
       chat.declined[call_id] = true
